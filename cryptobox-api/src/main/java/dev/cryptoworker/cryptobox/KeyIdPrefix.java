@@ -1,0 +1,48 @@
+package dev.cryptoworker.cryptobox;
+
+import java.security.GeneralSecurityException;
+
+/**
+ * The 5-byte header of keyed ciphertexts: a format byte {@code 0x01} and the big-endian key id
+ * (Tink's "TINK" output prefix). It lets a reader pick the right key after rotation and say
+ * precisely when a ciphertext was made under a key it does not have.
+ */
+public final class KeyIdPrefix {
+  /** Format byte of every keyed ciphertext. */
+  public static final byte FORMAT = 0x01;
+  /** Header length in bytes. */
+  public static final int LENGTH = 5;
+
+  private KeyIdPrefix() {}
+
+  /**
+   * Returns the key of {@code keys} that made {@code ciphertext}.
+   *
+   * @param minimumBodyLength the smallest valid ciphertext after the header (IV plus tag)
+   * @throws GeneralSecurityException naming the reason: truncated, unknown format, unknown key id
+   */
+  public static VersionedKey keyFor(byte[] ciphertext, int minimumBodyLength, KeyRing keys)
+      throws GeneralSecurityException {
+    if (ciphertext.length < LENGTH + minimumBodyLength) {
+      throw new GeneralSecurityException(
+          "ciphertext truncated: " + ciphertext.length + " bytes, at least "
+              + (LENGTH + minimumBodyLength) + " expected");
+    }
+    if (ciphertext[0] != FORMAT) {
+      throw new GeneralSecurityException(
+          "unknown ciphertext format byte 0x" + Integer.toHexString(ciphertext[0] & 0xff));
+    }
+    int keyId =
+        ((ciphertext[1] & 0xff) << 24)
+            | ((ciphertext[2] & 0xff) << 16)
+            | ((ciphertext[3] & 0xff) << 8)
+            | (ciphertext[4] & 0xff);
+    return keys.byId(keyId)
+        .orElseThrow(
+            () ->
+                new GeneralSecurityException(
+                    "ciphertext was made under key id "
+                        + Integer.toUnsignedString(keyId, 16)
+                        + ", which this key provider does not have (wrong key or keyset)"));
+  }
+}

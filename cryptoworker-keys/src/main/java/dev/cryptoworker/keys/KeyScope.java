@@ -1,0 +1,59 @@
+package dev.cryptoworker.keys;
+
+import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.BoxKind;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+
+/**
+ * What a derived key protects: one table's row keys, one family's qualifier names, or one
+ * column's values under one box. Every scope gets its own key, so no key serves two schemes or
+ * two columns.
+ *
+ * @param table table name, with namespace if any ({@code ns:name})
+ * @param family column family, or empty for row keys
+ * @param column qualifier, {@code *} for a family default, or empty for row keys and qualifiers
+ * @param purpose {@code row}, {@code qualifier} or {@code value}
+ * @param box the scheme the key is for
+ */
+public record KeyScope(String table, String family, String column, String purpose, BoxKind box) {
+
+  public KeyScope {
+    Objects.requireNonNull(table, "table");
+    Objects.requireNonNull(family, "family");
+    Objects.requireNonNull(column, "column");
+    Objects.requireNonNull(purpose, "purpose");
+    Objects.requireNonNull(box, "box");
+  }
+
+  /** The key for a table's row keys. */
+  public static KeyScope rowKey(String table, BoxKind box) {
+    return new KeyScope(table, "", "", "row", box);
+  }
+
+  /** The key for the qualifier names of a family with {@code protectQualifiers}. */
+  public static KeyScope qualifiers(String table, String family, BoxKind box) {
+    return new KeyScope(table, family, "", "qualifier", box);
+  }
+
+  /** The key for the values of a column ({@code *} for a family default). */
+  public static KeyScope column(String table, String family, String column, BoxKind box) {
+    return new KeyScope(table, family, column, "value", box);
+  }
+
+  /** The HKDF info string: unambiguous, length-prefixed. */
+  byte[] derivationInfo(int keyLengthBytes) {
+    return AssociatedData.of(
+        "cryptoworker-key-v1",
+        utf8(table),
+        utf8(family),
+        utf8(column),
+        utf8(purpose),
+        utf8(box.name()),
+        utf8(Integer.toString(keyLengthBytes)));
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,109 @@
+package dev.cryptoworker.embedded.server;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.LocalHBaseCluster;
+import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+
+/**
+ * The child-JVM main of {@link dev.cryptoworker.embedded.EmbeddedHBase}: HBase's own ZooKeeper,
+ * master and region servers on the local filesystem, bound to 127.0.0.1.
+ *
+ * <p>Protocol on standard streams: prints {@code READY <zkQuorum> <zkPort>} once the master is
+ * initialised; reads commands from standard input ({@code stop}); end of input (the parent died)
+ * also stops the cluster, so no orphan survives its launcher.
+ *
+ * <p>Arguments: {@code <dataDir> <regionServers>}.
+ */
+public final class EmbeddedHBaseServer {
+  private static final long READY_TIMEOUT_MS = 120_000;
+
+  private EmbeddedHBaseServer() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2) {
+      System.err.println("usage: EmbeddedHBaseServer <dataDir> <regionServers>");
+      System.exit(2);
+    }
+    File dataDir = new File(args[0]).getAbsoluteFile();
+    int regionServers = Integer.parseInt(args[1]);
+
+    // Several region servers in one JVM register the same metrics sources (as in HBase's own
+    // mini cluster).
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    Configuration conf = HBaseConfiguration.create();
+    MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
+    int zkPort = zk.startup(new File(dataDir, "zookeeper"));
+
+    conf.set("hbase.zookeeper.quorum", "127.0.0.1");
+    conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
+    conf.set("hbase.rootdir", new File(dataDir, "hbase").toURI().toString());
+    conf.set("hbase.wal.dir", new File(dataDir, "wal").toURI().toString());
+    conf.set("hbase.tmp.dir", new File(dataDir, "tmp").getPath());
+    conf.setBoolean("hbase.unsafe.stream.capability.enforce", false);
+    conf.setBoolean(LocalHBaseCluster.ASSIGN_RANDOM_PORTS, true);
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
+    conf.setInt("hbase.regionserver.msginterval", 300);
+    conf.set("hbase.master.hostname", "localhost");
+    conf.set("hbase.regionserver.hostname", "localhost");
+    conf.set("hbase.master.ipc.address", "127.0.0.1");
+    conf.set("hbase.regionserver.ipc.address", "127.0.0.1");
+    conf.setInt("hbase.master.wait.on.regionservers.mintostart", regionServers);
+    // Coprocessor failures must be loud in tests, not silently unload the coprocessor.
+    conf.setBoolean("hbase.coprocessor.abortonerror", true);
+
+    LocalHBaseCluster cluster = new LocalHBaseCluster(conf, 1, regionServers);
+    try {
+      cluster.startup();
+      awaitMaster(cluster);
+    } catch (Exception | Error e) {
+      e.printStackTrace();
+      Runtime.getRuntime().halt(1); // HBase's non-daemon threads would keep a failed JVM alive
+    }
+
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(cluster, zk)));
+    System.out.println("READY 127.0.0.1 " + zkPort);
+    System.out.flush();
+
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String line;
+    while ((line = in.readLine()) != null) {
+      if (line.strip().equals("stop")) {
+        break;
+      }
+    }
+    System.exit(0); // runs the shutdown hook
+  }
+
+  private static void awaitMaster(LocalHBaseCluster cluster) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + READY_TIMEOUT_MS;
+    while (System.currentTimeMillis() < deadline) {
+      HMaster master = cluster.getActiveMaster();
+      if (master != null && master.isInitialized()) {
+        return;
+      }
+      if (cluster.getLiveRegionServers().isEmpty() || cluster.getLiveMasters().isEmpty()) {
+        throw new IllegalStateException("HBase failed to start; see the log above");
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("HBase master not initialised after " + READY_TIMEOUT_MS + " ms");
+  }
+
+  private static void stop(LocalHBaseCluster cluster, MiniZooKeeperCluster zk) {
+    try {
+      cluster.shutdown();
+      cluster.join();
+      zk.shutdown();
+    } catch (Exception e) {
+      System.err.println("error stopping embedded HBase: " + e);
+    }
+  }
+}

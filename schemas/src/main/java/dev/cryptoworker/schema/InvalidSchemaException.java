@@ -1,0 +1,36 @@
+package dev.cryptoworker.schema;
+
+/**
+ * A schema was refused. The message reads {@code source:line: path: reason}, for example {@code
+ * patients.yaml:7: families.identification.columns.mainId.box: unknown box 'DETT' (expected one of
+ * PLAIN, STD, DET, OPE, ASHE, SSE)}.
+ */
+public final class InvalidSchemaException extends IllegalArgumentException {
+  private static final long serialVersionUID = 1L;
+
+  private final String source;
+  private final int line;
+  private final String reason;
+
+  InvalidSchemaException(String source, int line, String reason) {
+    super(source + (line > 0 ? ":" + line : "") + ": " + reason);
+    this.source = source;
+    this.line = line;
+    this.reason = reason;
+  }
+
+  /** The file name or other source the schema came from. */
+  public String source() {
+    return source;
+  }
+
+  /** The 1-based line the problem is on, or 0 if it concerns the whole document. */
+  public int line() {
+    return line;
+  }
+
+  /** What is wrong, with the path of the offending key. */
+  public String reason() {
+    return reason;
+  }
+}

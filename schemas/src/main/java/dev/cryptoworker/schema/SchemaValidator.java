@@ -1,0 +1,188 @@
+package dev.cryptoworker.schema;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** Every rule a schema must satisfy, in one place; turns a located YAML tree into a schema. */
+final class SchemaValidator {
+  private static final Pattern TABLE_NAME =
+      Pattern.compile("([A-Za-z0-9_]+:)?[A-Za-z0-9_][A-Za-z0-9_.-]*");
+  private static final Pattern FAMILY_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
+  private static final Set<BoxKind> ROW_KEY_BOXES =
+      Set.of(BoxKind.PLAIN, BoxKind.STD, BoxKind.DET, BoxKind.OPE);
+
+  private final String source;
+
+  SchemaValidator(String source) {
+    this.source = source;
+  }
+
+  TableSchema validate(YamlNode root) {
+    requireMapping(root, "the schema");
+    allowOnly(root, "table", "rowKey", "families", "description");
+    String table = requireScalar(required(root, "table"));
+    if (!TABLE_NAME.matcher(table).matches()) {
+      throw error(root.fields.get("table"), "'" + table + "' is not a valid HBase table name");
+    }
+    YamlNode rowKeyNode = root.fields.get("rowKey");
+    if (rowKeyNode == null) {
+      throw error(root, "rowKey is required (write rowKey: { box: PLAIN } for unprotected keys)");
+    }
+    ColumnPolicy rowKey = policy(rowKeyNode);
+    if (!ROW_KEY_BOXES.contains(rowKey.box())) {
+      throw error(rowKeyNode, "a row key cannot use box " + rowKey.box() + " (allowed: PLAIN, STD, DET, OPE)");
+    }
+    if (rowKey.companion().isPresent()) {
+      throw error(rowKeyNode, "a row key cannot have a companion");
+    }
+    YamlNode familiesNode = required(root, "families");
+    requireMapping(familiesNode, "families");
+    if (familiesNode.fields.isEmpty()) {
+      throw error(familiesNode, "at least one family is required");
+    }
+    Map<String, FamilySchema> families = new LinkedHashMap<>();
+    for (Map.Entry<String, YamlNode> e : familiesNode.fields.entrySet()) {
+      if (!FAMILY_NAME.matcher(e.getKey()).matches()) {
+        throw error(e.getValue(), "'" + e.getKey() + "' is not a valid column family name");
+      }
+      families.put(e.getKey(), family(e.getKey(), e.getValue()));
+    }
+    return new TableSchema(table, rowKey, families, source);
+  }
+
+  private FamilySchema family(String name, YamlNode node) {
+    requireMapping(node, "a family");
+    allowOnly(node, "default", "columns", "protectQualifiers");
+    YamlNode defaultNode = node.fields.get("default");
+    if (defaultNode == null) {
+      throw error(node, "'default' is required (the policy of qualifiers not listed under columns)");
+    }
+    ColumnPolicy defaultPolicy = policy(defaultNode);
+    boolean protectQualifiers = false;
+    YamlNode pq = node.fields.get("protectQualifiers");
+    if (pq != null) {
+      String v = requireScalar(pq);
+      if (!v.equals("true") && !v.equals("false")) {
+        throw error(pq, "must be true or false, got '" + v + "'");
+      }
+      protectQualifiers = Boolean.parseBoolean(v);
+    }
+    Map<String, ColumnPolicy> columns = new LinkedHashMap<>();
+    YamlNode columnsNode = node.fields.get("columns");
+    if (columnsNode != null) {
+      requireMapping(columnsNode, "columns");
+      for (Map.Entry<String, YamlNode> c : columnsNode.fields.entrySet()) {
+        if (c.getKey().isEmpty()) {
+          throw error(c.getValue(), "a qualifier name must not be empty");
+        }
+        columns.put(c.getKey(), policy(c.getValue()));
+      }
+    }
+    return new FamilySchema(name, defaultPolicy, columns, protectQualifiers);
+  }
+
+  private ColumnPolicy policy(YamlNode node) {
+    requireMapping(node, "a protection policy");
+    allowOnly(node, "box", "type", "companion");
+    YamlNode boxNode = required(node, "box");
+    BoxKind box = box(boxNode);
+    ValueType type = ValueType.BYTES;
+    YamlNode typeNode = node.fields.get("type");
+    if (typeNode != null) {
+      type = type(typeNode);
+    }
+    BoxKind companion = null;
+    YamlNode companionNode = node.fields.get("companion");
+    if (companionNode != null) {
+      companion = box(companionNode);
+      if (box != BoxKind.OPE) {
+        throw error(companionNode, "a companion copy is only meaningful for OPE columns, not " + box);
+      }
+      if (companion != BoxKind.STD) {
+        throw error(companionNode, "the companion must be STD, got " + companion);
+      }
+    }
+    if (box == BoxKind.ASHE && type != ValueType.LONG && type != ValueType.INT) {
+      throw error(node, "ASHE sums numbers: type must be long or int, got " + type.yamlName());
+    }
+    return new ColumnPolicy(box, type, companion);
+  }
+
+  private BoxKind box(YamlNode node) {
+    String v = requireScalar(node);
+    try {
+      return BoxKind.valueOf(v.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw error(node, "unknown box '" + v + "' (expected one of " + names(BoxKind.values()) + ")");
+    }
+  }
+
+  private ValueType type(YamlNode node) {
+    String v = requireScalar(node);
+    for (ValueType t : ValueType.values()) {
+      if (t.yamlName().equals(v.toLowerCase(Locale.ROOT))) {
+        return t;
+      }
+    }
+    throw error(
+        node,
+        "unknown type '" + v + "' (expected one of "
+            + Arrays.stream(ValueType.values()).map(ValueType::yamlName).collect(Collectors.joining(", "))
+            + ")");
+  }
+
+  private void allowOnly(YamlNode node, String... allowed) {
+    Set<String> ok = Set.of(allowed);
+    for (Map.Entry<String, YamlNode> e : node.fields.entrySet()) {
+      if (!ok.contains(e.getKey())) {
+        throw error(
+            e.getValue(),
+            "unknown key '" + e.getKey() + "' (allowed here: " + String.join(", ", allowed) + ")",
+            pathOf(node, e.getKey()));
+      }
+    }
+  }
+
+  private YamlNode required(YamlNode node, String key) {
+    YamlNode child = node.fields.get(key);
+    if (child == null) {
+      throw error(node, "'" + key + "' is required");
+    }
+    return child;
+  }
+
+  private void requireMapping(YamlNode node, String what) {
+    if (node.kind != YamlNode.Kind.MAPPING) {
+      throw error(node, what + " must be a mapping of keys to values");
+    }
+  }
+
+  private String requireScalar(YamlNode node) {
+    if (node.kind != YamlNode.Kind.SCALAR || node.text.isBlank()) {
+      throw error(node, "must be a non-empty single value");
+    }
+    return node.text.strip();
+  }
+
+  private InvalidSchemaException error(YamlNode node, String reason) {
+    return error(node, reason, node.path);
+  }
+
+  private InvalidSchemaException error(YamlNode node, String reason, String path) {
+    return new InvalidSchemaException(source, node.line, (path.isEmpty() ? "" : path + ": ") + reason);
+  }
+
+  private static String pathOf(YamlNode parent, String key) {
+    return parent.path.isEmpty() ? key : parent.path + "." + key;
+  }
+
+  private static String names(Enum<?>[] values) {
+    return Arrays.stream(values).map(Enum::name).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,96 @@
+package dev.cryptoworker.schema;
+
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+
+/**
+ * How the bytes of a value are to be read. Order-preserving and homomorphic boxes need it to map
+ * values to numbers; every box checks it on write, so a malformed value is refused before it is
+ * stored.
+ */
+public enum ValueType {
+  /** Any bytes. */
+  BYTES,
+  /** UTF-8 text. */
+  STRING,
+  /** 8-byte big-endian signed long ({@code Bytes.toBytes(long)}). */
+  LONG,
+  /** 4-byte big-endian signed int ({@code Bytes.toBytes(int)}). */
+  INT,
+  /**
+   * A date: UTF-8 ISO-8601 text ({@code 2019-03-01} or {@code 2019-03-01T10:15:30Z}), or an 8-byte
+   * big-endian epoch-millisecond long.
+   */
+  DATE;
+
+  /** The schema spelling, for example {@code long}. */
+  public String yamlName() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * Returns null if {@code value} is a well-formed value of this type, else the reason it is not.
+   */
+  public String problemWith(byte[] value) {
+    switch (this) {
+      case BYTES:
+        return null;
+      case STRING:
+        return isUtf8(value) ? null : "not valid UTF-8";
+      case LONG:
+        return value.length == 8 ? null : "a long must be 8 bytes, got " + value.length;
+      case INT:
+        return value.length == 4 ? null : "an int must be 4 bytes, got " + value.length;
+      case DATE:
+        return dateProblem(value);
+      default:
+        throw new AssertionError(this);
+    }
+  }
+
+  private static String dateProblem(byte[] value) {
+    if (value.length == 8 && !isIsoDate(value)) {
+      return null; // epoch millis
+    }
+    if (!isIsoDate(value)) {
+      return "a date must be ISO-8601 text or an 8-byte epoch-millisecond long";
+    }
+    return null;
+  }
+
+  private static boolean isIsoDate(byte[] value) {
+    if (!isUtf8(value)) {
+      return false;
+    }
+    String text = new String(value, StandardCharsets.UTF_8);
+    try {
+      LocalDate.parse(text);
+      return true;
+    } catch (DateTimeParseException e) {
+      try {
+        OffsetDateTime.parse(text);
+        return true;
+      } catch (DateTimeParseException e2) {
+        return false;
+      }
+    }
+  }
+
+  private static boolean isUtf8(byte[] value) {
+    try {
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(value));
+      return true;
+    } catch (CharacterCodingException e) {
+      return false;
+    }
+  }
+}
