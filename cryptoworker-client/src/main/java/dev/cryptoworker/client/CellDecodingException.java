@@ -1,0 +1,50 @@
+package dev.cryptoworker.client;
+
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+
+/**
+ * A stored row key, qualifier or value did not decode: it was altered, truncated, moved from
+ * another row or column, or written under a key this client does not have. CryptoWorker never
+ * returns such a cell; it throws this instead.
+ *
+ * <p>The message names the table, row, column and reason, for example {@code table patients, row
+ * 'p-0042', column identification:name (STD): authentication failed: the ciphertext was altered,
+ * moved from another cell, or made under a different key}. The row is shown decoded when the row
+ * key itself decoded, otherwise as stored.
+ */
+public final class CellDecodingException extends DoNotRetryIOException {
+  private static final long serialVersionUID = 1L;
+
+  private final String table;
+  private final String row;
+  private final String column;
+  private final String reason;
+
+  CellDecodingException(String table, String row, String column, String reason) {
+    super("table " + table + ", row '" + row + "', " + column + ": " + reason);
+    this.table = table;
+    this.row = row;
+    this.column = column;
+    this.reason = reason;
+  }
+
+  /** The table name. */
+  public String table() {
+    return table;
+  }
+
+  /** The row, printable ({@code Bytes.toStringBinary}). */
+  public String row() {
+    return row;
+  }
+
+  /** What failed: {@code row key (DET)}, {@code column f:q (STD)} or {@code qualifier in f (DET)}. */
+  public String column() {
+    return column;
+  }
+
+  /** Why it failed. */
+  public String reason() {
+    return reason;
+  }
+}

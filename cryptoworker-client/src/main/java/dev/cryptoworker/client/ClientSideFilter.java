@@ -1,0 +1,79 @@
+package dev.cryptoworker.client;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.filter.Filter;
+
+/**
+ * Runs an HBase filter over decoded rows on the client, following the call sequence a region
+ * server uses (reset, filterRowKey, filterCell, transformCell, filterRowCells, filterRow). Used
+ * only when the caller opted in to client-side evaluation.
+ */
+final class ClientSideFilter {
+  private final Filter filter;
+  private boolean exhausted;
+
+  ClientSideFilter(Filter filter) {
+    this.filter = filter;
+  }
+
+  /** Whether the filter has said no later row can pass (for example PageFilter). */
+  boolean exhausted() throws IOException {
+    return exhausted || (exhausted = filter.filterAllRemaining());
+  }
+
+  /** The row as the filter leaves it, or null if the filter drops it. */
+  Result apply(Result row) throws IOException {
+    if (row == null || row.isEmpty() || exhausted()) {
+      return null;
+    }
+    filter.reset();
+    Cell[] cells = row.rawCells();
+    if (filter.filterRowKey(cells[0])) {
+      return null;
+    }
+    List<Cell> kept = new ArrayList<>(cells.length);
+    Cell skipColumn = null;
+    for (Cell cell : cells) {
+      if (skipColumn != null && CellUtil.matchingColumn(cell, skipColumn)) {
+        continue;
+      }
+      skipColumn = null;
+      Filter.ReturnCode code = filter.filterCell(cell);
+      boolean stop = false;
+      switch (code) {
+        case INCLUDE:
+          kept.add(filter.transformCell(cell));
+          break;
+        case INCLUDE_AND_NEXT_COL:
+          kept.add(filter.transformCell(cell));
+          skipColumn = cell;
+          break;
+        case INCLUDE_AND_SEEK_NEXT_ROW:
+          kept.add(filter.transformCell(cell));
+          stop = true;
+          break;
+        case NEXT_COL:
+          skipColumn = cell;
+          break;
+        case NEXT_ROW:
+          stop = true;
+          break;
+        default: // SKIP, SEEK_NEXT_USING_HINT: go on with the next cell
+          break;
+      }
+      if (stop || filter.filterAllRemaining()) {
+        break;
+      }
+    }
+    filter.filterRowCells(kept);
+    if ((filter.hasFilterRow() && filter.filterRow()) || kept.isEmpty()) {
+      return null;
+    }
+    return Result.create(kept, row.getExists(), row.isStale(), row.mayHaveMoreCellsInRow());
+  }
+}

@@ -1,0 +1,126 @@
+package dev.cryptoworker.client;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
+
+/**
+ * Decode for scans: decrypts each row from the raw scanner and applies whatever the plan left to
+ * the client (row range, residual filter, limit).
+ */
+final class DecodingResultScanner implements ResultScanner {
+  private final ResultScanner raw;
+  private final ResultDecoder decoder;
+  private final ClientSideFilter residual;
+  private final PlainRowRange rowRange;
+  private final int limit;
+  private int returned;
+  private boolean done;
+
+  DecodingResultScanner(ResultScanner raw, ResultDecoder decoder, ScanPlan plan) {
+    this.raw = raw;
+    this.decoder = decoder;
+    this.residual = plan.residualFilter() == null ? null : new ClientSideFilter(plan.residualFilter());
+    this.rowRange = plan.rowRange();
+    this.limit = plan.limit();
+  }
+
+  @Override
+  public Result next() throws IOException {
+    while (!done) {
+      if (limit > 0 && returned >= limit) {
+        done = true;
+        break;
+      }
+      if (residual != null && residual.exhausted()) {
+        done = true;
+        break;
+      }
+      Result rawRow = raw.next();
+      if (rawRow == null) {
+        done = true;
+        break;
+      }
+      Result row = decoder.decode(rawRow);
+      if (rowRange != null && !rowRange.contains(row.getRow())) {
+        continue;
+      }
+      if (residual != null) {
+        row = residual.apply(row);
+        if (row == null) {
+          continue;
+        }
+      }
+      returned++;
+      return row;
+    }
+    return null;
+  }
+
+  @Override
+  public Result[] next(int nbRows) throws IOException {
+    List<Result> out = new ArrayList<>(Math.min(nbRows, 128));
+    for (int i = 0; i < nbRows; i++) {
+      Result r = next();
+      if (r == null) {
+        break;
+      }
+      out.add(r);
+    }
+    return out.toArray(new Result[0]);
+  }
+
+  /**
+   * Iterates decoded rows. A decoding failure surfaces as an {@link UncheckedIOException} whose
+   * cause is the {@link CellDecodingException}; use {@link #next()} to receive it checked.
+   */
+  @Override
+  public Iterator<Result> iterator() {
+    return new Iterator<>() {
+      private Result next;
+
+      @Override
+      public boolean hasNext() {
+        if (next == null) {
+          try {
+            next = DecodingResultScanner.this.next();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public Result next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Result r = next;
+        next = null;
+        return r;
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    raw.close();
+  }
+
+  @Override
+  public boolean renewLease() {
+    return raw.renewLease();
+  }
+
+  @Override
+  public ScanMetrics getScanMetrics() {
+    return raw.getScanMetrics();
+  }
+}

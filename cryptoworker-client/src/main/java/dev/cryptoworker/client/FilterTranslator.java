@@ -1,0 +1,207 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.schema.ColumnPolicy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
+import org.apache.hadoop.hbase.filter.ColumnRangeFilter;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.FuzzyRowFilter;
+import org.apache.hadoop.hbase.filter.InclusiveStopFilter;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
+import org.apache.hadoop.hbase.filter.MultipleColumnPrefixFilter;
+import org.apache.hadoop.hbase.filter.PageFilter;
+import org.apache.hadoop.hbase.filter.PrefixFilter;
+import org.apache.hadoop.hbase.filter.QualifierFilter;
+import org.apache.hadoop.hbase.filter.RowFilter;
+import org.apache.hadoop.hbase.filter.SingleColumnValueExcludeFilter;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+
+/**
+ * Rewrites a filter for the server: the part that can run on ciphertext goes to the region
+ * servers; the rest is refused or, when the caller opted in, kept as a residual evaluated on the
+ * client over decoded rows.
+ *
+ * <p>An allowlist: filters it does not know are never forwarded, since they would compare
+ * plaintext operands against ciphertext (wrong results) or leak operands to the server.
+ */
+final class FilterTranslator {
+  /** Filters that look only at the row key. */
+  private static final Set<Class<?>> ROW_KEY_FILTERS =
+      Set.of(PrefixFilter.class, RowFilter.class, InclusiveStopFilter.class, MultiRowRangeFilter.class,
+          FuzzyRowFilter.class);
+  /** Filters that look only at qualifier names. */
+  private static final Set<Class<?>> QUALIFIER_FILTERS =
+      Set.of(QualifierFilter.class, ColumnPrefixFilter.class, MultipleColumnPrefixFilter.class,
+          ColumnRangeFilter.class);
+  /** Filters that look at neither keys, qualifiers nor values. */
+  private static final Set<Class<?>> STRUCTURAL_FILTERS = Set.of(PageFilter.class, FirstKeyOnlyFilter.class);
+
+  /**
+   * The result of translation.
+   *
+   * @param serverFilter what the region servers evaluate, or null
+   * @param clientResidual the original filter, to evaluate on decoded rows, or null if the server
+   *     does everything
+   */
+  record Translation(Filter serverFilter, Filter clientResidual) {}
+
+  private final TableCodec codec;
+  private final SecureTableOptions options;
+
+  FilterTranslator(TableCodec codec, SecureTableOptions options) {
+    this.codec = codec;
+    this.options = options;
+  }
+
+  SecureTableOptions options() {
+    return options;
+  }
+
+  Translation translate(Filter filter, boolean clientSideAllowed) throws IOException {
+    if (filter == null) {
+      return new Translation(null, null);
+    }
+    Part part = serverPart(filter, clientSideAllowed);
+    return new Translation(part.server, part.needsClient ? filter : null);
+  }
+
+  /**
+   * The server side of one filter.
+   *
+   * @param server what the region servers can evaluate (null: nothing)
+   * @param needsClient whether the original must also run on the client; then {@code server} only
+   *     narrows (every row the original accepts passes it)
+   */
+  private record Part(Filter server, boolean needsClient) {
+    static Part onServer(Filter f) {
+      return new Part(f, false);
+    }
+
+    static final Part ON_CLIENT = new Part(null, true);
+  }
+
+  private Part serverPart(Filter filter, boolean clientSideAllowed) throws IOException {
+    if (filter instanceof FilterList) {
+      return list((FilterList) filter, clientSideAllowed);
+    }
+    if (filter instanceof SingleColumnValueFilter) {
+      return singleColumnValue((SingleColumnValueFilter) filter, clientSideAllowed);
+    }
+    Class<?> type = filter.getClass();
+    if (ROW_KEY_FILTERS.contains(type)) {
+      if (!codec.rowKeyBox().isProtected()) {
+        return Part.onServer(filter);
+      }
+      return refuseOrClient(filter, "row key (" + codec.rowKeyBox() + ")",
+          "compares row keys, which are stored encrypted", clientSideAllowed);
+    }
+    if (QUALIFIER_FILTERS.contains(type)) {
+      if (!codec.anyProtectedQualifiers()) {
+        return Part.onServer(filter);
+      }
+      return refuseOrClient(filter, "qualifier names",
+          "compares qualifier names, which some families store encrypted (protectQualifiers)",
+          clientSideAllowed);
+    }
+    if (STRUCTURAL_FILTERS.contains(type) || codec.isFullyPlain()) {
+      return Part.onServer(filter);
+    }
+    return refuseOrClient(filter, "protected data",
+        "is not one CryptoWorker can evaluate on ciphertext (server-side:"
+            + " SingleColumnValueFilter EQUAL/NOT_EQUAL on DET and any comparison on PLAIN columns,"
+            + " FilterList of those, row-key filters on PLAIN row keys, PageFilter, FirstKeyOnlyFilter)",
+        clientSideAllowed);
+  }
+
+  private Part list(FilterList list, boolean clientSideAllowed) throws IOException {
+    List<Filter> servers = new ArrayList<>();
+    boolean needsClient = false;
+    for (Filter child : list.getFilters()) {
+      Part p = serverPart(child, clientSideAllowed);
+      needsClient |= p.needsClient;
+      if (p.server != null) {
+        servers.add(p.server);
+      }
+    }
+    if (!needsClient) {
+      return Part.onServer(new FilterList(list.getOperator(), servers));
+    }
+    // With a client residual, the server may only narrow by stateless row predicates joined by AND;
+    // anything else (OR, paging) must see exactly the rows the client would, so it runs locally.
+    if (list.getOperator() == FilterList.Operator.MUST_PASS_ALL) {
+      List<Filter> narrowing = new ArrayList<>();
+      for (Filter s : servers) {
+        if (isStatelessRowPredicate(s)) {
+          narrowing.add(s);
+        }
+      }
+      if (!narrowing.isEmpty()) {
+        return new Part(new FilterList(FilterList.Operator.MUST_PASS_ALL, narrowing), true);
+      }
+    }
+    return Part.ON_CLIENT;
+  }
+
+  private static boolean isStatelessRowPredicate(Filter f) {
+    if (f instanceof FilterList) {
+      return ((FilterList) f).getFilters().stream().allMatch(FilterTranslator::isStatelessRowPredicate);
+    }
+    return f instanceof SingleColumnValueFilter && !(f instanceof SingleColumnValueExcludeFilter);
+  }
+
+  private Part singleColumnValue(SingleColumnValueFilter f, boolean clientSideAllowed) throws IOException {
+    byte[] family = f.getFamily();
+    byte[] qualifier = f.getQualifier();
+    ColumnPolicy policy = codec.policy(family, qualifier);
+    String column = codec.describeColumn(family, qualifier);
+    byte[] storedQualifier = codec.encodeQualifier(family, qualifier);
+    CompareOperator op = f.getCompareOperator();
+    if (policy.box() == BoxKind.PLAIN) {
+      return Part.onServer(copy(f, storedQualifier, op, f.getComparator()));
+    }
+    boolean equality = op == CompareOperator.EQUAL || op == CompareOperator.NOT_EQUAL;
+    if (policy.box() == BoxKind.DET && equality && f.getComparator() instanceof BinaryComparator) {
+      byte[] operand = codec.encodeDeterministicOperand(family, qualifier, f.getComparator().getValue());
+      return Part.onServer(copy(f, storedQualifier, op, new BinaryComparator(operand)));
+    }
+    String what =
+        policy.box() == BoxKind.DET && equality
+            ? "with " + f.getComparator().getClass().getSimpleName()
+                + " cannot run on DET ciphertext (only BinaryComparator equality can)"
+            : op + " cannot run on " + policy.box() + " ciphertext"
+                + (policy.box() == BoxKind.DET ? " (DET supports EQUAL and NOT_EQUAL)" : "");
+    return refuseOrClient(f, column, what, clientSideAllowed);
+  }
+
+  private static SingleColumnValueFilter copy(
+      SingleColumnValueFilter f, byte[] qualifier, CompareOperator op,
+      org.apache.hadoop.hbase.filter.ByteArrayComparable comparator) {
+    SingleColumnValueFilter out =
+        f instanceof SingleColumnValueExcludeFilter
+            ? new SingleColumnValueExcludeFilter(f.getFamily(), qualifier, op, comparator)
+            : new SingleColumnValueFilter(f.getFamily(), qualifier, op, comparator);
+    out.setFilterIfMissing(f.getFilterIfMissing());
+    out.setLatestVersionOnly(f.getLatestVersionOnly());
+    return out;
+  }
+
+  private Part refuseOrClient(Filter f, String column, String why, boolean clientSideAllowed)
+      throws UnsupportedSecureOperationException {
+    if (clientSideAllowed) {
+      return Part.ON_CLIENT;
+    }
+    throw new UnsupportedSecureOperationException(
+        codec.table(), column,
+        f.getClass().getSimpleName() + " " + why
+            + "; refused rather than downloading the table. To evaluate it on the client, opt in with"
+            + " SecureScans.allowClientSideEvaluation(scan) or SecureTableOptions.clientSideEvaluation");
+  }
+}

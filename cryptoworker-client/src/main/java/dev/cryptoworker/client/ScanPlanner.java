@@ -1,0 +1,72 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Scan;
+
+/**
+ * Encode for scans: encrypts row bounds and qualifiers, translates the filter, and decides what
+ * must run on the client (only with the caller's opt-in).
+ */
+final class ScanPlanner {
+  private final TableCodec codec;
+  private final OperationEncoder operations;
+  private final FilterTranslator filters;
+
+  ScanPlanner(TableCodec codec, OperationEncoder operations, FilterTranslator filters) {
+    this.codec = codec;
+    this.operations = operations;
+    this.filters = filters;
+  }
+
+  ScanPlan plan(Scan scan) throws IOException {
+    boolean clientAllowed = SecureScans.allowsClientSideEvaluation(scan, filters.options());
+    Scan out = new Scan(scan);
+    out.setAttribute(SecureScans.CLIENT_SIDE_ATTRIBUTE, null);
+    out.setFamilyMap(operations.encodeFamilyMap(scan.getFamilyMap()));
+
+    String reason = null;
+    PlainRowRange residualRange = null;
+    boolean hasRange = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
+    BoxKind rowBox = codec.rowKeyBox();
+    if (hasRange && rowBox.isProtected()) {
+      boolean singleRow =
+          scan.isGetScan() || (scan.includeStopRow() && Arrays.equals(scan.getStartRow(), scan.getStopRow()));
+      if (singleRow && rowBox == BoxKind.DET) {
+        byte[] stored = codec.encodeRow(scan.getStartRow());
+        out.withStartRow(stored, true).withStopRow(stored, true);
+      } else if (clientAllowed) {
+        reason = "row range over " + rowBox + " row keys";
+        residualRange = PlainRowRange.of(scan);
+        out.withStartRow(HConstants.EMPTY_START_ROW).withStopRow(HConstants.EMPTY_END_ROW);
+      } else {
+        throw new UnsupportedSecureOperationException(
+            codec.table(), "row key (" + rowBox + ")",
+            "a row-key range scan cannot run on " + rowBox + " ciphertext, whose order is not the"
+                + " plaintext order; refused rather than scanning the whole table. Opt in with"
+                + " SecureScans.allowClientSideEvaluation(scan) to scan, decrypt and filter on the"
+                + " client");
+      }
+    }
+
+    FilterTranslator.Translation t = filters.translate(scan.getFilter(), clientAllowed);
+    out.setFilter(t.serverFilter());
+    if (t.clientResidual() != null) {
+      reason = (reason == null ? "" : reason + "; ") + "filter "
+          + t.clientResidual().getClass().getSimpleName() + " on protected data";
+    }
+    int limit = scan.getLimit();
+    if (reason != null) {
+      if (scan.getBatch() > 0 || scan.getAllowPartialResults()) {
+        throw new UnsupportedSecureOperationException(
+            codec.table(), "scan",
+            "client-side evaluation needs whole rows: do not combine it with setBatch or"
+                + " setAllowPartialResults");
+      }
+      out.setLimit(-1); // the client applies the limit after its own filtering
+    }
+    return new ScanPlan(out, t.clientResidual(), residualRange, reason == null ? -1 : limit, reason);
+  }
+}
