@@ -27,6 +27,15 @@ import java.util.concurrent.ConcurrentHashMap;
 final class PrfSetKeyProvider implements KeyProvider {
   static final byte[] HKDF_SALT = "cryptoworker-hkdf-salt-v1".getBytes(StandardCharsets.UTF_8);
 
+  static {
+    try {
+      // Tink 1.x needs its PRF key types registered before keysets of them can be built or parsed.
+      PrfConfig.register();
+    } catch (GeneralSecurityException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final PrfSet prfs;
   private final Map<String, KeyRing> cache = new ConcurrentHashMap<>();
 
@@ -76,7 +85,6 @@ final class PrfSetKeyProvider implements KeyProvider {
   }
 
   static KeyProvider fromKeyset(KeysetHandle handle) throws GeneralSecurityException {
-    PrfConfig.register();
     for (int i = 0; i < handle.size(); i++) {
       KeysetHandle.Entry entry = handle.getAt(i);
       if (entry.getStatus() == KeyStatus.ENABLED && !(entry.getKey() instanceof HkdfPrfKey)) {

@@ -1,0 +1,65 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+
+/** Test helpers: schemas with unique table names, fresh random keys, created tables. */
+final class SecureFixture {
+  private SecureFixture() {}
+
+  static KeyProvider randomKeys() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return KeyProvider.fromMasterKey(key);
+  }
+
+  /** Parses {@code yaml} with {@code TABLE} replaced by a unique table name. */
+  static TableSchema schema(String prefix, String yaml) {
+    return TableSchema.parse(
+        yaml.replace("TABLE", SharedHBaseCluster.uniqueTableName(prefix).getNameAsString()), prefix);
+  }
+
+  /** Creates the schema's table keeping {@code versions} versions per cell. */
+  static void create(SecureConnection secure, TableSchema schema, int versions, byte[][] splits)
+      throws IOException {
+    TableDescriptorBuilder b = SecureConnection.descriptorFor(schema);
+    for (ColumnFamilyDescriptor cf : b.build().getColumnFamilies()) {
+      b.modifyColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(cf).setMaxVersions(versions).build());
+    }
+    secure.createTable(b, splits);
+  }
+
+  static SecureConnection createSecure(Connection hbase, KeyProvider keys, TableSchema schema) throws IOException {
+    SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
+    create(secure, schema, 5, null);
+    return secure;
+  }
+
+  static TableName name(TableSchema schema) {
+    return TableName.valueOf(schema.tableName());
+  }
+
+  static List<Result> scanAll(Table table, Scan scan) throws IOException {
+    List<Result> out = new ArrayList<>();
+    try (ResultScanner s = table.getScanner(scan)) {
+      for (Result r = s.next(); r != null; r = s.next()) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+}
