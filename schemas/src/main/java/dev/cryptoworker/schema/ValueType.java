@@ -4,9 +4,10 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.util.List;
 
 /**
  * How the bytes of a value are to be read. Order-preserving and homomorphic boxes need it to map
@@ -23,8 +24,9 @@ public enum ValueType {
   /** 4-byte big-endian signed int ({@code Bytes.toBytes(int)}). */
   INT,
   /**
-   * A date: UTF-8 ISO-8601 text ({@code 2019-03-01} or {@code 2019-03-01T10:15:30Z}), or an 8-byte
-   * big-endian epoch-millisecond long.
+   * A date: UTF-8 ISO-8601 text, extended ({@code 2019-03-01}, {@code 2019-03-01T10:15:30},
+   * {@code 2019-03-01T10:15:30Z}) or basic ({@code 20190301}, {@code 20190301101530}, the 14-byte
+   * form of the SafeNoSQL tables), or an 8-byte big-endian epoch-millisecond long.
    */
   DATE;
 
@@ -68,18 +70,24 @@ public enum ValueType {
       return false;
     }
     String text = new String(value, StandardCharsets.UTF_8);
-    try {
-      LocalDate.parse(text);
-      return true;
-    } catch (DateTimeParseException e) {
+    for (DateTimeFormatter format : DATE_FORMATS) {
       try {
-        OffsetDateTime.parse(text);
+        format.parse(text);
         return true;
-      } catch (DateTimeParseException e2) {
-        return false;
+      } catch (DateTimeParseException e) {
+        // try the next form
       }
     }
+    return false;
   }
+
+  private static final List<DateTimeFormatter> DATE_FORMATS =
+      List.of(
+          DateTimeFormatter.ISO_LOCAL_DATE,
+          DateTimeFormatter.ISO_LOCAL_DATE_TIME,
+          DateTimeFormatter.ISO_OFFSET_DATE_TIME,
+          DateTimeFormatter.BASIC_ISO_DATE,
+          DateTimeFormatter.ofPattern("uuuuMMddHHmmss").withResolverStyle(ResolverStyle.STRICT));
 
   private static boolean isUtf8(byte[] value) {
     try {

@@ -1,6 +1,7 @@
 package dev.cryptoworker.synthetic;
 
 import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,8 @@ public final class PatientGenerator {
   static final int CONTACT = 13;
   static final int OBSERVATIONS = 1024;
 
+  private static final DateTimeFormatter BIRTH_FORMAT = DateTimeFormatter.ofPattern("uuuuMMddHHmmss");
+
   private final long seed;
 
   public PatientGenerator(long seed) {
@@ -77,7 +80,8 @@ public final class PatientGenerator {
     id.put("mainId", pad(first + " " + middle + " " + last + " " + birth, MAIN_ID));
     id.put("surname", pad(middle + " " + last, NAME));
     id.put("name", pad(first, NAME));
-    id.put("birth", pad(birth.toString(), BIRTH));
+    // ISO-8601 basic date-time of birth: exactly the 14 bytes of the reference table.
+    id.put("birth", birth.atTime(r.nextInt(24), r.nextInt(60), r.nextInt(60)).format(BIRTH_FORMAT));
     id.put("nationality", pad(pick(r, NATIONALITIES), NATIONALITY));
     id.put("civilId", String.format("%08d%d", r.nextInt(100_000_000), r.nextInt(10)));
     cells.put("identification", id);

@@ -1,0 +1,128 @@
+package dev.cryptoworker.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.schema.ExampleSchemas;
+import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.synthetic.Patient;
+import dev.cryptoworker.synthetic.PatientGenerator;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Loads realistic patients through SecureTable, then reads the raw table with a plain HBase client:
+ * no protected value, row key or qualifier may appear in any stored byte.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class RawStorageAuditTest {
+  private static final int PATIENTS = 300;
+
+  @Test
+  void noProtectedPlaintextInAnyStoredByte(Connection hbase) throws Exception {
+    TableSchema example = ExampleSchemas.patients();
+    // The example schema under a unique table name.
+    String yaml =
+        new String(
+                RawStorageAuditTest.class.getClassLoader().getResourceAsStream("schemas/patients.yaml").readAllBytes(),
+                StandardCharsets.UTF_8)
+            .replace("table: patients", "table: TABLE");
+    TableSchema schema = SecureFixture.schema("audit_patients", yaml);
+    assertEquals(example.families().keySet(), schema.families().keySet());
+    SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
+
+    PatientGenerator generator = new PatientGenerator(42);
+    Set<String> needles = new HashSet<>();
+    List<Patient> patients = new ArrayList<>();
+    try (Table table = secure.getTable(SecureFixture.name(schema))) {
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < PATIENTS; i++) {
+        Patient p = generator.patient(i);
+        patients.add(p);
+        Put put = new Put(p.rowKey());
+        needles.add(p.id());
+        for (Map.Entry<String, Map<String, String>> f : p.cells().entrySet()) {
+          FamilySchema family = schema.family(f.getKey()).orElseThrow();
+          for (Map.Entry<String, String> c : f.getValue().entrySet()) {
+            put.addColumn(Bytes.toBytes(f.getKey()), Bytes.toBytes(c.getKey()), Bytes.toBytes(c.getValue()));
+            if (family.policyFor(c.getKey()).box().isProtected()) {
+              needles.add(c.getValue().strip());
+            }
+            if (family.protectQualifiers()) {
+              needles.add(c.getKey());
+            }
+          }
+        }
+        puts.add(put);
+      }
+      table.put(puts);
+
+      // The data reads back exactly.
+      for (int i = 0; i < PATIENTS; i += 37) {
+        Patient p = patients.get(i);
+        Result r = table.get(new Get(p.rowKey()));
+        assertEquals(p.mainId(), Bytes.toString(r.getValue(Bytes.toBytes("identification"), Bytes.toBytes("mainId"))));
+        assertEquals(
+            p.value("observations", "observations"),
+            Bytes.toString(r.getValue(Bytes.toBytes("observations"), Bytes.toBytes("observations"))));
+        assertEquals(p.cells().get("appointments").size(), r.getFamilyMap(Bytes.toBytes("appointments")).size());
+      }
+    }
+    // Substrings of a protected field must not show either: test every 8-byte window of long values.
+    Set<String> windows = new HashSet<>();
+    for (String n : needles) {
+      for (int i = 0; i + 8 <= n.length(); i += 8) {
+        windows.add(n.substring(i, i + 8));
+      }
+    }
+    needles.addAll(windows);
+    needles.removeIf(n -> n.length() < 4);
+
+    // Control: a plaintext cell written around CryptoWorker must be found, or the audit is blind.
+    Patient control = patients.get(0);
+    String controlValue = control.value("contacts", "address").strip();
+    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+      raw.put(new Put(Bytes.toBytes("control-row")).addColumn(Bytes.toBytes("contacts"), Bytes.toBytes("x"),
+          Bytes.toBytes(controlValue)));
+    }
+
+    int cells = 0;
+    List<String> leaks = new ArrayList<>();
+    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+      for (Result r : SecureFixture.scanAll(raw, new Scan().readAllVersions())) {
+        for (Cell c : r.rawCells()) {
+          cells++;
+          for (byte[] stored : List.of(CellUtil.cloneRow(c), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c))) {
+            String text = new String(stored, StandardCharsets.ISO_8859_1);
+            for (String n : needles) {
+              if (text.contains(n)) {
+                leaks.add("'" + n + "' in " + Bytes.toStringBinary(stored));
+              }
+            }
+          }
+        }
+      }
+    }
+    assertTrue(cells >= PATIENTS * 10, "expected the raw table to hold the patients' cells: " + cells);
+    assertTrue(leaks.removeIf(l -> l.contains("control-row") || l.endsWith(Bytes.toStringBinary(Bytes.toBytes(controlValue)))),
+        "the audit must detect the control plaintext");
+    assertTrue(leaks.isEmpty(), leaks.size() + " plaintext leaks, first: " + leaks.subList(0, Math.min(5, leaks.size())));
+  }
+}
