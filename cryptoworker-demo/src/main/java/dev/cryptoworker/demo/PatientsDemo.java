@@ -1,0 +1,244 @@
+package dev.cryptoworker.demo;
+
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.ExampleSchemas;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.synthetic.Patient;
+import dev.cryptoworker.synthetic.PatientGenerator;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The demo: loads synthetic patients into the Patients table (schemas/patients.yaml) through
+ * SecureTable, reads some back, shows a raw stored cell beside its decrypted value, and finds a
+ * patient by DET equality on {@code mainId}, evaluated by the region server on ciphertext.
+ *
+ * <p>Keys: a base64 32-byte master key from {@code CRYPTOWORKER_MASTER_KEY}, else an ephemeral
+ * random one (the data is then unreadable once the demo ends).
+ */
+public final class PatientsDemo {
+  private static final String MASTER_KEY_ENV = "CRYPTOWORKER_MASTER_KEY";
+  private static final int BATCH = 500;
+  private static final byte[] IDENTIFICATION = Bytes.toBytes("identification");
+
+  private final PrintStream out = System.out;
+
+  public static void main(String[] args) throws Exception {
+    DemoOptions options;
+    try {
+      options = DemoOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    new PatientsDemo().run(options);
+  }
+
+  private void run(DemoOptions options) throws Exception {
+    EmbeddedHBase embedded = null;
+    try {
+      Configuration conf = HBaseConfiguration.create();
+      if (options.embedded()) {
+        deleteRecursively(options.dataDir());
+        out.printf("Starting an embedded HBase (ZooKeeper, 1 master, 1 region server) in %s ...%n", options.dataDir());
+        long t0 = System.nanoTime();
+        embedded = EmbeddedHBase.builder().dataDir(options.dataDir()).start();
+        out.printf("  ready in %.1f s (ZooKeeper 127.0.0.1:%d, log %s)%n", seconds(t0), embedded.zookeeperPort(),
+            embedded.logFile());
+        conf.set("hbase.zookeeper.quorum", embedded.zookeeperQuorum());
+        conf.setInt("hbase.zookeeper.property.clientPort", embedded.zookeeperPort());
+      } else if (!options.hbaseSite().isEmpty()) {
+        conf.addResource(new org.apache.hadoop.fs.Path(Path.of(options.hbaseSite()).toUri()));
+        out.printf("Using the cluster of %s%n", options.hbaseSite());
+      } else {
+        String[] hostPort = options.zookeeper().split(":");
+        conf.set("hbase.zookeeper.quorum", hostPort[0]);
+        if (hostPort.length > 1) {
+          conf.set("hbase.zookeeper.property.clientPort", hostPort[1]);
+        }
+        out.printf("Using the cluster at ZooKeeper %s%n", options.zookeeper());
+      }
+      try (Connection connection = ConnectionFactory.createConnection(conf)) {
+        demo(connection, options);
+      }
+    } finally {
+      if (embedded != null) {
+        out.println("Stopping the embedded HBase.");
+        embedded.close();
+      }
+    }
+  }
+
+  private void demo(Connection connection, DemoOptions options) throws IOException {
+    TableSchema schema = ExampleSchemas.patients();
+    TableName name = TableName.valueOf(schema.tableName());
+    SecureConnection secure = SecureConnection.wrap(connection, keys(), List.of(schema));
+    try (Admin admin = connection.getAdmin()) {
+      if (admin.tableExists(name)) {
+        if (!options.dropExisting()) {
+          throw new IllegalStateException(
+              "table " + name + " already exists on this cluster; pass --drop-existing=true to replace it");
+        }
+        admin.disableTable(name);
+        admin.deleteTable(name);
+      }
+    }
+    secure.createTable(schema);
+    out.printf("Created table '%s' from %s: row key %s, mainId %s, other identification/contact/observation"
+        + " fields STD, appointment ids as DET-protected qualifiers.%n", name, schema.source(),
+        schema.rowKeyPolicy().box(),
+        schema.family("identification").orElseThrow().policyFor("mainId").box());
+
+    PatientGenerator generator = new PatientGenerator(2026);
+    try (Table patients = secure.getTable(name)) {
+      load(patients, generator, options.patients());
+      readBack(patients, generator, options.patients());
+      rawVersusDecrypted(connection, patients);
+      equalityLookup(patients, generator.patient(options.patients() / 2));
+    }
+  }
+
+  private KeyProvider keys() {
+    String env = System.getenv(MASTER_KEY_ENV);
+    if (env != null && !env.isBlank()) {
+      out.printf("Keys: derived with HKDF from the master key in %s.%n", MASTER_KEY_ENV);
+      return KeyProvider.fromMasterKey(Base64.getDecoder().decode(env.strip()));
+    }
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    out.printf("Keys: an ephemeral random master key (set %s to a base64 32-byte key to keep data readable).%n",
+        MASTER_KEY_ENV);
+    return KeyProvider.fromMasterKey(key);
+  }
+
+  private void load(Table patients, PatientGenerator generator, int count) throws IOException {
+    long t0 = System.nanoTime();
+    // On a terminal the progress line rewrites itself; in a log it prints every tenth.
+    boolean terminal = System.console() != null;
+    int step = Math.max(BATCH, count / 10 / BATCH * BATCH);
+    List<Put> batch = new ArrayList<>(BATCH);
+    for (int i = 0; i < count; i++) {
+      batch.add(toPut(generator.patient(i)));
+      if (batch.size() == BATCH || i == count - 1) {
+        patients.put(batch);
+        batch.clear();
+        if (terminal || (i + 1) % step == 0 || i == count - 1) {
+          out.printf(terminal ? "\rLoading patients through SecureTable: %,d / %,d (%.0f rows/s)"
+              : "Loading patients through SecureTable: %,d / %,d (%.0f rows/s)%n", i + 1, count, (i + 1) / seconds(t0));
+        }
+      }
+    }
+    out.printf((terminal ? "%n" : "") + "Loaded %,d patients in %.1f s.%n", count, seconds(t0));
+  }
+
+  static Put toPut(Patient p) {
+    Put put = new Put(p.rowKey());
+    for (Map.Entry<String, Map<String, String>> family : p.cells().entrySet()) {
+      for (Map.Entry<String, String> cell : family.getValue().entrySet()) {
+        put.addColumn(Bytes.toBytes(family.getKey()), Bytes.toBytes(cell.getKey()), Bytes.toBytes(cell.getValue()));
+      }
+    }
+    return put;
+  }
+
+  private void readBack(Table patients, PatientGenerator generator, int count) throws IOException {
+    out.println("Reading three patients back by row key (DET Get):");
+    for (int i : new int[] {0, count / 3, count - 1}) {
+      Patient expected = generator.patient(i);
+      Result r = patients.get(new Get(expected.rowKey()));
+      String mainId = Bytes.toString(r.getValue(IDENTIFICATION, Bytes.toBytes("mainId"))).strip();
+      boolean same = mainId.equals(expected.mainId().strip());
+      out.printf("  %s  %-48s %d appointments  %s%n", Bytes.toString(r.getRow()), mainId,
+          r.getFamilyMap(Bytes.toBytes("appointments")).size(), same ? "ok" : "MISMATCH");
+      if (!same) {
+        throw new IllegalStateException("patient " + expected.id() + " did not read back as written");
+      }
+    }
+  }
+
+  /** The first stored row, read by a plain HBase client and by SecureTable (same stored order). */
+  private void rawVersusDecrypted(Connection connection, Table patients) throws IOException {
+    byte[] name = Bytes.toBytes("name");
+    Scan first = new Scan().addColumn(IDENTIFICATION, name).setLimit(1);
+    Result stored;
+    try (Table raw = connection.getTable(patients.getName()); ResultScanner s = raw.getScanner(first)) {
+      stored = s.next();
+    }
+    Result decoded;
+    try (ResultScanner s = patients.getScanner(first)) {
+      decoded = s.next();
+    }
+    byte[] storedValue = stored.getValue(IDENTIFICATION, name);
+    out.println("The first stored row as a plain HBase client sees it, and as SecureTable returns it:");
+    out.printf("  stored row key       : %s%n", abbreviate(Bytes.toStringBinary(stored.getRow())));
+    out.printf("  stored name (STD)    : %s (%d bytes)%n", abbreviate(Bytes.toStringBinary(storedValue)),
+        storedValue.length);
+    out.printf("  decrypted row, name  : %s, '%s'%n", Bytes.toString(decoded.getRow()),
+        Bytes.toString(decoded.getValue(IDENTIFICATION, name)).strip());
+  }
+
+  private void equalityLookup(Table patients, Patient target) throws IOException {
+    out.printf("Finding a patient by mainId = '%s' (DET equality, evaluated by the region server on ciphertext):%n",
+        target.mainId().strip());
+    long t0 = System.nanoTime();
+    Scan scan = new Scan().setFilter(new SingleColumnValueFilter(IDENTIFICATION, Bytes.toBytes("mainId"),
+        CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes(target.mainId()))));
+    List<String> found = new ArrayList<>();
+    try (ResultScanner s = patients.getScanner(scan)) {
+      for (Result r : s) {
+        found.add(Bytes.toString(r.getRow()));
+      }
+    }
+    out.printf("  found %s in %.0f ms (expected %s)%n", found, seconds(t0) * 1000, target.id());
+    if (!found.contains(target.id())) {
+      throw new IllegalStateException("equality lookup did not find " + target.id());
+    }
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 72 ? s : s.substring(0, 72) + "...";
+  }
+
+  private static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
