@@ -9,7 +9,6 @@ import java.util.NavigableSet;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Delete;
@@ -294,9 +293,5 @@ final class OperationEncoder {
       }
     }
     return out;
-  }
-
-  static boolean isLatest(long ts) {
-    return ts == HConstants.LATEST_TIMESTAMP;
   }
 }

@@ -1,24 +1,14 @@
 package dev.cryptoworker.client;
 
-import java.io.IOException;
 import java.util.Objects;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.Delete;
-import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.io.TimeRange;
 
-/**
- * The deprecated fluent check-and-mutate of {@link Table}, expressed as a {@link CheckAndMutate}
- * and sent through {@link SecureTable#checkAndMutate(CheckAndMutate)}, so it is encoded the same
- * way.
- */
+/** {@link Table#checkAndMutate(byte[], byte[])} on a SecureTable. */
 @SuppressWarnings("deprecation")
-final class SecureCheckAndMutateBuilder implements Table.CheckAndMutateBuilder {
-  private final SecureTable table;
+final class SecureCheckAndMutateBuilder extends CheckAndMutateActions implements Table.CheckAndMutateBuilder {
   private final byte[] row;
   private final byte[] family;
   private byte[] qualifier;
@@ -28,7 +18,7 @@ final class SecureCheckAndMutateBuilder implements Table.CheckAndMutateBuilder {
   private boolean conditionSet;
 
   SecureCheckAndMutateBuilder(SecureTable table, byte[] row, byte[] family) {
-    this.table = table;
+    super(table);
     this.row = Objects.requireNonNull(row, "row");
     this.family = Objects.requireNonNull(family, "family");
   }
@@ -61,7 +51,8 @@ final class SecureCheckAndMutateBuilder implements Table.CheckAndMutateBuilder {
     return this;
   }
 
-  private CheckAndMutate.Builder condition() {
+  @Override
+  CheckAndMutate.Builder condition() {
     if (qualifier == null) {
       throw new IllegalStateException("check-and-mutate needs a qualifier: call qualifier(...)");
     }
@@ -70,60 +61,5 @@ final class SecureCheckAndMutateBuilder implements Table.CheckAndMutateBuilder {
     }
     CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row).ifMatches(family, qualifier, op, value);
     return timeRange == null ? b : b.timeRange(timeRange);
-  }
-
-  @Override
-  public boolean thenPut(Put put) throws IOException {
-    return table.checkAndMutate(condition().build(put)).isSuccess();
-  }
-
-  @Override
-  public boolean thenDelete(Delete delete) throws IOException {
-    return table.checkAndMutate(condition().build(delete)).isSuccess();
-  }
-
-  @Override
-  public boolean thenMutate(RowMutations mutation) throws IOException {
-    return table.checkAndMutate(condition().build(mutation)).isSuccess();
-  }
-
-  /** The filter form. */
-  static final class WithFilter implements Table.CheckAndMutateWithFilterBuilder {
-    private final SecureTable table;
-    private final byte[] row;
-    private final Filter filter;
-    private TimeRange timeRange;
-
-    WithFilter(SecureTable table, byte[] row, Filter filter) {
-      this.table = table;
-      this.row = Objects.requireNonNull(row, "row");
-      this.filter = Objects.requireNonNull(filter, "filter");
-    }
-
-    @Override
-    public Table.CheckAndMutateWithFilterBuilder timeRange(TimeRange timeRange) {
-      this.timeRange = timeRange;
-      return this;
-    }
-
-    private CheckAndMutate.Builder condition() {
-      CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row).ifMatches(filter);
-      return timeRange == null ? b : b.timeRange(timeRange);
-    }
-
-    @Override
-    public boolean thenPut(Put put) throws IOException {
-      return table.checkAndMutate(condition().build(put)).isSuccess();
-    }
-
-    @Override
-    public boolean thenDelete(Delete delete) throws IOException {
-      return table.checkAndMutate(condition().build(delete)).isSuccess();
-    }
-
-    @Override
-    public boolean thenMutate(RowMutations mutation) throws IOException {
-      return table.checkAndMutate(condition().build(mutation)).isSuccess();
-    }
   }
 }

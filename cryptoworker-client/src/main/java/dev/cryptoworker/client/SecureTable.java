@@ -393,7 +393,7 @@ public final class SecureTable implements Table {
   @Override
   @Deprecated
   public CheckAndMutateWithFilterBuilder checkAndMutate(byte[] row, Filter filter) {
-    return new SecureCheckAndMutateBuilder.WithFilter(this, row, filter);
+    return new SecureCheckAndMutateWithFilterBuilder(this, row, filter);
   }
 
   @Override

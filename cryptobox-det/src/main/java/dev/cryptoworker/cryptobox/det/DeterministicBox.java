@@ -8,12 +8,10 @@ import com.google.crypto.tink.subtle.AesSiv;
 import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * DET: deterministic authenticated encryption, AES-SIV (RFC 5297, 512-bit key) through Tink.
@@ -31,16 +29,10 @@ public final class DeterministicBox implements CryptoBox {
 
   private static final int SIV_LENGTH = 16;
 
-  private final KeyRing keys;
-  private final DeterministicAead primary;
-  private final Map<Integer, DeterministicAead> byId = new HashMap<>();
+  private final KeyedPrimitives<DeterministicAead> daeads;
 
   private DeterministicBox(KeyRing keys) throws GeneralSecurityException {
-    this.keys = keys;
-    for (VersionedKey key : keys.keys()) {
-      byId.put(key.keyId(), daeadFor(key));
-    }
-    this.primary = byId.get(keys.primary().keyId());
+    this.daeads = KeyedPrimitives.create(keys, "DET", KEY_LENGTH_BYTES, SIV_LENGTH, DeterministicBox::daeadFor);
   }
 
   /** A box using the primary key of {@code keys} for writes and any of them for reads. */
@@ -49,10 +41,6 @@ public final class DeterministicBox implements CryptoBox {
   }
 
   private static DeterministicAead daeadFor(VersionedKey key) throws GeneralSecurityException {
-    if (key.key().length() != KEY_LENGTH_BYTES) {
-      throw new GeneralSecurityException(
-          "DET needs " + KEY_LENGTH_BYTES + "-byte keys, got " + key.key().length());
-    }
     AesSivParameters parameters =
         AesSivParameters.builder()
             .setKeySizeBytes(KEY_LENGTH_BYTES)
@@ -73,14 +61,14 @@ public final class DeterministicBox implements CryptoBox {
 
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    return primary.encryptDeterministically(plaintext, associatedData);
+    return daeads.primary().encryptDeterministically(plaintext, associatedData);
   }
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    VersionedKey key = KeyIdPrefix.keyFor(ciphertext, SIV_LENGTH, keys);
+    DeterministicAead daead = daeads.forCiphertext(ciphertext);
     try {
-      return byId.get(key.keyId()).decryptDeterministically(ciphertext, associatedData);
+      return daead.decryptDeterministically(ciphertext, associatedData);
     } catch (GeneralSecurityException e) {
       throw new GeneralSecurityException(
           "authentication failed: the ciphertext was altered, moved from another column, or made"

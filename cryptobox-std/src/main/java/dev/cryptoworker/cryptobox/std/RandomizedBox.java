@@ -8,12 +8,10 @@ import com.google.crypto.tink.subtle.AesGcmJce;
 import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * STD: randomized authenticated encryption, AES-256-GCM through Tink.
@@ -30,16 +28,10 @@ public final class RandomizedBox implements CryptoBox {
 
   private static final int IV_AND_TAG = 12 + 16;
 
-  private final KeyRing keys;
-  private final Aead primary;
-  private final Map<Integer, Aead> byId = new HashMap<>();
+  private final KeyedPrimitives<Aead> aeads;
 
   private RandomizedBox(KeyRing keys) throws GeneralSecurityException {
-    this.keys = keys;
-    for (VersionedKey key : keys.keys()) {
-      byId.put(key.keyId(), aeadFor(key));
-    }
-    this.primary = byId.get(keys.primary().keyId());
+    this.aeads = KeyedPrimitives.create(keys, "STD", KEY_LENGTH_BYTES, IV_AND_TAG, RandomizedBox::aeadFor);
   }
 
   /** A box using the primary key of {@code keys} for writes and any of them for reads. */
@@ -48,10 +40,6 @@ public final class RandomizedBox implements CryptoBox {
   }
 
   private static Aead aeadFor(VersionedKey key) throws GeneralSecurityException {
-    if (key.key().length() != KEY_LENGTH_BYTES) {
-      throw new GeneralSecurityException(
-          "STD needs " + KEY_LENGTH_BYTES + "-byte keys, got " + key.key().length());
-    }
     AesGcmParameters parameters =
         AesGcmParameters.builder()
             .setKeySizeBytes(KEY_LENGTH_BYTES)
@@ -74,14 +62,14 @@ public final class RandomizedBox implements CryptoBox {
 
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    return primary.encrypt(plaintext, associatedData);
+    return aeads.primary().encrypt(plaintext, associatedData);
   }
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    VersionedKey key = KeyIdPrefix.keyFor(ciphertext, IV_AND_TAG, keys);
+    Aead aead = aeads.forCiphertext(ciphertext);
     try {
-      return byId.get(key.keyId()).decrypt(ciphertext, associatedData);
+      return aead.decrypt(ciphertext, associatedData);
     } catch (GeneralSecurityException e) {
       throw new GeneralSecurityException(
           "authentication failed: the ciphertext was altered, moved from another cell, or made"
