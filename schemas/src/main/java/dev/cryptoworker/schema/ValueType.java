@@ -1,13 +1,10 @@
 package dev.cryptoworker.schema;
 
+import dev.cryptoworker.cryptobox.DateValues;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.time.format.ResolverStyle;
-import java.util.List;
 
 /**
  * How the bytes of a value are to be read. Order-preserving and homomorphic boxes need it to map
@@ -56,38 +53,13 @@ public enum ValueType {
   }
 
   private static String dateProblem(byte[] value) {
-    if (value.length == 8 && !isIsoDate(value)) {
-      return null; // epoch millis
+    try {
+      DateValues.epochMillis(value);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
     }
-    if (!isIsoDate(value)) {
-      return "a date must be ISO-8601 text or an 8-byte epoch-millisecond long";
-    }
-    return null;
   }
-
-  private static boolean isIsoDate(byte[] value) {
-    if (!isUtf8(value)) {
-      return false;
-    }
-    String text = new String(value, StandardCharsets.UTF_8);
-    for (DateTimeFormatter format : DATE_FORMATS) {
-      try {
-        format.parse(text);
-        return true;
-      } catch (DateTimeParseException e) {
-        // try the next form
-      }
-    }
-    return false;
-  }
-
-  private static final List<DateTimeFormatter> DATE_FORMATS =
-      List.of(
-          DateTimeFormatter.ISO_LOCAL_DATE,
-          DateTimeFormatter.ISO_LOCAL_DATE_TIME,
-          DateTimeFormatter.ISO_OFFSET_DATE_TIME,
-          DateTimeFormatter.BASIC_ISO_DATE,
-          DateTimeFormatter.ofPattern("uuuuMMddHHmmss").withResolverStyle(ResolverStyle.STRICT));
 
   private static boolean isUtf8(byte[] value) {
     try {

@@ -1,0 +1,251 @@
+package dev.cryptoworker.cryptobox.ope;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.KeyedPrimitives;
+import dev.cryptoworker.cryptobox.VersionedKey;
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * OPE: deterministic, strictly order-preserving encryption whose ciphertexts compare as unsigned
+ * bytes in plaintext order, so HBase's own comparators, row-key ranges and filters work on them.
+ *
+ * <p>Ciphertext: the 5-byte key-id prefix, then one 16-byte block per order key (one for LONG,
+ * INT and DATE; one per 7-byte chunk for BYTES/strings), each the image of the key under a lazily
+ * sampled random order-preserving function (see {@link OrderPreservingFunction}). Chunk {@code j}
+ * of a string is encrypted under a key derived (HMAC-SHA512) from the key of chunk {@code j - 1}
+ * and that chunk, so equal prefixes give equal leading blocks and different prefixes unrelated
+ * ones.
+ *
+ * <p>Optional authenticated companion: {@code blocks || STD(value, associated data) || length}.
+ * Order is decided by the blocks alone (block sequences are prefix-free), so comparisons still
+ * work; decoding then decrypts the companion (authenticated, bound to the cell) and checks that
+ * the blocks are the value's, so altered or swapped blocks are detected. DATE needs the companion:
+ * its order key (epoch milliseconds) does not keep the text's form.
+ *
+ * <p><b>Leaks:</b> the order of all values of the column, hence approximately their distances
+ * (window one-wayness); equality; for strings, the number of 7-byte chunks (length / 7) and which
+ * values share 7-byte-aligned prefixes. Without the companion, not authenticated: a random
+ * alteration is caught (a random block is a valid ciphertext with probability 2^-64), but moving a
+ * valid ciphertext to another row of the same column is not.
+ */
+public final class OrderPreservingBox implements CryptoBox {
+  /** Key length: 16-byte tree key, 16-byte bit key, 32-byte chunk-chaining key. */
+  public static final int KEY_LENGTH_BYTES = 64;
+  static final int BLOCK = 16;
+  private static final int COMPANION_LENGTH_BYTES = 4;
+
+  /** How values map to order. */
+  public enum Encoding {
+    /** 8-byte signed big-endian long. */
+    LONG,
+    /** 4-byte signed big-endian int. */
+    INT,
+    /** A date (see {@link dev.cryptoworker.cryptobox.DateValues}), ordered by its instant. */
+    DATE,
+    /** Any bytes, in unsigned lexicographic order (UTF-8 strings: code-point order). */
+    BYTES
+  }
+
+  private final Encoding encoding;
+  private final KeyedPrimitives<OpeKey> keys;
+  private final CryptoBox companion;
+
+  private OrderPreservingBox(Encoding encoding, KeyedPrimitives<OpeKey> keys, CryptoBox companion) {
+    this.encoding = encoding;
+    this.keys = keys;
+    this.companion = companion;
+  }
+
+  /**
+   * A box for {@code encoding} under {@code keys}.
+   *
+   * @param companion an authenticated box (STD) whose copy of the value is stored in the same cell
+   *     and decoded instead of the blocks, or null
+   * @throws IllegalArgumentException for DATE without a companion
+   */
+  public static OrderPreservingBox create(KeyRing keys, Encoding encoding, CryptoBox companion)
+      throws GeneralSecurityException {
+    Objects.requireNonNull(encoding, "encoding");
+    if (encoding == Encoding.DATE && companion == null) {
+      throw new IllegalArgumentException(
+          "OPE on dates needs an authenticated companion (companion: STD): the order key, the"
+              + " instant, does not keep the text's form");
+    }
+    return new OrderPreservingBox(
+        encoding, KeyedPrimitives.create(keys, "OPE", KEY_LENGTH_BYTES, BLOCK, OpeKey::new), companion);
+  }
+
+  @Override
+  public BoxKind kind() {
+    return BoxKind.OPE;
+  }
+
+  /** Whether cells carry an authenticated companion copy. */
+  public boolean hasCompanion() {
+    return companion != null;
+  }
+
+  @Override
+  public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
+    byte[] blocks = blocks(keys.primary(), OrderKeys.of(encoding, plaintext));
+    if (companion == null) {
+      return blocks;
+    }
+    byte[] copy = companion.encrypt(plaintext, associatedData);
+    return ByteBuffer.allocate(blocks.length + copy.length + COMPANION_LENGTH_BYTES)
+        .put(blocks).put(copy).putInt(copy.length).array();
+  }
+
+  @Override
+  public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
+    OpeKey key = keys.forCiphertext(ciphertext);
+    if (companion == null) {
+      return decryptBlocks(key, ciphertext, ciphertext.length);
+    }
+    if (ciphertext.length < KeyIdPrefix.LENGTH + BLOCK + COMPANION_LENGTH_BYTES) {
+      throw new GeneralSecurityException("ciphertext truncated: " + ciphertext.length + " bytes");
+    }
+    int copyLength = ByteBuffer.wrap(ciphertext, ciphertext.length - COMPANION_LENGTH_BYTES, 4).getInt();
+    int blocksEnd = ciphertext.length - COMPANION_LENGTH_BYTES - copyLength;
+    if (copyLength < 0 || blocksEnd < KeyIdPrefix.LENGTH + BLOCK) {
+      throw new GeneralSecurityException("malformed OPE companion length " + copyLength);
+    }
+    byte[] plaintext =
+        companion.decrypt(Arrays.copyOfRange(ciphertext, blocksEnd, blocksEnd + copyLength), associatedData);
+    byte[] expected = blocks(key, OrderKeys.of(encoding, plaintext));
+    if (!Arrays.equals(expected, 0, expected.length, ciphertext, 0, blocksEnd)) {
+      throw new GeneralSecurityException(
+          "the order-preserving part does not match the authenticated companion: the cell was altered");
+    }
+    return plaintext;
+  }
+
+  /**
+   * The ciphertext prefix that every stored value {@code >= value} is at least (unsigned byte
+   * order), and every smaller value is below: the operand of GREATER_OR_EQUAL and LESS.
+   */
+  public byte[] lowerBound(byte[] value) throws GeneralSecurityException {
+    return blocks(keys.primary(), OrderKeys.of(encoding, value));
+  }
+
+  /**
+   * The bytes that every stored value {@code > value} is at least, and every value {@code <=
+   * value} is below, companion or not: the operand of GREATER and LESS_OR_EQUAL. For the largest
+   * value of a type, a bound above every ciphertext.
+   */
+  public byte[] upperBoundExclusive(byte[] value) throws GeneralSecurityException {
+    long[] next = OrderKeys.successorKeys(encoding, value);
+    if (next == null) {
+      byte[] top = new byte[KeyIdPrefix.LENGTH + BLOCK + 1];
+      writePrefix(top, keys.primary());
+      Arrays.fill(top, KeyIdPrefix.LENGTH, top.length, (byte) 0xff);
+      return top;
+    }
+    return blocks(keys.primary(), next);
+  }
+
+  private byte[] blocks(OpeKey key, long[] orderKeys) {
+    byte[] out = new byte[KeyIdPrefix.LENGTH + orderKeys.length * BLOCK];
+    writePrefix(out, key);
+    OpeKey.Worker worker = key.worker();
+    worker.keyForChunk(0, 0);
+    for (int j = 0; j < orderKeys.length; j++) {
+      if (j > 0) {
+        worker.keyForChunk(j, orderKeys[j - 1]);
+      }
+      worker.function.encrypt(orderKeys[j], out, KeyIdPrefix.LENGTH + j * BLOCK);
+    }
+    return out;
+  }
+
+  private byte[] decryptBlocks(OpeKey key, byte[] c, int end) throws GeneralSecurityException {
+    int body = end - KeyIdPrefix.LENGTH;
+    if (body <= 0 || body % BLOCK != 0) {
+      throw new GeneralSecurityException("OPE ciphertext of " + end + " bytes is not a whole number of blocks");
+    }
+    int n = body / BLOCK;
+    if (encoding != Encoding.BYTES && n != 1) {
+      throw new GeneralSecurityException("an OPE " + encoding + " ciphertext has one block, found " + n);
+    }
+    long[] orderKeys = new long[n];
+    OpeKey.Worker worker = key.worker();
+    worker.keyForChunk(0, 0);
+    for (int j = 0; j < n; j++) {
+      if (j > 0) {
+        if (OrderKeys.isLastChunk(orderKeys[j - 1])) {
+          throw new GeneralSecurityException("OPE string continues after its last chunk");
+        }
+        worker.keyForChunk(j, orderKeys[j - 1]);
+      }
+      orderKeys[j] = worker.function.decrypt(c, KeyIdPrefix.LENGTH + j * BLOCK);
+    }
+    return OrderKeys.value(encoding, orderKeys, n);
+  }
+
+  private static void writePrefix(byte[] out, OpeKey key) {
+    out[0] = KeyIdPrefix.FORMAT;
+    ByteBuffer.wrap(out, 1, 4).putInt(key.keyId);
+  }
+
+  /** One key version: its 64 key bytes and a per-thread keyed function. */
+  static final class OpeKey {
+    final int keyId;
+    private final byte[] material;
+    private final ThreadLocal<Worker> workers;
+
+    OpeKey(VersionedKey key) {
+      this.keyId = key.keyId();
+      this.material = key.key().copyBytes();
+      this.workers = ThreadLocal.withInitial(() -> new Worker(material));
+    }
+
+    Worker worker() {
+      return workers.get();
+    }
+
+    /** A thread's function, keyed for chunk 0 or re-keyed along a string's chunks. */
+    static final class Worker {
+      final OrderPreservingFunction function = new OrderPreservingFunction();
+      private final byte[] columnKey;
+      private final javax.crypto.Mac chain;
+      private byte[] chainKey;
+      private boolean atChunkZero;
+
+      Worker(byte[] columnKey) {
+        this.columnKey = columnKey;
+        try {
+          this.chain = javax.crypto.Mac.getInstance("HmacSHA512");
+        } catch (GeneralSecurityException e) {
+          throw new IllegalStateException("HmacSHA512 is not available", e);
+        }
+      }
+
+      /** Keys the function for chunk {@code j}, given the order key of chunk {@code j - 1}. */
+      void keyForChunk(int j, long previousKey) {
+        if (j == 0) {
+          if (!atChunkZero) {
+            function.init(Arrays.copyOfRange(columnKey, 0, 16), Arrays.copyOfRange(columnKey, 16, 32));
+            chainKey = Arrays.copyOfRange(columnKey, 32, 64);
+            atChunkZero = true;
+          }
+          return;
+        }
+        try {
+          chain.init(new javax.crypto.spec.SecretKeySpec(chainKey, "HmacSHA512"));
+          byte[] next = chain.doFinal(ByteBuffer.allocate(8).putLong(previousKey).array());
+          function.init(Arrays.copyOfRange(next, 0, 16), Arrays.copyOfRange(next, 16, 32));
+          chainKey = Arrays.copyOfRange(next, 32, 64);
+          atChunkZero = false;
+        } catch (GeneralSecurityException e) {
+          throw new IllegalStateException("HMAC failed", e);
+        }
+      }
+    }
+  }
+}
