@@ -1,6 +1,7 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -116,7 +117,7 @@ final class FilterTranslator {
     }
     return refuseOrClient(filter, "protected data",
         "is not one CryptoWorker can evaluate on ciphertext (server-side:"
-            + " SingleColumnValueFilter EQUAL/NOT_EQUAL on DET and any comparison on PLAIN columns,"
+            + " SingleColumnValueFilter EQUAL/NOT_EQUAL on DET, any comparison on OPE and PLAIN columns,"
             + " FilterList of those, row-key filters on PLAIN row keys, PageFilter, FirstKeyOnlyFilter)",
         clientSideAllowed);
   }
@@ -172,13 +173,57 @@ final class FilterTranslator {
       byte[] operand = codec.encodeDeterministicOperand(family, qualifier, f.getComparator().getValue());
       return Part.onServer(copy(f, storedQualifier, op, new BinaryComparator(operand)));
     }
+    if (policy.box() == BoxKind.OPE && f.getComparator() instanceof BinaryComparator) {
+      return Part.onServer(orderPreserving(f, storedQualifier, codec.orderPreservingBox(family, qualifier)));
+    }
     String what =
-        policy.box() == BoxKind.DET && equality
+        policy.box() == BoxKind.OPE
+            ? "with " + f.getComparator().getClass().getSimpleName()
+                + " cannot run on OPE ciphertext (only BinaryComparator comparisons can)"
+            : policy.box() == BoxKind.DET && equality
             ? "with " + f.getComparator().getClass().getSimpleName()
                 + " cannot run on DET ciphertext (only BinaryComparator equality can)"
             : op + " cannot run on " + policy.box() + " ciphertext"
                 + (policy.box() == BoxKind.DET ? " (DET supports EQUAL and NOT_EQUAL)" : "");
     return refuseOrClient(f, column, what, clientSideAllowed);
+  }
+
+  /**
+   * A comparison on an OPE column as comparisons against ciphertext bounds: {@code lo} = E(v) and
+   * {@code hi} = E(successor of v), so that stored x < v iff E(x) < lo and x <= v iff E(x) < hi,
+   * whatever companion bytes follow the blocks.
+   */
+  private static Filter orderPreserving(SingleColumnValueFilter f, byte[] storedQualifier, OrderPreservingBox box)
+      throws IOException {
+    byte[] v = f.getComparator().getValue();
+    byte[] lo;
+    byte[] hi;
+    try {
+      lo = box.lowerBound(v);
+      hi = box.upperBoundExclusive(v);
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IOException("cannot encrypt filter operand: " + e.getMessage(), e);
+    }
+    switch (f.getCompareOperator()) {
+      case LESS:
+        return copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(lo));
+      case LESS_OR_EQUAL:
+        return copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(hi));
+      case GREATER:
+        return copy(f, storedQualifier, CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(hi));
+      case GREATER_OR_EQUAL:
+        return copy(f, storedQualifier, CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(lo));
+      case EQUAL:
+        return new FilterList(FilterList.Operator.MUST_PASS_ALL,
+            copy(f, storedQualifier, CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(lo)),
+            copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(hi)));
+      case NOT_EQUAL:
+        return new FilterList(FilterList.Operator.MUST_PASS_ONE,
+            copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(lo)),
+            copy(f, storedQualifier, CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(hi)));
+      default: // NO_OP
+        return copy(f, storedQualifier, f.getCompareOperator(), new BinaryComparator(lo));
+    }
   }
 
   private static SingleColumnValueFilter copy(

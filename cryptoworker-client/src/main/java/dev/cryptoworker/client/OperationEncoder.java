@@ -212,7 +212,12 @@ final class OperationEncoder {
       byte[] value = cam.getValue();
       ColumnPolicy policy = codec.policy(family, qualifier);
       byte[] storedValue = value;
-      if (value != null && policy.box() != BoxKind.PLAIN) {
+      boolean exactOrderPreserving =
+          policy.box() == BoxKind.OPE && !codec.orderPreservingBox(family, qualifier).hasCompanion();
+      if (value != null && exactOrderPreserving) {
+        // Deterministic and monotone, no companion bytes: every comparison holds on ciphertext.
+        storedValue = codec.encodeValue(row, family, qualifier, value);
+      } else if (value != null && policy.box() != BoxKind.PLAIN) {
         boolean equality =
             cam.getCompareOp() == org.apache.hadoop.hbase.CompareOperator.EQUAL
                 || cam.getCompareOp() == org.apache.hadoop.hbase.CompareOperator.NOT_EQUAL;
@@ -220,8 +225,9 @@ final class OperationEncoder {
           throw new UnsupportedSecureOperationException(
               codec.table(), codec.describeColumn(family, qualifier),
               "checkAndMutate condition " + cam.getCompareOp() + " cannot be evaluated on "
-                  + policy.box() + " ciphertext (supported: any comparison on PLAIN columns,"
-                  + " EQUAL/NOT_EQUAL on DET columns, existence checks on any column)");
+                  + policy.box() + " ciphertext (supported: any comparison on PLAIN columns and OPE"
+                  + " columns without companion, EQUAL/NOT_EQUAL on DET columns, existence checks on any"
+                  + " column)");
         }
         storedValue = codec.encodeDeterministicOperand(family, qualifier, value);
       }

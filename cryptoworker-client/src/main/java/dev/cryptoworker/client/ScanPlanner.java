@@ -31,7 +31,15 @@ final class ScanPlanner {
     PlainRowRange residualRange = null;
     boolean hasRange = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
     BoxKind rowBox = codec.rowKeyBox();
-    if (hasRange && rowBox.isProtected()) {
+    if (hasRange && rowBox == BoxKind.OPE) {
+      // Order-preserving keys: the plaintext range is exactly the ciphertext range.
+      if (scan.getStartRow().length > 0) {
+        out.withStartRow(codec.encodeRow(scan.getStartRow()), scan.includeStartRow());
+      }
+      if (scan.getStopRow().length > 0) {
+        out.withStopRow(codec.encodeRow(scan.getStopRow()), scan.includeStopRow());
+      }
+    } else if (hasRange && rowBox.isProtected()) {
       boolean singleRow =
           scan.isGetScan() || (scan.includeStopRow() && Arrays.equals(scan.getStartRow(), scan.getStopRow()));
       if (singleRow && rowBox == BoxKind.DET) {

@@ -4,12 +4,14 @@ import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.det.DeterministicBox;
+import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.ValueType;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.HashMap;
@@ -50,11 +52,11 @@ final class TableCodec {
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
-    this.rowBox = box(rowPolicy.box(), KeyScope.rowKey(table, rowPolicy.box()), keys, "row key");
+    this.rowBox = box(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), keys, "row key");
     for (FamilySchema family : schema.families().values()) {
       CryptoBox qualifierBox =
           family.protectQualifiers()
-              ? box(BoxKind.DET, KeyScope.qualifiers(table, family.name(), BoxKind.DET), keys,
+              ? box(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), keys,
                   "qualifiers of " + family.name())
               : null;
       BoxKind defaultKind = family.defaultPolicy().box();
@@ -62,36 +64,60 @@ final class TableCodec {
           new FamilyCodec(
               family,
               qualifierBox,
-              box(defaultKind, KeyScope.column(table, family.name(), "*", defaultKind), keys,
+              box(family.defaultPolicy(), KeyScope.column(table, family.name(), "*", defaultKind), keys,
                   "column " + family.name() + ":*"));
       for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
         BoxKind kind = c.getValue().box();
         codec.columnBoxes.put(
             c.getKey(),
-            box(kind, KeyScope.column(table, family.name(), c.getKey(), kind), keys,
+            box(c.getValue(), KeyScope.column(table, family.name(), c.getKey(), kind), keys,
                 "column " + family.name() + ":" + c.getKey()));
       }
       families.put(family.name(), codec);
     }
   }
 
-  /** Builds the box of {@code kind}; the closed set of boxes this client implements. */
-  private CryptoBox box(BoxKind kind, KeyScope scope, KeyProvider keys, String what) {
+  /** Builds the box a policy names: the closed set of boxes this client implements. */
+  private CryptoBox box(ColumnPolicy policy, KeyScope scope, KeyProvider keys, String what) {
     try {
-      switch (kind) {
+      switch (policy.box()) {
         case PLAIN:
           return null;
         case STD:
           return RandomizedBox.create(keys.keyRing(scope, RandomizedBox.KEY_LENGTH_BYTES));
         case DET:
           return DeterministicBox.create(keys.keyRing(scope, DeterministicBox.KEY_LENGTH_BYTES));
+        case OPE:
+          CryptoBox companion =
+              policy.companion().isPresent()
+                  ? RandomizedBox.create(keys.keyRing(
+                      new KeyScope(scope.table(), scope.family(), scope.column(), "companion", BoxKind.STD),
+                      RandomizedBox.KEY_LENGTH_BYTES))
+                  : null;
+          return OrderPreservingBox.create(
+              keys.keyRing(scope, OrderPreservingBox.KEY_LENGTH_BYTES), opeEncoding(policy.type()), companion);
         default:
           throw new UnsupportedOperationException(
-              "table " + table + ", " + what + ": the " + kind
+              "table " + table + ", " + what + ": the " + policy.box()
                   + " box is not implemented yet (see the README's status section)");
       }
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);
+    }
+  }
+
+  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
+
+  private static OrderPreservingBox.Encoding opeEncoding(ValueType type) {
+    switch (type) {
+      case LONG:
+        return OrderPreservingBox.Encoding.LONG;
+      case INT:
+        return OrderPreservingBox.Encoding.INT;
+      case DATE:
+        return OrderPreservingBox.Encoding.DATE;
+      default:
+        return OrderPreservingBox.Encoding.BYTES;
     }
   }
 
@@ -251,6 +277,16 @@ final class TableCodec {
       throw new IllegalStateException("not a DET column");
     }
     return encodeValue(new byte[0], family, qualifier, value);
+  }
+
+  /** The OPE box of a column, for translating range operands. */
+  OrderPreservingBox orderPreservingBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return (OrderPreservingBox) valueBox(family, qualifier);
+  }
+
+  /** The row key's OPE box. */
+  OrderPreservingBox orderPreservingRowBox() {
+    return (OrderPreservingBox) rowBox;
   }
 
   byte[] decodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws IOException {

@@ -22,6 +22,11 @@ public final class ColumnPolicy {
     this.companion = companion;
   }
 
+  /** A policy without companion. */
+  public static ColumnPolicy of(BoxKind box, ValueType type) {
+    return new ColumnPolicy(box, type, null);
+  }
+
   public BoxKind box() {
     return box;
   }

@@ -41,6 +41,10 @@ final class SchemaValidator {
     if (rowKey.companion().isPresent()) {
       throw error(rowKeyNode, "a row key cannot have a companion");
     }
+    if (rowKey.box() == BoxKind.OPE && rowKey.type() == ValueType.DATE) {
+      throw error(rowKeyNode, "an OPE row key cannot have type date (its text form would be lost);"
+          + " store epoch milliseconds with type long, or ISO text with type string");
+    }
     YamlNode familiesNode = required(root, "families");
     requireMapping(familiesNode, "families");
     if (familiesNode.fields.isEmpty()) {
@@ -108,10 +112,18 @@ final class SchemaValidator {
         throw error(companionNode, "the companion must be STD, got " + companion);
       }
     }
+    if (box == BoxKind.OPE && type == ValueType.DATE && companion == null && !isRowKey(node)) {
+      throw error(node, "OPE on type date needs companion: STD (the order key, the instant, does not"
+          + " keep the text's form; the authenticated companion does)");
+    }
     if (box == BoxKind.ASHE && type != ValueType.LONG && type != ValueType.INT) {
       throw error(node, "ASHE sums numbers: type must be long or int, got " + type.yamlName());
     }
     return new ColumnPolicy(box, type, companion);
+  }
+
+  private static boolean isRowKey(YamlNode node) {
+    return node.path.equals("rowKey");
   }
 
   private BoxKind box(YamlNode node) {
