@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.synthetic.Appointment;
+import dev.cryptoworker.synthetic.AppointmentGenerator;
 import dev.cryptoworker.synthetic.Patient;
 import dev.cryptoworker.synthetic.PatientGenerator;
 import dev.cryptoworker.testing.SharedHBaseCluster;
@@ -85,6 +87,47 @@ class RawStorageAuditTest {
         assertEquals(p.cells().get("appointments").size(), r.getFamilyMap(Bytes.toBytes("appointments")).size());
       }
     }
+    auditRawTable(hbase, schema, needles, patients.get(0).value("contacts", "address").strip(), PATIENTS * 10);
+  }
+
+  @Test
+  void appointmentsNoProtectedPlaintextInAnyStoredByte(Connection hbase) throws Exception {
+    String yaml =
+        new String(
+                RawStorageAuditTest.class.getClassLoader().getResourceAsStream("schemas/appointments.yaml").readAllBytes(),
+                StandardCharsets.UTF_8)
+            .replace("table: appointments", "table: TABLE");
+    TableSchema schema = SecureFixture.schema("audit_appointments", yaml);
+    SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
+    AppointmentGenerator generator = new AppointmentGenerator(7, 20);
+    Set<String> needles = new HashSet<>();
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < PATIENTS; i++) {
+      Appointment a = generator.appointment(i);
+      Put put = new Put(a.rowKey());
+      needles.add(a.id());
+      for (Map.Entry<String, Map<String, String>> f : a.cells().entrySet()) {
+        for (Map.Entry<String, String> c : f.getValue().entrySet()) {
+          put.addColumn(Bytes.toBytes(f.getKey()), Bytes.toBytes(c.getKey()), Bytes.toBytes(c.getValue()));
+          needles.add(c.getValue().strip());
+        }
+      }
+      // Dates also in their other forms: year-month-day and the 8-byte basic date.
+      needles.add(a.date().substring(0, 8));
+      puts.add(put);
+    }
+    try (Table table = secure.getTable(SecureFixture.name(schema))) {
+      table.put(puts);
+      Appointment first = generator.appointment(0);
+      assertEquals(first.date(), Bytes.toString(table.get(new Get(first.rowKey()))
+          .getValue(Bytes.toBytes("appointment"), Bytes.toBytes("date"))));
+    }
+    auditRawTable(hbase, schema, needles, generator.appointment(0).value("institution", "address").strip(), PATIENTS * 7);
+  }
+
+  /** Scans the raw table and fails on any needle (or 8-byte window of one) in a stored byte. */
+  private static void auditRawTable(Connection hbase, TableSchema schema, Set<String> needles, String controlValue,
+      int minimumCells) throws Exception {
     // Substrings of a protected field must not show either: test every 8-byte window of long values.
     Set<String> windows = new HashSet<>();
     for (String n : needles) {
@@ -96,10 +139,8 @@ class RawStorageAuditTest {
     needles.removeIf(n -> n.length() < 4);
 
     // Control: a plaintext cell written around CryptoWorker must be found, or the audit is blind.
-    Patient control = patients.get(0);
-    String controlValue = control.value("contacts", "address").strip();
     try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
-      raw.put(new Put(Bytes.toBytes("control-row")).addColumn(Bytes.toBytes("contacts"), Bytes.toBytes("x"),
+      raw.put(new Put(Bytes.toBytes("control-row")).addColumn(Bytes.toBytes(schema.families().keySet().iterator().next()), Bytes.toBytes("x"),
           Bytes.toBytes(controlValue)));
     }
 
@@ -120,7 +161,7 @@ class RawStorageAuditTest {
         }
       }
     }
-    assertTrue(cells >= PATIENTS * 10, "expected the raw table to hold the patients' cells: " + cells);
+    assertTrue(cells >= minimumCells, "expected the raw table to hold the patients' cells: " + cells);
     assertTrue(leaks.removeIf(l -> l.contains("control-row") || l.endsWith(Bytes.toStringBinary(Bytes.toBytes(controlValue)))),
         "the audit must detect the control plaintext");
     assertTrue(leaks.isEmpty(), leaks.size() + " plaintext leaks, first: " + leaks.subList(0, Math.min(5, leaks.size())));
