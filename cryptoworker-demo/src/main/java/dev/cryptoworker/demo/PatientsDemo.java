@@ -5,6 +5,7 @@ import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.synthetic.AppointmentGenerator;
 import dev.cryptoworker.synthetic.Patient;
 import dev.cryptoworker.synthetic.PatientGenerator;
 import java.io.IOException;
@@ -38,7 +39,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * The demo: loads synthetic patients into the Patients table (schemas/patients.yaml) through
  * SecureTable, reads some back, shows a raw stored cell beside its decrypted value, and finds a
- * patient by DET equality on {@code mainId}, evaluated by the region server on ciphertext.
+ * patient by DET equality on {@code mainId}, evaluated by the region server on ciphertext; then
+ * loads appointments (schemas/appointments.yaml) and lists one physician's appointments in a date
+ * range with one server-side scan (DET equality AND OPE range).
  *
  * <p>Keys: a base64 32-byte master key from {@code CRYPTOWORKER_MASTER_KEY}, else an ephemeral
  * random one (the data is then unreadable once the demo ends).
@@ -99,19 +102,10 @@ public final class PatientsDemo {
 
   private void demo(Connection connection, DemoOptions options) throws IOException {
     TableSchema schema = ExampleSchemas.patients();
+    TableSchema appointmentsSchema = ExampleSchemas.appointments();
     TableName name = TableName.valueOf(schema.tableName());
-    SecureConnection secure = SecureConnection.wrap(connection, keys(), List.of(schema));
-    try (Admin admin = connection.getAdmin()) {
-      if (admin.tableExists(name)) {
-        if (!options.dropExisting()) {
-          throw new IllegalStateException(
-              "table " + name + " already exists on this cluster; pass --drop-existing=true to replace it");
-        }
-        admin.disableTable(name);
-        admin.deleteTable(name);
-      }
-    }
-    secure.createTable(schema);
+    SecureConnection secure = SecureConnection.wrap(connection, keys(), List.of(schema, appointmentsSchema));
+    recreate(connection, secure, schema, options);
     out.printf("Created table '%s' from %s: row key %s, mainId %s, other identification/contact/observation"
         + " fields STD, appointment ids as DET-protected qualifiers.%n", name, schema.source(),
         schema.rowKeyPolicy().box(),
@@ -123,6 +117,70 @@ public final class PatientsDemo {
       readBack(patients, generator, options.patients());
       rawVersusDecrypted(connection, patients);
       equalityLookup(patients, generator.patient(options.patients() / 2));
+    }
+    appointments(connection, secure, appointmentsSchema, options);
+  }
+
+  private void recreate(Connection connection, SecureConnection secure, TableSchema schema, DemoOptions options)
+      throws IOException {
+    TableName name = TableName.valueOf(schema.tableName());
+    try (Admin admin = connection.getAdmin()) {
+      if (admin.tableExists(name)) {
+        if (!options.dropExisting()) {
+          throw new IllegalStateException(
+              "table " + name + " already exists on this cluster; pass --drop-existing=true to replace it");
+        }
+        admin.disableTable(name);
+        admin.deleteTable(name);
+      }
+    }
+    secure.createTable(schema);
+  }
+
+  /** Appointments: DET physician, OPE date with its STD companion; one physician in a date range. */
+  private void appointments(Connection connection, SecureConnection secure, TableSchema schema, DemoOptions options)
+      throws IOException {
+    recreate(connection, secure, schema, options);
+    int count = options.patients();
+    AppointmentGenerator generator = new AppointmentGenerator(2026, 50);
+    TableName name = TableName.valueOf(schema.tableName());
+    long t0 = System.nanoTime();
+    try (Table appointments = secure.getTable(name)) {
+      List<Put> batch = new ArrayList<>(BATCH);
+      for (int i = 0; i < count; i++) {
+        batch.add(toPut(generator.appointment(i).cells(), generator.appointment(i).rowKey()));
+        if (batch.size() == BATCH || i == count - 1) {
+          appointments.put(batch);
+          batch.clear();
+        }
+      }
+      out.printf("Created '%s' from %s (date: OPE with STD companion, physician: DET) and loaded %,d"
+          + " appointments in %.1f s.%n", name, schema.source(), count, seconds(t0));
+      String physician = AppointmentGenerator.physicianId(7);
+      byte[] appointment = Bytes.toBytes("appointment");
+      out.printf("All appointments of %s from 2018-01-01 to 2018-06-30 (DET equality AND OPE range,"
+          + " one server-side scan on ciphertext):%n", physician);
+      Scan scan = new Scan().setScanMetricsEnabled(true).setFilter(new org.apache.hadoop.hbase.filter.FilterList(
+          new SingleColumnValueFilter(Bytes.toBytes("physician"), Bytes.toBytes("physicianId"), CompareOperator.EQUAL,
+              new BinaryComparator(Bytes.toBytes(physician))),
+          new SingleColumnValueFilter(appointment, Bytes.toBytes("date"), CompareOperator.GREATER_OR_EQUAL,
+              new BinaryComparator(Bytes.toBytes("2018-01-01"))),
+          new SingleColumnValueFilter(appointment, Bytes.toBytes("date"), CompareOperator.LESS_OR_EQUAL,
+              new BinaryComparator(Bytes.toBytes("2018-06-30T23:59:59Z")))));
+      t0 = System.nanoTime();
+      int found = 0;
+      try (ResultScanner s = appointments.getScanner(scan)) {
+        for (Result r : s) {
+          found++;
+          if (found <= 5) {
+            out.printf("  %s  %s  %s%n", Bytes.toString(r.getRow()),
+                Bytes.toString(r.getValue(appointment, Bytes.toBytes("date"))),
+                Bytes.toString(r.getValue(appointment, Bytes.toBytes("type"))).strip());
+          }
+        }
+        out.printf("  %d appointments in %.0f ms; the region server filtered out %d rows%n", found,
+            seconds(t0) * 1000, s.getScanMetrics().countOfRowsFiltered.get());
+      }
     }
   }
 
@@ -160,8 +218,12 @@ public final class PatientsDemo {
   }
 
   static Put toPut(Patient p) {
-    Put put = new Put(p.rowKey());
-    for (Map.Entry<String, Map<String, String>> family : p.cells().entrySet()) {
+    return toPut(p.cells(), p.rowKey());
+  }
+
+  static Put toPut(Map<String, Map<String, String>> cells, byte[] row) {
+    Put put = new Put(row);
+    for (Map.Entry<String, Map<String, String>> family : cells.entrySet()) {
       for (Map.Entry<String, String> cell : family.getValue().entrySet()) {
         put.addColumn(Bytes.toBytes(family.getKey()), Bytes.toBytes(cell.getKey()), Bytes.toBytes(cell.getValue()));
       }

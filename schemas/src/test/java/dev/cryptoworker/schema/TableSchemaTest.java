@@ -89,6 +89,8 @@ class TableSchemaTest {
         "not YAML | table: t\\nrowKey: {box: PLAIN\\nfamilies: [\\n | 3 | not valid YAML",
         "not a mapping | - a\\n- b\\n | 1 | must be a mapping",
         "empty | '' | 0 | the schema is empty",
+        "OPE date without companion | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: OPE, type: date}\\n | 5 | needs companion: STD",
+        "OPE date row key | table: t\\nrowKey: {box: OPE, type: date}\\nfamilies: {f: {default: {box: STD}}}\\n | 2 | an OPE row key cannot have type date",
       })
   void refusesWithLineAndReason(String name, String yaml, int line, String reason) {
     InvalidSchemaException e =

@@ -18,9 +18,9 @@ import java.util.Objects;
  * <p>Ciphertext: the 5-byte key-id prefix, then one 16-byte block per order key (one for LONG,
  * INT and DATE; one per 7-byte chunk for BYTES/strings), each the image of the key under a lazily
  * sampled random order-preserving function (see {@link OrderPreservingFunction}). Chunk {@code j}
- * of a string is encrypted under a key derived (HMAC-SHA512) from the key of chunk {@code j - 1}
- * and that chunk, so equal prefixes give equal leading blocks and different prefixes unrelated
- * ones.
+ * of a string is encrypted under a function selected by a tweak chained (AES, CBC-MAC style) from
+ * the order keys of chunks 0 to {@code j - 1}, so equal prefixes give equal leading blocks and
+ * different prefixes unrelated ones.
  *
  * <p>Optional authenticated companion: {@code blocks || STD(value, associated data) || length}.
  * Order is decided by the blocks alone (block sequences are prefix-free), so comparisons still
@@ -35,8 +35,8 @@ import java.util.Objects;
  * valid ciphertext to another row of the same column is not.
  */
 public final class OrderPreservingBox implements CryptoBox {
-  /** Key length: 16-byte tree key, 16-byte bit key, 32-byte chunk-chaining key. */
-  public static final int KEY_LENGTH_BYTES = 64;
+  /** Key length: 16-byte tree key, 16-byte bit key, 16-byte chunk-chaining key (AES-128 each). */
+  public static final int KEY_LENGTH_BYTES = 48;
   static final int BLOCK = 16;
   private static final int COMPANION_LENGTH_BYTES = 4;
 
@@ -193,7 +193,7 @@ public final class OrderPreservingBox implements CryptoBox {
     ByteBuffer.wrap(out, 1, 4).putInt(key.keyId);
   }
 
-  /** One key version: its 64 key bytes and a per-thread keyed function. */
+  /** One key version: its key bytes and a per-thread keyed function. */
   static final class OpeKey {
     final int keyId;
     private final byte[] material;
@@ -209,42 +209,46 @@ public final class OrderPreservingBox implements CryptoBox {
       return workers.get();
     }
 
-    /** A thread's function, keyed for chunk 0 or re-keyed along a string's chunks. */
+    /**
+     * A thread's function, keyed once; chunk {@code j} of a string selects the tweak
+     * T_j = AES_chain(T_{j-1} xor (k_{j-1}, j)), a CBC-MAC over the order keys of its prefix, so the
+     * same prefix gives the same function and any other prefix an independent one.
+     */
     static final class Worker {
       final OrderPreservingFunction function = new OrderPreservingFunction();
-      private final byte[] columnKey;
-      private final javax.crypto.Mac chain;
-      private byte[] chainKey;
-      private boolean atChunkZero;
+      private final javax.crypto.Cipher chain;
+      private final byte[] block = new byte[BLOCK];
+      private long tweakHi;
+      private long tweakLo;
 
-      Worker(byte[] columnKey) {
-        this.columnKey = columnKey;
+      Worker(byte[] key) {
+        function.init(Arrays.copyOfRange(key, 0, 16), Arrays.copyOfRange(key, 16, 32));
         try {
-          this.chain = javax.crypto.Mac.getInstance("HmacSHA512");
+          chain = javax.crypto.Cipher.getInstance("AES/ECB/NoPadding");
+          chain.init(javax.crypto.Cipher.ENCRYPT_MODE,
+              new javax.crypto.spec.SecretKeySpec(Arrays.copyOfRange(key, 32, 48), "AES"));
         } catch (GeneralSecurityException e) {
-          throw new IllegalStateException("HmacSHA512 is not available", e);
+          throw new IllegalStateException("AES is not available", e);
         }
       }
 
-      /** Keys the function for chunk {@code j}, given the order key of chunk {@code j - 1}. */
+      /** Selects the function of chunk {@code j}, given the order key of chunk {@code j - 1}. */
       void keyForChunk(int j, long previousKey) {
         if (j == 0) {
-          if (!atChunkZero) {
-            function.init(Arrays.copyOfRange(columnKey, 0, 16), Arrays.copyOfRange(columnKey, 16, 32));
-            chainKey = Arrays.copyOfRange(columnKey, 32, 64);
-            atChunkZero = true;
+          tweakHi = 0;
+          tweakLo = 0;
+        } else {
+          OrderPreservingFunction.writeLong(block, 0, tweakHi ^ previousKey);
+          OrderPreservingFunction.writeLong(block, 8, tweakLo ^ j);
+          try {
+            chain.update(block, 0, BLOCK, block, 0);
+          } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES failed", e);
           }
-          return;
+          tweakHi = OrderPreservingFunction.readLong(block, 0);
+          tweakLo = OrderPreservingFunction.readLong(block, 8);
         }
-        try {
-          chain.init(new javax.crypto.spec.SecretKeySpec(chainKey, "HmacSHA512"));
-          byte[] next = chain.doFinal(ByteBuffer.allocate(8).putLong(previousKey).array());
-          function.init(Arrays.copyOfRange(next, 0, 16), Arrays.copyOfRange(next, 16, 32));
-          chainKey = Arrays.copyOfRange(next, 32, 64);
-          atChunkZero = false;
-        } catch (GeneralSecurityException e) {
-          throw new IllegalStateException("HMAC failed", e);
-        }
+        function.tweak(tweakHi, tweakLo);
       }
     }
   }

@@ -42,6 +42,8 @@ final class OrderPreservingFunction {
   private final byte[] in = new byte[BLOCK];
   private final byte[] out = new byte[BLOCK];
   private final long[] bitBlocks = new long[2 * (EXACT_LIMIT / 128)];
+  private long tweakHi;
+  private long tweakLo;
 
   OrderPreservingFunction() {
     try {
@@ -52,11 +54,24 @@ final class OrderPreservingFunction {
     }
   }
 
-  /** Keys the function: two independent 16-byte AES keys (tree coins, bit coins). */
+  /**
+   * Selects an independent function under the same keys: every PRF input is XORed with the
+   * tweak. Chunks of a string use a tweak chained from their prefix, which makes them independent
+   * functions without re-keying AES (labels of two tweaks collide with probability about
+   * 2^12 / 2^128).
+   */
+  void tweak(long hi, long lo) {
+    tweakHi = hi;
+    tweakLo = lo;
+  }
+
+  /** Keys the function: two independent 16-byte AES keys (tree coins, bit coins); tweak zero. */
   void init(byte[] treeKey, byte[] bitKey) {
     try {
       treeCoins.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(treeKey, "AES"));
       bitCoins.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(bitKey, "AES"));
+      tweakHi = 0;
+      tweakLo = 0;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot key AES", e);
     }
@@ -232,8 +247,8 @@ final class OrderPreservingFunction {
   }
 
   private void coin(Cipher cipher, long hi, long lo) {
-    writeLong(in, 0, hi);
-    writeLong(in, 8, lo);
+    writeLong(in, 0, hi ^ tweakHi);
+    writeLong(in, 8, lo ^ tweakLo);
     try {
       cipher.update(in, 0, BLOCK, out, 0); // ECB without padding: update is a whole operation
     } catch (GeneralSecurityException e) {

@@ -40,7 +40,7 @@ class OrderPreservingBoxTest {
   }
 
   private static OrderPreservingBox box(OrderPreservingBox.Encoding e, boolean companion) throws Exception {
-    return OrderPreservingBox.create(ring(3, 64), e,
+    return OrderPreservingBox.create(ring(3, OrderPreservingBox.KEY_LENGTH_BYTES), e,
         companion ? RandomizedBox.create(ring(4, 32)) : null);
   }
 
