@@ -1,0 +1,90 @@
+package dev.cryptoworker.cryptobox.ashe;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The keyless homomorphic sum of ASHE values of one key version: ciphertexts added mod 2^64,
+ * identifier sets united, plus the count. What a region returns; the client merges regions with
+ * {@link #add(AsheSum)} and decrypts once.
+ */
+public final class AsheSum {
+  private final int keyId;
+  private long ciphertext;
+  private long count;
+  private final IdSet ids;
+
+  public AsheSum(int keyId) {
+    this(keyId, 0, 0, new IdSet());
+  }
+
+  private AsheSum(int keyId, long ciphertext, long count, IdSet ids) {
+    this.keyId = keyId;
+    this.ciphertext = ciphertext;
+    this.count = count;
+    this.ids = ids;
+  }
+
+  /** Adds one stored value (same key version). */
+  public AsheSum add(AsheCell cell) {
+    if (cell.keyId() != keyId) {
+      throw new IllegalArgumentException("cannot add values of key " + cell.keyId() + " to a sum of key " + keyId);
+    }
+    ciphertext += cell.ciphertext(); // wraps: addition mod 2^64
+    ids.add(cell.id());
+    count++;
+    return this;
+  }
+
+  /** Adds another partial sum (for example another region's). */
+  public AsheSum add(AsheSum other) {
+    if (other.keyId != keyId) {
+      throw new IllegalArgumentException("cannot add sums of different keys");
+    }
+    ciphertext += other.ciphertext;
+    ids.addAll(other.ids);
+    count += other.count;
+    return this;
+  }
+
+  public int keyId() {
+    return keyId;
+  }
+
+  public long ciphertext() {
+    return ciphertext;
+  }
+
+  public long count() {
+    return count;
+  }
+
+  public IdSet ids() {
+    return ids;
+  }
+
+  /** {@code keyId (4) || c (8) || count (8) || encoded id set}. */
+  public byte[] toBytes() {
+    byte[] idBytes = IdSetCodec.encode(ids);
+    return ByteBuffer.allocate(20 + idBytes.length).putInt(keyId).putLong(ciphertext).putLong(count).put(idBytes).array();
+  }
+
+  /**
+   * Parses {@link #toBytes()}.
+   *
+   * @throws IllegalArgumentException if malformed, including a count that disagrees with the ids
+   */
+  public static AsheSum parse(byte[] bytes) {
+    if (bytes.length < 21) {
+      throw new IllegalArgumentException("ASHE sum truncated: " + bytes.length + " bytes");
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    int keyId = b.getInt();
+    long c = b.getLong();
+    long count = b.getLong();
+    IdSet ids = IdSetCodec.decode(java.util.Arrays.copyOfRange(bytes, 20, bytes.length));
+    if (ids.size() != count) {
+      throw new IllegalArgumentException("ASHE sum of " + count + " values carries " + ids.size() + " identifiers");
+    }
+    return new AsheSum(keyId, c, count, ids);
+  }
+}

@@ -1,0 +1,139 @@
+package dev.cryptoworker.cryptobox.ashe;
+
+import java.util.Arrays;
+
+/**
+ * A set of ASHE identifiers as sorted, disjoint, non-adjacent runs {@code [start, end]}. Keyless:
+ * the server unions the sets of the ciphertexts it adds. Runs of consecutive identifiers are what
+ * make decryption cheap (two PRF calls per run), so writers allocate identifiers in blocks.
+ *
+ * <p>Mutable and not thread-safe; {@link #add} is amortised O(1) for increasing identifiers (the
+ * order a region scan sees them in when ids were allocated in row order), O(runs) otherwise.
+ */
+public final class IdSet {
+  private long[] starts = new long[4];
+  private long[] ends = new long[4];
+  private int runs;
+  private long size;
+
+  /** The number of runs. */
+  public int runCount() {
+    return runs;
+  }
+
+  /** Start of run {@code i}. */
+  public long runStart(int i) {
+    return starts[i];
+  }
+
+  /** End (inclusive) of run {@code i}. */
+  public long runEnd(int i) {
+    return ends[i];
+  }
+
+  /** The number of identifiers. */
+  public long size() {
+    return size;
+  }
+
+  /**
+   * Adds {@code id} (identifiers are positive).
+   *
+   * @throws IllegalArgumentException if it is already present: an identifier used twice would make
+   *     the sum undecryptable, so it is an error, never ignored
+   */
+  public IdSet add(long id) {
+    return addRun(id, id);
+  }
+
+  /** Adds every identifier of {@code other}; they must not overlap. */
+  public IdSet addAll(IdSet other) {
+    if (runs == 0) {
+      ensure(other.runs);
+      System.arraycopy(other.starts, 0, starts, 0, other.runs);
+      System.arraycopy(other.ends, 0, ends, 0, other.runs);
+      runs = other.runs;
+      size = other.size;
+      return this;
+    }
+    for (int i = 0; i < other.runs; i++) {
+      addRun(other.starts[i], other.ends[i]);
+    }
+    return this;
+  }
+
+  /** Adds the run {@code [start, end]}. */
+  public IdSet addRun(long start, long end) {
+    if (start <= 0 || end < start) {
+      throw new IllegalArgumentException("bad identifier run [" + start + ", " + end + "]");
+    }
+    int i = runs;
+    if (runs > 0 && start <= ends[runs - 1]) {
+      i = Arrays.binarySearch(starts, 0, runs, start);
+      if (i >= 0) {
+        throw duplicate(start);
+      }
+      i = -i - 1; // first run starting after start
+      if ((i > 0 && ends[i - 1] >= start) || (i < runs && starts[i] <= end)) {
+        throw duplicate(start);
+      }
+    }
+    boolean joinsLeft = i > 0 && ends[i - 1] + 1 == start;
+    boolean joinsRight = i < runs && starts[i] == end + 1;
+    if (joinsLeft && joinsRight) {
+      ends[i - 1] = ends[i];
+      System.arraycopy(starts, i + 1, starts, i, runs - i - 1);
+      System.arraycopy(ends, i + 1, ends, i, runs - i - 1);
+      runs--;
+    } else if (joinsLeft) {
+      ends[i - 1] = end;
+    } else if (joinsRight) {
+      starts[i] = start;
+    } else {
+      ensure(runs + 1);
+      System.arraycopy(starts, i, starts, i + 1, runs - i);
+      System.arraycopy(ends, i, ends, i + 1, runs - i);
+      starts[i] = start;
+      ends[i] = end;
+      runs++;
+    }
+    size += end - start + 1;
+    return this;
+  }
+
+  private static IllegalArgumentException duplicate(long id) {
+    return new IllegalArgumentException("identifier " + id + " is already in the set (used twice)");
+  }
+
+  private void ensure(int n) {
+    if (n > starts.length) {
+      int cap = Math.max(n, starts.length * 2);
+      starts = Arrays.copyOf(starts, cap);
+      ends = Arrays.copyOf(ends, cap);
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof IdSet)) {
+      return false;
+    }
+    IdSet s = (IdSet) o;
+    return runs == s.runs && Arrays.equals(starts, 0, runs, s.starts, 0, runs)
+        && Arrays.equals(ends, 0, runs, s.ends, 0, runs);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(Arrays.copyOf(starts, runs)) * 31 + Arrays.hashCode(Arrays.copyOf(ends, runs));
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder b = new StringBuilder("IdSet{");
+    for (int i = 0; i < Math.min(runs, 8); i++) {
+      b.append(i == 0 ? "" : ", ").append('[').append(starts[i]).append('-').append(ends[i]).append(']');
+    }
+    return b.append(runs > 8 ? ", ...}" : "}").toString();
+  }
+}
