@@ -33,14 +33,34 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
  * so a bad schema or key fails here, not on first use.
  */
 public final class SecureConnection {
+  /** The region-side Process step, registered on tables with ASHE columns. */
+  static final String AGGREGATION_COPROCESSOR = "dev.cryptoworker.coprocessor.AsheAggregationObserver";
+  private static final int IDENTIFIER_BLOCK = 1024;
+
   private final Connection connection;
   private final Map<TableName, TableCodec> codecs;
   private final SecureTableOptions options;
+  private final java.util.concurrent.ExecutorService pool;
 
-  private SecureConnection(Connection connection, Map<TableName, TableCodec> codecs, SecureTableOptions options) {
+  private SecureConnection(Connection connection, Map<TableName, TableCodec> codecs, SecureTableOptions options,
+      java.util.concurrent.ExecutorService pool) {
     this.connection = connection;
     this.codecs = codecs;
     this.options = options;
+    this.pool = pool;
+  }
+
+  /** Daemon threads for per-region aggregation calls; idle threads die after a minute. */
+  private static java.util.concurrent.ExecutorService newPool() {
+    java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(
+        16, 16, 60, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "cryptoworker-aggregate");
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   /**
@@ -67,9 +87,10 @@ public final class SecureConnection {
             "two schemas for table " + name + ": " + codecs.get(name).schema().source() + " and "
                 + schema.source());
       }
-      codecs.put(name, new TableCodec(schema, keys));
+      codecs.put(name, new TableCodec(schema, keys,
+          counter -> new HBaseIdentifierSource(connection, counter, IDENTIFIER_BLOCK)));
     }
-    return new SecureConnection(connection, Collections.unmodifiableMap(codecs), options);
+    return new SecureConnection(connection, Collections.unmodifiableMap(codecs), options, newPool());
   }
 
   /**
@@ -78,7 +99,7 @@ public final class SecureConnection {
    */
   public Table getTable(TableName name) throws IOException {
     TableCodec codec = codecs.get(name);
-    return codec == null ? connection.getTable(name) : new SecureTable(connection.getTable(name), codec, options);
+    return codec == null ? connection.getTable(name) : new SecureTable(connection.getTable(name), codec, options, pool);
   }
 
   /**
@@ -91,7 +112,7 @@ public final class SecureConnection {
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
-    return new SecureTable(connection.getTable(name), codec, options);
+    return new SecureTable(connection.getTable(name), codec, options, pool);
   }
 
   /** The schema of {@code name}, if any. */
@@ -111,8 +132,18 @@ public final class SecureConnection {
    */
   public static TableDescriptorBuilder descriptorFor(TableSchema schema) {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(TableName.valueOf(schema.tableName()));
+    boolean ashe = false;
     for (FamilySchema f : schema.families().values()) {
       b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.name()));
+      ashe |= f.defaultPolicy().box() == dev.cryptoworker.cryptobox.BoxKind.ASHE
+          || f.columns().values().stream().anyMatch(p -> p.box() == dev.cryptoworker.cryptobox.BoxKind.ASHE);
+    }
+    if (ashe) {
+      try {
+        b.setCoprocessor(AGGREGATION_COPROCESSOR);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
     return b;
   }
@@ -153,6 +184,14 @@ public final class SecureConnection {
               + codec.schema().families().keySet());
     }
     try (Admin admin = connection.getAdmin()) {
+      if (codec.hasAsheColumns() && !admin.tableExists(HBaseIdentifierSource.TABLE)) {
+        try {
+          admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
+              .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY)).build());
+        } catch (org.apache.hadoop.hbase.TableExistsException e) {
+          // created concurrently by another client: fine
+        }
+      }
       if (splitKeys == null || splitKeys.length == 0) {
         admin.createTable(d);
       } else {

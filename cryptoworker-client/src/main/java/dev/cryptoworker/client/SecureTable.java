@@ -53,19 +53,49 @@ public final class SecureTable implements Table {
   private final OperationEncoder encoder;
   private final ScanPlanner planner;
   private final ResultDecoder decoder;
+  private final AggregationRunner aggregations;
 
-  SecureTable(Table raw, TableCodec codec, SecureTableOptions options) {
+  SecureTable(Table raw, TableCodec codec, SecureTableOptions options, java.util.concurrent.ExecutorService pool) {
     this.raw = raw;
     this.codec = codec;
     FilterTranslator filters = new FilterTranslator(codec, options);
     this.encoder = new OperationEncoder(codec, filters);
     this.planner = new ScanPlanner(codec, encoder, filters);
     this.decoder = new ResultDecoder(codec);
+    this.aggregations = new AggregationRunner(raw, codec, planner, pool);
   }
 
   /** The plain HBase table underneath, which sees only ciphertext. */
   public Table unwrap() {
     return raw;
+  }
+
+  // ---- aggregates: the region-side Process step
+
+  /**
+   * Sum, count and average of {@code family:qualifier} over the rows {@code scan} selects (row
+   * range and server-side filters: DET equality, OPE ranges, PLAIN). Each region adds its values
+   * in the CryptoWorker coprocessor (ASHE: over ciphertext, without keys), in parallel; the client
+   * merges and decrypts. ASHE and PLAIN (8-byte long or 4-byte int) columns only.
+   *
+   * @throws UnsupportedSecureOperationException for other boxes, or a scan that would need
+   *     client-side evaluation
+   */
+  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    java.util.NavigableMap<byte[], AggregateResult> all = aggregations.run(scan, family, qualifier, null, null);
+    return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
+  }
+
+  /**
+   * Like {@link #aggregate}, per value of {@code groupFamily:groupQualifier} (a DET, OPE without
+   * companion, or PLAIN column): the region servers group by stored bytes, the client decrypts the
+   * group keys. Rows without the group column are not counted. Keys in unsigned byte order.
+   */
+  public java.util.NavigableMap<byte[], AggregateResult> aggregateBy(
+      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
+    java.util.Objects.requireNonNull(groupFamily, "groupFamily");
+    java.util.Objects.requireNonNull(groupQualifier, "groupQualifier");
+    return aggregations.run(scan, family, qualifier, groupFamily, groupQualifier);
   }
 
   // ---- metadata and settings: passed through

@@ -3,6 +3,7 @@ package dev.cryptoworker.client;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.ashe.AsheBox;
 import dev.cryptoworker.cryptobox.det.DeterministicBox;
 import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
@@ -47,7 +48,22 @@ final class TableCodec {
     }
   }
 
+  /** Creates the identifier source of an ASHE column, named by its counter row. */
+  @FunctionalInterface
+  interface IdentifierSources {
+    dev.cryptoworker.cryptobox.ashe.IdentifierSource forCounter(String counterRow);
+  }
+
+  private final IdentifierSources identifiers;
+
   TableCodec(TableSchema schema, KeyProvider keys) {
+    this(schema, keys, counter -> () -> {
+      throw new java.io.IOException("no identifier source configured for ASHE column " + counter);
+    });
+  }
+
+  TableCodec(TableSchema schema, KeyProvider keys, IdentifierSources identifiers) {
+    this.identifiers = identifiers;
     this.schema = schema;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
@@ -96,6 +112,11 @@ final class TableCodec {
                   : null;
           return OrderPreservingBox.create(
               keys.keyRing(scope, OrderPreservingBox.KEY_LENGTH_BYTES), opeEncoding(policy.type()), companion);
+        case ASHE:
+          return AsheBox.create(
+              keys.keyRing(scope, AsheBox.KEY_LENGTH_BYTES),
+              identifiers.forCounter(scope.table() + "/" + scope.family() + "/" + scope.column()),
+              policy.type() == ValueType.INT);
         default:
           throw new UnsupportedOperationException(
               "table " + table + ", " + what + ": the " + policy.box()
@@ -282,6 +303,17 @@ final class TableCodec {
   /** The OPE box of a column, for translating range operands. */
   OrderPreservingBox orderPreservingBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     return (OrderPreservingBox) valueBox(family, qualifier);
+  }
+
+  /** The ASHE box of a column, for decrypting sums. */
+  AsheBox asheBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return (AsheBox) valueBox(family, qualifier);
+  }
+
+  /** Whether any column of the table is ASHE. */
+  boolean hasAsheColumns() {
+    return schema.families().values().stream().anyMatch(f -> f.defaultPolicy().box() == BoxKind.ASHE
+        || f.columns().values().stream().anyMatch(p -> p.box() == BoxKind.ASHE));
   }
 
   /** The row key's OPE box. */

@@ -1,0 +1,260 @@
+package dev.cryptoworker.client;
+
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * ASHE sums computed by the coprocessor in real region servers, on a table pre-split into four
+ * regions, against an in-memory plaintext oracle.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class AggregationTest {
+  private static final String SCHEMA =
+      "table: TABLE\n"
+          + "rowKey: { box: PLAIN }\n"
+          + "families:\n"
+          + "  m:\n"
+          + "    default: { box: STD }\n"
+          + "    columns:\n"
+          + "      amount: { box: ASHE, type: long }\n"
+          + "      small:  { box: ASHE, type: int }\n"
+          + "      dept:   { box: DET, type: string }\n"
+          + "      ward:   { box: PLAIN, type: string }\n"
+          + "      day:    { box: OPE, type: date, companion: STD }\n"
+          + "      plain:  { box: PLAIN, type: long }\n"
+          + "      secret: { box: STD, type: long }\n";
+  private static final byte[] M = toBytes("m");
+  private static final byte[] AMOUNT = toBytes("amount");
+  private static final String[] DEPTS = {"cardiology", "oncology", "radiology"};
+  private static final byte[][] SPLITS = {toBytes("r-0250"), toBytes("r-0500"), toBytes("r-0750")};
+
+  /** One row of the oracle. */
+  private record Row(String key, long amount, int small, String dept, String ward, String day) {}
+
+  private static Row randomRow(Random r, int i) {
+    long amount = switch (i % 5) {
+      case 0 -> r.nextLong();                 // forces wrap-around
+      case 1 -> -r.nextInt(1_000_000);
+      default -> r.nextInt(10_000);
+    };
+    return new Row(String.format("r-%04d", i), amount, r.nextInt() / 4, DEPTS[r.nextInt(3)], "W" + r.nextInt(3),
+        String.format("2019-%02d-%02d", 1 + r.nextInt(12), 1 + r.nextInt(28)));
+  }
+
+  private static Put put(Row row) {
+    return new Put(toBytes(row.key()))
+        .addColumn(M, AMOUNT, toBytes(row.amount()))
+        .addColumn(M, toBytes("small"), toBytes(row.small()))
+        .addColumn(M, toBytes("dept"), toBytes(row.dept()))
+        .addColumn(M, toBytes("ward"), toBytes(row.ward()))
+        .addColumn(M, toBytes("day"), toBytes(row.day()))
+        .addColumn(M, toBytes("plain"), toBytes(row.amount()))
+        .addColumn(M, toBytes("secret"), toBytes(row.amount()));
+  }
+
+  private static AggregateResult oracle(List<Row> rows, Predicate<Row> where) {
+    long sum = 0;
+    long count = 0;
+    for (Row r : rows) {
+      if (where.test(r)) {
+        sum += r.amount();
+        count++;
+      }
+    }
+    return new AggregateResult(sum, count);
+  }
+
+  private static SingleColumnValueFilter eq(String q, String v) {
+    return new SingleColumnValueFilter(M, toBytes(q), CompareOperator.EQUAL, new BinaryComparator(toBytes(v)));
+  }
+
+  private static SecureTable create(Connection hbase, KeyProvider keys, TableSchema schema) throws IOException {
+    SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
+    SecureFixture.create(secure, schema, 1, SPLITS);
+    return secure.getSecureTable(SecureFixture.name(schema));
+  }
+
+  @Test
+  void sumsCountsAveragesAndGroupsMatchTheOracle(Connection hbase) throws IOException {
+    TableSchema schema = SecureFixture.schema("ashe", SCHEMA);
+    SecureTable table = create(hbase, SecureFixture.randomKeys(), schema);
+    try (RegionCount regions = new RegionCount(hbase, SecureFixture.name(schema))) {
+      assertEquals(4, regions.count());
+    }
+    Random random = new Random(7);
+    List<Row> rows = new ArrayList<>();
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      Row row = randomRow(random, i);
+      rows.add(row);
+      puts.add(put(row));
+    }
+    table.put(puts);
+
+    AggregateResult all = table.aggregate(new Scan(), M, AMOUNT);
+    assertEquals(oracle(rows, r -> true), all);
+    assertEquals((double) all.sum() / all.count(), all.average());
+    assertEquals(oracle(rows, r -> true), table.aggregate(new Scan(), M, toBytes("plain")), "PLAIN baseline");
+
+    assertEquals(oracle(rows, r -> r.dept().equals("oncology")),
+        table.aggregate(new Scan().setFilter(eq("dept", "oncology")), M, AMOUNT));
+    assertEquals(oracle(rows, r -> r.dept().equals("oncology") && r.ward().equals("W1")),
+        table.aggregate(new Scan().setFilter(new FilterList(eq("dept", "oncology"), eq("ward", "W1"))), M, AMOUNT));
+    assertEquals(oracle(rows, r -> r.day().compareTo("2019-03-15") >= 0 && r.day().compareTo("2019-09-01") < 0),
+        table.aggregate(new Scan().setFilter(new FilterList(
+            new SingleColumnValueFilter(M, toBytes("day"), CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(toBytes("2019-03-15"))),
+            new SingleColumnValueFilter(M, toBytes("day"), CompareOperator.LESS, new BinaryComparator(toBytes("2019-09-01"))))),
+            M, AMOUNT));
+    assertEquals(oracle(rows, r -> r.key().compareTo("r-0100") >= 0 && r.key().compareTo("r-0600") < 0),
+        table.aggregate(new Scan().withStartRow(toBytes("r-0100")).withStopRow(toBytes("r-0600")), M, AMOUNT),
+        "a row range crossing three regions");
+    assertEquals(new AggregateResult(0, 0), table.aggregate(new Scan().setFilter(eq("dept", "nobody")), M, AMOUNT));
+    assertTrue(Double.isNaN(new AggregateResult(0, 0).average()));
+
+    long smallSum = rows.stream().mapToLong(Row::small).sum();
+    assertEquals(new AggregateResult(smallSum, rows.size()), table.aggregate(new Scan(), M, toBytes("small")));
+
+    NavigableMap<byte[], AggregateResult> byDept = table.aggregateBy(new Scan(), M, AMOUNT, M, toBytes("dept"));
+    Map<String, AggregateResult> got = new TreeMap<>();
+    byDept.forEach((k, v) -> got.put(Bytes.toString(k), v));
+    Map<String, AggregateResult> expected = new TreeMap<>();
+    for (String d : DEPTS) {
+      expected.put(d, oracle(rows, r -> r.dept().equals(d)));
+    }
+    assertEquals(expected, got);
+    NavigableMap<byte[], AggregateResult> byWard =
+        table.aggregateBy(new Scan().setFilter(eq("dept", "radiology")), M, AMOUNT, M, toBytes("ward"));
+    assertEquals(oracle(rows, r -> r.dept().equals("radiology") && r.ward().equals("W2")), byWard.get(toBytes("W2")));
+
+    // Reads of single ASHE cells decrypt too.
+    assertEquals(rows.get(5).amount(), Bytes.toLong(table.get(new Get(toBytes("r-0005"))).getValue(M, AMOUNT)));
+  }
+
+  @Test
+  void refusals(Connection hbase) throws IOException {
+    TableSchema schema = SecureFixture.schema("ashe_refuse", SCHEMA);
+    SecureTable table = create(hbase, SecureFixture.randomKeys(), schema);
+    table.put(put(randomRow(new Random(1), 1)));
+    UnsupportedSecureOperationException std = assertThrows(UnsupportedSecureOperationException.class,
+        () -> table.aggregate(new Scan(), M, toBytes("secret")));
+    assertTrue(std.column().contains("m:secret (STD)") && std.reason().contains("fetched and summed on the client"),
+        std.getMessage());
+    assertThrows(UnsupportedSecureOperationException.class, () -> table.aggregate(
+        new Scan().setFilter(new SingleColumnValueFilter(M, toBytes("secret"), CompareOperator.LESS,
+            new BinaryComparator(toBytes(5L)))), M, AMOUNT));
+    assertThrows(UnsupportedSecureOperationException.class,
+        () -> table.aggregateBy(new Scan(), M, AMOUNT, M, toBytes("secret")));
+    assertThrows(UnsupportedSecureOperationException.class,
+        () -> table.increment(new org.apache.hadoop.hbase.client.Increment(toBytes("r-0001")).addColumn(M, AMOUNT, 1)));
+  }
+
+  @Test
+  void concurrentWritersNeverShareIdentifiersAndSplitsKeepSumsExact(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("ashe_concurrent", SCHEMA);
+    KeyProvider keys = SecureFixture.randomKeys();
+    create(hbase, keys, schema);
+    int writers = 4;
+    int perWriter = 400;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    List<Future<List<Row>>> futures = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int writer = w;
+      futures.add(pool.submit(() -> {
+        // Each writer its own SecureConnection: like separate processes, separate identifier leases.
+        SecureTable t = SecureConnection.wrap(hbase, keys, List.of(schema)).getSecureTable(SecureFixture.name(schema));
+        Random r = new Random(writer);
+        List<Row> mine = new ArrayList<>();
+        for (int i = 0; i < perWriter; i++) {
+          Row row = randomRow(r, writer * perWriter + i);
+          mine.add(row);
+          t.put(put(row));
+        }
+        return mine;
+      }));
+    }
+    // Split a region while the writers load.
+    try (Admin admin = hbase.getAdmin()) {
+      Thread.sleep(300);
+      admin.split(SecureFixture.name(schema), toBytes("r-0600"));
+    }
+    List<Row> rows = new ArrayList<>();
+    for (Future<List<Row>> f : futures) {
+      rows.addAll(f.get());
+    }
+    pool.shutdown();
+    SecureTable table = SecureConnection.wrap(hbase, keys, List.of(schema)).getSecureTable(SecureFixture.name(schema));
+    assertEquals(oracle(rows, r -> true), table.aggregate(new Scan(), M, AMOUNT));
+
+    // Identifiers are unique across writers: collect them from the raw cells.
+    Map<Long, String> owners = new HashMap<>();
+    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+      for (Result r : SecureFixture.scanAll(raw, new Scan().addColumn(M, AMOUNT))) {
+        Cell c = r.getColumnLatestCell(M, AMOUNT);
+        long id = dev.cryptoworker.cryptobox.ashe.AsheCell.parse(CellUtil.cloneValue(c)).id();
+        String previous = owners.put(id, Bytes.toString(r.getRow()));
+        assertEquals(null, previous, "identifier " + id + " used twice");
+        // Raw audit: the plaintext amount is not in the stored cell.
+        long amount = rows.stream().filter(x -> x.key().equals(Bytes.toString(r.getRow()))).findFirst().orElseThrow().amount();
+        assertFalse(Bytes.contains(CellUtil.cloneValue(c), toBytes(amount)), "plaintext amount stored");
+      }
+    }
+    assertEquals(writers * perWriter, owners.size());
+    try (RegionCount regions = new RegionCount(hbase, SecureFixture.name(schema))) {
+      assertTrue(regions.count() >= 4);
+    }
+  }
+
+  /** Counts a table's regions. */
+  private static final class RegionCount implements AutoCloseable {
+    private final org.apache.hadoop.hbase.client.RegionLocator locator;
+
+    RegionCount(Connection hbase, TableName name) throws IOException {
+      this.locator = hbase.getRegionLocator(name);
+    }
+
+    int count() throws IOException {
+      return locator.getAllRegionLocations().size();
+    }
+
+    @Override
+    public void close() throws IOException {
+      locator.close();
+    }
+  }
+}
