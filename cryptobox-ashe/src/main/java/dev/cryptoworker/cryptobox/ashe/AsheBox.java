@@ -8,7 +8,6 @@ import dev.cryptoworker.cryptobox.VersionedKey;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
-import java.util.Arrays;
 import java.util.Objects;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
@@ -133,7 +132,9 @@ public final class AsheBox implements CryptoBox {
    * per-thread window of blocks so runs of consecutive identifiers cost a fraction of an AES call.
    */
   static final class Prf {
-    private static final int WINDOW_BLOCKS = 8;
+    private static final int WINDOW_BLOCKS = 32;
+    private static final java.lang.invoke.VarHandle LONGS =
+        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
     final int keyId;
     private final byte[] key;
     private final ThreadLocal<Window> windows;
@@ -152,6 +153,7 @@ public final class AsheBox implements CryptoBox {
       private final Cipher aes;
       private final byte[] in = new byte[16 * WINDOW_BLOCKS];
       private final byte[] out = new byte[16 * WINDOW_BLOCKS];
+      private final long[] values = new long[2 * WINDOW_BLOCKS];
       private long firstBlock = -1;
 
       Window() {
@@ -167,20 +169,20 @@ public final class AsheBox implements CryptoBox {
         long block = i >>> 1;
         long first = block - Math.floorMod(block, WINDOW_BLOCKS);
         if (first != firstBlock) {
-          Arrays.fill(in, (byte) 0);
-          ByteBuffer b = ByteBuffer.wrap(in);
           for (int j = 0; j < WINDOW_BLOCKS; j++) {
-            b.putLong(16 * j + 8, first + j);
+            LONGS.set(in, 16 * j + 8, first + j); // high 8 bytes stay zero
           }
           try {
             aes.update(in, 0, in.length, out, 0);
           } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES failed", e);
           }
+          for (int j = 0; j < values.length; j++) {
+            values[j] = (long) LONGS.get(out, 8 * j);
+          }
           firstBlock = first;
         }
-        int offset = (int) (block - first) * 16 + (int) (i & 1) * 8;
-        return ByteBuffer.wrap(out).getLong(offset);
+        return values[(int) (block - first) * 2 + (int) (i & 1)];
       }
     }
   }
