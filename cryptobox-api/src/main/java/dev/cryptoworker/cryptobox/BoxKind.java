@@ -25,7 +25,14 @@ public enum BoxKind {
   /** Additively homomorphic encryption (Seabed ASHE): sums on the server. */
   ASHE(false, false),
   /** Searchable symmetric encryption index. */
-  SSE(false, false);
+  SSE(false, false),
+  /**
+   * SPLASHE (Seabed): a low-cardinality dimension stored as one ASHE 0/1 indicator per value, and
+   * the ASHE measures it filters splayed into one column per value, so sums and counts per value
+   * run on the server while every row stores the same cells: the dimension's frequencies do not
+   * leak.
+   */
+  SPLASHE(false, false);
 
   private final boolean equalityOnServer;
   private final boolean orderOnServer;

@@ -26,6 +26,13 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import dev.cryptoworker.schema.FamilySchema;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.SingleColumnValueExcludeFilter;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 
 /**
  * Sums, counts and averages through the region-side Process step: the scan (row range and
@@ -43,6 +50,87 @@ final class AggregationRunner {
     this.codec = codec;
     this.planner = planner;
     this.pool = pool;
+  }
+
+  /** Sum, count and average; SPLASHE-aware (see {@link #splayedCondition}). */
+  AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    SplayedCondition c = splayedCondition(scan.getFilter(), family, qualifier);
+    if (c != null) {
+      Scan rest = new Scan(scan).setFilter(c.rest());
+      return splayed(rest, family, qualifier, c.dimension(), c.value());
+    }
+    NavigableMap<byte[], AggregateResult> all = run(scan, family, qualifier, null, null);
+    return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
+  }
+
+  /** Grouped aggregates; grouping a splayed measure by its SPLASHE dimension reads the splayed columns. */
+  NavigableMap<byte[], AggregateResult> aggregateBy(Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily,
+      byte[] groupQualifier) throws IOException {
+    FamilySchema f = codec.familySchema(family);
+    String dimension = f.splayedBy(Bytes.toString(qualifier)).orElse(null);
+    if (dimension != null && Bytes.equals(family, groupFamily) && dimension.equals(Bytes.toString(groupQualifier))) {
+      NavigableMap<byte[], AggregateResult> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      for (String v : f.policyFor(dimension).values()) {
+        AggregateResult r = splayed(scan, family, qualifier, dimension, v);
+        if (r.count() > 0) {
+          out.put(Bytes.toBytes(v), r);
+        }
+      }
+      return out;
+    }
+    return run(scan, family, qualifier, groupFamily, groupQualifier);
+  }
+
+  /** SPLASHE: sum(measure where dimension = v) is the sum of column measure|v; the count, of dimension|v. */
+  private AggregateResult splayed(Scan scan, byte[] family, byte[] measure, String dimension, String value)
+      throws IOException {
+    if (!codec.familySchema(family).policyFor(dimension).values().contains(value)) {
+      return new AggregateResult(0, 0); // no row can hold a value outside the declared ones
+    }
+    NavigableMap<byte[], AggregateResult> sum =
+        run(scan, family, SplayedColumns.qualifier(Bytes.toString(measure), value), null, null);
+    NavigableMap<byte[], AggregateResult> count =
+        run(scan, family, SplayedColumns.qualifier(dimension, value), null, null);
+    return new AggregateResult(
+        sum.isEmpty() ? 0 : sum.firstEntry().getValue().sum(), count.isEmpty() ? 0 : count.firstEntry().getValue().sum());
+  }
+
+  /** A top-level {@code dimension EQUAL value} on the SPLASHE dimension that splays the measure. */
+  private record SplayedCondition(String dimension, String value, Filter rest) {}
+
+  private SplayedCondition splayedCondition(Filter filter, byte[] family, byte[] measure) throws IOException {
+    String dimension = codec.familySchema(family).splayedBy(Bytes.toString(measure)).orElse(null);
+    if (dimension == null || filter == null) {
+      return null;
+    }
+    if (isDimensionEquality(filter, family, dimension)) {
+      return new SplayedCondition(dimension, operand(filter), null);
+    }
+    if (filter instanceof FilterList && ((FilterList) filter).getOperator() == FilterList.Operator.MUST_PASS_ALL) {
+      List<Filter> children = ((FilterList) filter).getFilters();
+      for (int i = 0; i < children.size(); i++) {
+        if (isDimensionEquality(children.get(i), family, dimension)) {
+          List<Filter> rest = new ArrayList<>(children);
+          rest.remove(i);
+          return new SplayedCondition(dimension, operand(children.get(i)),
+              rest.isEmpty() ? null : new FilterList(FilterList.Operator.MUST_PASS_ALL, rest));
+        }
+      }
+    }
+    return null;
+  }
+
+  private static boolean isDimensionEquality(Filter f, byte[] family, String dimension) {
+    if (!(f instanceof SingleColumnValueFilter) || f instanceof SingleColumnValueExcludeFilter) {
+      return false;
+    }
+    SingleColumnValueFilter s = (SingleColumnValueFilter) f;
+    return Bytes.equals(s.getFamily(), family) && dimension.equals(Bytes.toString(s.getQualifier()))
+        && s.getCompareOperator() == CompareOperator.EQUAL && s.getComparator() instanceof BinaryComparator;
+  }
+
+  private static String operand(Filter f) {
+    return Bytes.toString(((SingleColumnValueFilter) f).getComparator().getValue());
   }
 
   /** Aggregates by group (null group column: one group with an empty key). */

@@ -2,6 +2,7 @@ package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.schema.FamilySchema;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,11 @@ final class OperationEncoder {
     Put out = new Put(storedRow, put.getTimestamp());
     for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
       byte[] family = e.getKey();
+      FamilySchema familySchema = codec.familySchema(family);
+      if (familySchema.hasSplayedColumns()) {
+        encodeSplayedFamily(row, family, familySchema, e.getValue(), out);
+        continue;
+      }
       for (Cell cell : e.getValue()) {
         byte[] qualifier = CellUtil.cloneQualifier(cell);
         out.addColumn(
@@ -62,6 +68,87 @@ final class OperationEncoder {
       }
     }
     copyMutationSettings(put, out);
+    return out;
+  }
+
+  /**
+   * SPLASHE: a dimension becomes its k ASHE indicators; a measure it splays is stored as itself
+   * plus k splayed ASHE cells. Dimension and measures must be written together, so the splayed
+   * cells always agree with the dimension.
+   */
+  private void encodeSplayedFamily(byte[] row, byte[] family, FamilySchema f, List<Cell> cells, Put out)
+      throws IOException {
+    Map<String, String> dimensionValues = new java.util.HashMap<>();
+    java.util.Set<String> written = new java.util.HashSet<>();
+    for (Cell cell : cells) {
+      String name = Bytes.toString(CellUtil.cloneQualifier(cell));
+      written.add(name);
+      if (SplayedColumns.isDimension(f, name)) {
+        String value = Bytes.toString(CellUtil.cloneValue(cell));
+        if (!f.policyFor(name).values().contains(value)) {
+          throw new IllegalArgumentException("table " + codec.table() + ", column " + f.name() + ":" + name
+              + " (SPLASHE): value '" + value + "' is not one of " + f.policyFor(name).values());
+        }
+        dimensionValues.put(name, value);
+      }
+    }
+    for (Cell cell : cells) {
+      byte[] qualifier = CellUtil.cloneQualifier(cell);
+      String name = Bytes.toString(qualifier);
+      long ts = cell.getTimestamp();
+      if (SplayedColumns.isDimension(f, name)) {
+        ColumnPolicy p = f.policyFor(name);
+        for (String measure : p.splays()) {
+          if (!written.contains(measure)) {
+            throw new IllegalArgumentException("table " + codec.table() + ", column " + f.name() + ":" + name
+                + " (SPLASHE): write its splayed measure '" + measure + "' in the same Put");
+          }
+        }
+        for (String v : p.values()) {
+          byte[] q = SplayedColumns.qualifier(name, v);
+          out.addColumn(family, q, ts, codec.encodeSplayed(family, q, v.equals(dimensionValues.get(name)) ? 1 : 0));
+        }
+        continue;
+      }
+      byte[] value = CellUtil.cloneValue(cell);
+      out.addColumn(family, qualifier, ts, codec.encodeValue(row, family, qualifier, value));
+      String dimension = f.splayedBy(name).orElse(null);
+      if (dimension != null) {
+        String current = dimensionValues.get(dimension);
+        if (current == null) {
+          throw new IllegalArgumentException("table " + codec.table() + ", column " + f.name() + ":" + name
+              + " (ASHE, splayed by " + dimension + "): write the dimension '" + dimension + "' in the same Put");
+        }
+        long m = value.length == 4 ? Bytes.toInt(value) : Bytes.toLong(value);
+        for (String v : f.policyFor(dimension).values()) {
+          byte[] q = SplayedColumns.qualifier(name, v);
+          out.addColumn(family, q, ts, codec.encodeSplayed(family, q, v.equals(current) ? m : 0));
+        }
+      }
+    }
+  }
+
+  /** The stored qualifiers of a column: SPLASHE dimensions and splayed measures have several. */
+  private List<byte[]> storedQualifiers(byte[] family, byte[] qualifier, boolean withSplays) throws IOException {
+    FamilySchema f = codec.familySchema(family);
+    String name = Bytes.toString(qualifier);
+    if (!f.hasSplayedColumns()) {
+      return List.of(codec.encodeQualifier(family, qualifier));
+    }
+    List<byte[]> out = new java.util.ArrayList<>();
+    if (SplayedColumns.isDimension(f, name)) {
+      for (String v : f.policyFor(name).values()) {
+        out.add(SplayedColumns.qualifier(name, v));
+      }
+      return out;
+    }
+    out.add(qualifier);
+    String dimension = f.splayedBy(name).orElse(null);
+    if (withSplays && dimension != null) {
+      for (String v : f.policyFor(dimension).values()) {
+        out.add(SplayedColumns.qualifier(name, v));
+      }
+    }
     return out;
   }
 
@@ -80,10 +167,14 @@ final class OperationEncoder {
             out.addFamilyVersion(family, ts);
             break;
           case DeleteColumn:
-            out.addColumns(family, codec.encodeQualifier(family, CellUtil.cloneQualifier(cell)), ts);
+            for (byte[] q : storedQualifiers(family, CellUtil.cloneQualifier(cell), true)) {
+              out.addColumns(family, q, ts);
+            }
             break;
           case Delete:
-            out.addColumn(family, codec.encodeQualifier(family, CellUtil.cloneQualifier(cell)), ts);
+            for (byte[] q : storedQualifiers(family, CellUtil.cloneQualifier(cell), true)) {
+              out.addColumn(family, q, ts);
+            }
             break;
           default:
             throw new IllegalArgumentException("unexpected cell type in a Delete: " + cell.getType());
@@ -167,7 +258,9 @@ final class OperationEncoder {
         out.addFamily(family);
       } else {
         for (byte[] q : e.getValue()) {
-          out.addColumn(family, codec.encodeQualifier(family, q));
+          for (byte[] stored : storedQualifiers(family, q, false)) {
+            out.addColumn(family, stored);
+          }
         }
       }
     }
@@ -293,7 +386,7 @@ final class OperationEncoder {
       } else {
         NavigableSet<byte[]> qs = new java.util.TreeSet<>(Bytes.BYTES_COMPARATOR);
         for (byte[] q : e.getValue()) {
-          qs.add(codec.encodeQualifier(e.getKey(), q));
+          qs.addAll(storedQualifiers(e.getKey(), q, false));
         }
         out.put(e.getKey(), qs);
       }

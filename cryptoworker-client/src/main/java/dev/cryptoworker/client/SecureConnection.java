@@ -136,7 +136,8 @@ public final class SecureConnection {
     for (FamilySchema f : schema.families().values()) {
       b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.name()));
       ashe |= f.defaultPolicy().box() == dev.cryptoworker.cryptobox.BoxKind.ASHE
-          || f.columns().values().stream().anyMatch(p -> p.box() == dev.cryptoworker.cryptobox.BoxKind.ASHE);
+          || f.columns().values().stream().anyMatch(p -> p.box() == dev.cryptoworker.cryptobox.BoxKind.ASHE
+              || p.box() == dev.cryptoworker.cryptobox.BoxKind.SPLASHE);
     }
     if (ashe) {
       try {

@@ -76,14 +76,16 @@ public final class SecureTable implements Table {
    * Sum, count and average of {@code family:qualifier} over the rows {@code scan} selects (row
    * range and server-side filters: DET equality, OPE ranges, PLAIN). Each region adds its values
    * in the CryptoWorker coprocessor (ASHE: over ciphertext, without keys), in parallel; the client
-   * merges and decrypts. ASHE and PLAIN (8-byte long or 4-byte int) columns only.
+   * merges and decrypts. ASHE and PLAIN (8-byte long or 4-byte int) columns only. For a measure
+   * splayed by a SPLASHE dimension, a top-level {@code dimension EQUAL value} condition (alone or
+   * in an AND list) is answered from the splayed columns: sum of {@code measure|value}, count from
+   * the {@code dimension|value} indicators.
    *
    * @throws UnsupportedSecureOperationException for other boxes, or a scan that would need
    *     client-side evaluation
    */
   public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
-    java.util.NavigableMap<byte[], AggregateResult> all = aggregations.run(scan, family, qualifier, null, null);
-    return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
+    return aggregations.aggregate(scan, family, qualifier);
   }
 
   /**
@@ -95,7 +97,7 @@ public final class SecureTable implements Table {
       Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
     java.util.Objects.requireNonNull(groupFamily, "groupFamily");
     java.util.Objects.requireNonNull(groupQualifier, "groupQualifier");
-    return aggregations.run(scan, family, qualifier, groupFamily, groupQualifier);
+    return aggregations.aggregateBy(scan, family, qualifier, groupFamily, groupQualifier);
   }
 
   // ---- metadata and settings: passed through

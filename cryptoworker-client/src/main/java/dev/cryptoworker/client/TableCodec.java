@@ -112,6 +112,7 @@ final class TableCodec {
                   : null;
           return OrderPreservingBox.create(
               keys.keyRing(scope, OrderPreservingBox.KEY_LENGTH_BYTES), opeEncoding(policy.type()), companion);
+        case SPLASHE: // the dimension's 0/1 indicators are ASHE values
         case ASHE:
           return AsheBox.create(
               keys.keyRing(scope, AsheBox.KEY_LENGTH_BYTES),
@@ -241,8 +242,16 @@ final class TableCodec {
   // ---- values
 
   ColumnPolicy policy(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
-    return familyCodec(family).schema.policyFor(Bytes.toString(qualifier));
+    FamilySchema f = familyCodec(family).schema;
+    String base = SplayedColumns.base(qualifier);
+    if (base != null && f.isListed(base)) {
+      ColumnPolicy p = f.policyFor(base);
+      return p.box() == BoxKind.SPLASHE ? INDICATOR_POLICY : p;
+    }
+    return f.policyFor(Bytes.toString(qualifier));
   }
+
+  private static final ColumnPolicy INDICATOR_POLICY = ColumnPolicy.of(BoxKind.ASHE, ValueType.LONG);
 
   /** Printable {@code column f:q (BOX)} for messages. */
   String describeColumn(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
@@ -252,7 +261,8 @@ final class TableCodec {
 
   private CryptoBox valueBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     FamilyCodec f = familyCodec(family);
-    String name = Bytes.toString(qualifier);
+    String base = SplayedColumns.base(qualifier);
+    String name = base != null && f.schema.isListed(base) ? base : Bytes.toString(qualifier);
     return f.schema.isListed(name) ? f.columnBoxes.get(name) : f.defaultBox;
   }
 
@@ -305,15 +315,34 @@ final class TableCodec {
     return (OrderPreservingBox) valueBox(family, qualifier);
   }
 
+  /** Encrypts a SPLASHE indicator or splayed measure value (a 64-bit number) for storage. */
+  byte[] encodeSplayed(byte[] family, byte[] storedQualifier, long value) throws IOException {
+    try {
+      return ((AsheBox) valueBox(family, storedQualifier)).encryptLong(value);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt value: " + e.getMessage(), e);
+    }
+  }
+
+  /** Decrypts a SPLASHE indicator or splayed value. */
+  long decodeSplayed(byte[] row, byte[] family, byte[] storedQualifier, byte[] stored) throws IOException {
+    try {
+      return ((AsheBox) valueBox(family, storedQualifier)).decryptLong(stored);
+    } catch (GeneralSecurityException e) {
+      throw new CellDecodingException(table, Bytes.toStringBinary(row), describeColumn(family, storedQualifier),
+          e.getMessage());
+    }
+  }
+
   /** The ASHE box of a column, for decrypting sums. */
   AsheBox asheBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     return (AsheBox) valueBox(family, qualifier);
   }
 
-  /** Whether any column of the table is ASHE. */
+  /** Whether any column of the table is ASHE (or SPLASHE, which stores ASHE values). */
   boolean hasAsheColumns() {
     return schema.families().values().stream().anyMatch(f -> f.defaultPolicy().box() == BoxKind.ASHE
-        || f.columns().values().stream().anyMatch(p -> p.box() == BoxKind.ASHE));
+        || f.columns().values().stream().anyMatch(p -> p.box() == BoxKind.ASHE || p.box() == BoxKind.SPLASHE));
   }
 
   /** The row key's OPE box. */

@@ -52,6 +52,21 @@ public final class FamilySchema {
     return columns.containsKey(qualifier);
   }
 
+  /** The SPLASHE dimension that splays {@code measure}, if any. */
+  public java.util.Optional<String> splayedBy(String measure) {
+    for (Map.Entry<String, ColumnPolicy> e : columns.entrySet()) {
+      if (e.getValue().splays().contains(measure)) {
+        return java.util.Optional.of(e.getKey());
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  /** Whether any column is a SPLASHE dimension. */
+  public boolean hasSplayedColumns() {
+    return columns.values().stream().anyMatch(p -> p.box() == dev.cryptoworker.cryptobox.BoxKind.SPLASHE);
+  }
+
   /** Whether anything in this family is stored other than in plaintext. */
   public boolean isProtected() {
     return protectQualifiers

@@ -3,6 +3,7 @@ package dev.cryptoworker.schema;
 import dev.cryptoworker.cryptobox.BoxKind;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -68,6 +69,9 @@ final class SchemaValidator {
       throw error(node, "'default' is required (the policy of qualifiers not listed under columns)");
     }
     ColumnPolicy defaultPolicy = policy(defaultNode);
+    if (defaultPolicy.box() == BoxKind.SPLASHE) {
+      throw error(defaultNode, "SPLASHE applies to one named dimension column, not to a family default");
+    }
     boolean protectQualifiers = false;
     YamlNode pq = node.fields.get("protectQualifiers");
     if (pq != null) {
@@ -85,15 +89,43 @@ final class SchemaValidator {
         if (c.getKey().isEmpty()) {
           throw error(c.getValue(), "a qualifier name must not be empty");
         }
+        if (c.getKey().indexOf('\0') >= 0) {
+          throw error(c.getValue(), "a qualifier name must not contain NUL (reserved for SPLASHE columns)");
+        }
         columns.put(c.getKey(), policy(c.getValue()));
       }
+      checkSplays(columnsNode, columns, protectQualifiers);
     }
     return new FamilySchema(name, defaultPolicy, columns, protectQualifiers);
   }
 
+  /** Every SPLASHE dimension splays ASHE columns of its family, each measure at most once. */
+  private void checkSplays(YamlNode columnsNode, Map<String, ColumnPolicy> columns, boolean protectQualifiers) {
+    Map<String, String> splayedBy = new LinkedHashMap<>();
+    for (Map.Entry<String, ColumnPolicy> c : columns.entrySet()) {
+      if (c.getValue().box() != BoxKind.SPLASHE) {
+        continue;
+      }
+      YamlNode node = columnsNode.fields.get(c.getKey());
+      if (protectQualifiers) {
+        throw error(node, "SPLASHE cannot be combined with protectQualifiers in the same family");
+      }
+      for (String measure : c.getValue().splays()) {
+        ColumnPolicy m = columns.get(measure);
+        if (m == null || m.box() != BoxKind.ASHE) {
+          throw error(node, "splays: '" + measure + "' must be an ASHE column listed in the same family");
+        }
+        String previous = splayedBy.put(measure, c.getKey());
+        if (previous != null) {
+          throw error(node, "splays: '" + measure + "' is already splayed by '" + previous + "'");
+        }
+      }
+    }
+  }
+
   private ColumnPolicy policy(YamlNode node) {
     requireMapping(node, "a protection policy");
-    allowOnly(node, "box", "type", "companion");
+    allowOnly(node, "box", "type", "companion", "values", "splays");
     YamlNode boxNode = required(node, "box");
     BoxKind box = box(boxNode);
     ValueType type = ValueType.BYTES;
@@ -119,11 +151,49 @@ final class SchemaValidator {
     if (box == BoxKind.ASHE && type != ValueType.LONG && type != ValueType.INT) {
       throw error(node, "ASHE sums numbers: type must be long or int, got " + type.yamlName());
     }
-    return new ColumnPolicy(box, type, companion);
+    YamlNode valuesNode = node.fields.get("values");
+    YamlNode splaysNode = node.fields.get("splays");
+    if (box != BoxKind.SPLASHE) {
+      if (valuesNode != null || splaysNode != null) {
+        throw error(valuesNode != null ? valuesNode : splaysNode, "values and splays belong to SPLASHE columns only");
+      }
+      return new ColumnPolicy(box, type, companion);
+    }
+    if (isRowKey(node)) {
+      throw error(node, "a row key cannot use box SPLASHE");
+    }
+    if (valuesNode == null || splaysNode == null) {
+      throw error(node, "a SPLASHE column needs values (its possible values) and splays (the ASHE columns it filters)");
+    }
+    List<String> values = stringList(valuesNode);
+    if (values.size() < 2 || new java.util.HashSet<>(values).size() != values.size()) {
+      throw error(valuesNode, "needs at least two distinct values");
+    }
+    for (String v : values) {
+      if (v.indexOf('\0') >= 0) {
+        throw error(valuesNode, "a value must not contain NUL");
+      }
+    }
+    List<String> splays = stringList(splaysNode);
+    if (splays.isEmpty()) {
+      throw error(splaysNode, "needs at least one ASHE column to splay");
+    }
+    return new ColumnPolicy(box, ValueType.STRING, null, values, splays);
   }
 
   private static boolean isRowKey(YamlNode node) {
     return node.path.equals("rowKey");
+  }
+
+  private List<String> stringList(YamlNode node) {
+    if (node.kind != YamlNode.Kind.SEQUENCE) {
+      throw error(node, "must be a list, such as [a, b]");
+    }
+    List<String> out = new java.util.ArrayList<>();
+    for (YamlNode item : node.items) {
+      out.add(requireScalar(item));
+    }
+    return out;
   }
 
   private BoxKind box(YamlNode node) {

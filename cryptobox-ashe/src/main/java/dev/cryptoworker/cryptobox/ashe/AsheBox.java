@@ -69,6 +69,31 @@ public final class AsheBox implements CryptoBox {
     return encrypt(m, id).toBytes();
   }
 
+  /** Encrypts a 64-bit value with a fresh identifier, whatever the column's value width. */
+  public byte[] encryptLong(long m) throws GeneralSecurityException {
+    try {
+      return encrypt(m, ids.nextId()).toBytes();
+    } catch (IOException e) {
+      throw new GeneralSecurityException("cannot allocate an ASHE identifier: " + e.getMessage(), e);
+    }
+  }
+
+  /** Decrypts one stored value as a 64-bit number, whatever the column's value width. */
+  public long decryptLong(byte[] stored) throws GeneralSecurityException {
+    AsheCell cell;
+    try {
+      cell = AsheCell.parse(stored);
+    } catch (IllegalArgumentException e) {
+      throw new GeneralSecurityException(e.getMessage());
+    }
+    return decrypt(cell.keyId(), cell.ciphertext(), cell.id(), cell.id());
+  }
+
+  /** The value width: 4-byte ints or 8-byte longs. */
+  public boolean intValues() {
+    return intValues;
+  }
+
   /** Enc(m, id) under the primary key. */
   public AsheCell encrypt(long m, long id) {
     Prf f = prfs.primary();
