@@ -1,8 +1,6 @@
 package dev.cryptoworker.synthetic;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,9 +12,7 @@ import java.util.Map;
 public record Appointment(String id, Map<String, Map<String, String>> cells) {
 
   public Appointment {
-    Map<String, Map<String, String>> copy = new LinkedHashMap<>();
-    cells.forEach((f, qs) -> copy.put(f, Collections.unmodifiableMap(new LinkedHashMap<>(qs))));
-    cells = Collections.unmodifiableMap(copy);
+    cells = Cells.copyOf(cells);
   }
 
   public byte[] rowKey() {
@@ -24,8 +20,7 @@ public record Appointment(String id, Map<String, Map<String, String>> cells) {
   }
 
   public String value(String family, String qualifier) {
-    Map<String, String> f = cells.get(family);
-    return f == null ? null : f.get(qualifier);
+    return Cells.value(cells, family, qualifier);
   }
 
   /** The physician, 16 bytes. */
