@@ -45,12 +45,15 @@ public final class EmbeddedHBase implements AutoCloseable {
 
   private final Process process;
   private final OutputStream commands;
+  private final java.util.concurrent.BlockingQueue<String> replies;
   private final String zookeeperQuorum;
   private final int zookeeperPort;
   private final Path logFile;
 
-  private EmbeddedHBase(Process process, String quorum, int port, Path logFile) {
+  private EmbeddedHBase(Process process, String quorum, int port, Path logFile,
+      java.util.concurrent.BlockingQueue<String> replies) {
     this.process = process;
+    this.replies = replies;
     this.commands = process.getOutputStream();
     this.zookeeperQuorum = quorum;
     this.zookeeperPort = port;
@@ -79,6 +82,34 @@ public final class EmbeddedHBase implements AutoCloseable {
   /** The file the child logs to (warnings and errors). */
   public Path logFile() {
     return logFile;
+  }
+
+  /**
+   * Crashes region server {@code index} (0-based) without a graceful close, as a killed process
+   * would; the master reassigns its regions and replays its write-ahead log.
+   */
+  public void abortRegionServer(int index) throws IOException {
+    command("abort-regionserver " + index);
+  }
+
+  /** Starts one more region server and waits until it is online. */
+  public void startRegionServer() throws IOException {
+    command("start-regionserver");
+  }
+
+  private synchronized void command(String command) throws IOException {
+    commands.write((command + "\n").getBytes(StandardCharsets.US_ASCII));
+    commands.flush();
+    String reply;
+    try {
+      reply = replies.poll(120, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted waiting for the embedded HBase");
+    }
+    if (reply == null || !reply.equals("OK")) {
+      throw new IOException("embedded HBase refused '" + command + "': " + (reply == null ? "no answer" : reply));
+    }
   }
 
   /** Stops the cluster (flushing nothing: the WAL keeps acknowledged writes) and waits for exit. */
@@ -176,7 +207,8 @@ public final class EmbeddedHBase implements AutoCloseable {
               .redirectOutput(ProcessBuilder.Redirect.PIPE)
               .start();
       CompletableFuture<String> ready = new CompletableFuture<>();
-      Thread pump = new Thread(() -> pump(process.getInputStream(), ready, log), "embedded-hbase-output");
+      java.util.concurrent.BlockingQueue<String> replies = new java.util.concurrent.LinkedBlockingQueue<>();
+      Thread pump = new Thread(() -> pump(process.getInputStream(), ready, replies, log), "embedded-hbase-output");
       pump.setDaemon(true);
       pump.start();
       String line;
@@ -193,7 +225,7 @@ public final class EmbeddedHBase implements AutoCloseable {
             e);
       }
       String[] parts = line.split(" ");
-      return new EmbeddedHBase(process, parts[1], Integer.parseInt(parts[2]), log);
+      return new EmbeddedHBase(process, parts[1], Integer.parseInt(parts[2]), log, replies);
     }
 
     private String serverClasspath() throws IOException {
@@ -222,12 +254,15 @@ public final class EmbeddedHBase implements AutoCloseable {
   }
 
   /** Copies the child's output to the log file and completes {@code ready} on the READY line. */
-  private static void pump(InputStream in, CompletableFuture<String> ready, Path log) {
+  private static void pump(InputStream in, CompletableFuture<String> ready,
+      java.util.concurrent.BlockingQueue<String> replies, Path log) {
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
       while ((line = reader.readLine()) != null) {
         if (line.startsWith("READY ")) {
           ready.complete(line);
+        } else if (line.equals("OK") || line.startsWith("ERR ")) {
+          replies.add(line);
         } else {
           Files.writeString(
               log, line + System.lineSeparator(), StandardCharsets.UTF_8,

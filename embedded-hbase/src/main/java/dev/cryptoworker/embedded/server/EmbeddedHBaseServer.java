@@ -16,8 +16,10 @@ import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
  * master and region servers on the local filesystem, bound to 127.0.0.1.
  *
  * <p>Protocol on standard streams: prints {@code READY <zkQuorum> <zkPort>} once the master is
- * initialised; reads commands from standard input ({@code stop}); end of input (the parent died)
- * also stops the cluster, so no orphan survives its launcher.
+ * initialised; reads commands from standard input, one per line, answering {@code OK} or {@code
+ * ERR reason}: {@code stop}, {@code abort-regionserver N} (a crash: no graceful close; the master
+ * reassigns its regions and replays its WAL), {@code start-regionserver}. End of input (the parent
+ * died) also stops the cluster, so no orphan survives its launcher.
  *
  * <p>Arguments: {@code <dataDir> <regionServers>}.
  */
@@ -58,6 +60,8 @@ public final class EmbeddedHBaseServer {
     conf.setInt("hbase.master.wait.on.regionservers.mintostart", regionServers);
     // Coprocessor failures must be loud in tests, not silently unload the coprocessor.
     conf.setBoolean("hbase.coprocessor.abortonerror", true);
+    // A dead region server is noticed within seconds, not the default 90 s.
+    conf.setInt("zookeeper.session.timeout", 10_000);
 
     LocalHBaseCluster cluster = new LocalHBaseCluster(conf, 1, regionServers);
     try {
@@ -75,9 +79,27 @@ public final class EmbeddedHBaseServer {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line;
     while ((line = in.readLine()) != null) {
-      if (line.strip().equals("stop")) {
+      String command = line.strip();
+      if (command.equals("stop")) {
         break;
       }
+      try {
+        if (command.startsWith("abort-regionserver ")) {
+          int index = Integer.parseInt(command.substring("abort-regionserver ".length()).strip());
+          cluster.getRegionServer(index).abort("aborted on request (fault injection)");
+          System.out.println("OK");
+        } else if (command.equals("start-regionserver")) {
+          org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread t = cluster.addRegionServer();
+          t.start();
+          t.waitForServerOnline();
+          System.out.println("OK");
+        } else {
+          System.out.println("ERR unknown command: " + command);
+        }
+      } catch (Exception e) {
+        System.out.println("ERR " + e);
+      }
+      System.out.flush();
     }
     System.exit(0); // runs the shutdown hook
   }
