@@ -1,0 +1,116 @@
+package dev.cryptoworker.client;
+
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A client process killed (SIGKILL) in the middle of writing batches leaves no cell that fails to
+ * decrypt and no half-written row.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class KilledClientTest {
+  static final String SCHEMA =
+      "table: TABLE\n"
+          + "rowKey: { box: DET }\n"
+          + "families:\n"
+          + "  f:\n"
+          + "    default: { box: STD, type: string }\n"
+          + "    columns:\n"
+          + "      id:    { box: DET, type: string }\n"
+          + "      seq:   { box: OPE, type: long }\n"
+          + "      total: { box: ASHE, type: long }\n";
+  private static final byte[] F = toBytes("f");
+
+  @Test
+  void killedWriterLeavesOnlyDecryptableWholeRows(Connection hbase, Configuration conf) throws Exception {
+    TableSchema schema = SecureFixture.schema("killed", SCHEMA);
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    SecureConnection secure = SecureFixture.createSecure(hbase, KeyProvider.fromMasterKey(key), schema);
+    ProcessBuilder pb = new ProcessBuilder(
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+        "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+        "-cp", System.getProperty("java.class.path"), Writer.class.getName(),
+        conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
+    pb.environment().put("KILLED_CLIENT_KEY", Base64.getEncoder().encodeToString(key));
+    pb.redirectErrorStream(true);
+    Process writer = pb.start();
+    int batches = 0;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null && batches < 6) {
+        if (line.startsWith("batch ")) {
+          batches++;
+        }
+      }
+      writer.destroyForcibly(); // SIGKILL, in the middle of the next batch
+      assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
+    }
+    assertEquals(6, batches, "the writer must have written before it was killed");
+    try (Table t = secure.getTable(SecureFixture.name(schema))) {
+      List<Result> rows = SecureFixture.scanAll(t, new Scan()); // decodes every cell or throws
+      assertTrue(rows.size() >= 6 * Writer.BATCH, "rows written: " + rows.size());
+      for (Result r : rows) {
+        String id = Bytes.toString(r.getRow());
+        assertEquals(id, Bytes.toString(r.getValue(F, toBytes("id"))), "whole row " + id);
+        assertNotNull(r.getValue(F, toBytes("seq")));
+        assertNotNull(r.getValue(F, toBytes("total")));
+        assertEquals("payload of " + id, Bytes.toString(r.getValue(F, toBytes("v"))));
+      }
+    }
+  }
+
+  /** The child process: writes batches until killed. */
+  public static final class Writer {
+    static final int BATCH = 300;
+
+    public static void main(String[] args) throws Exception {
+      Configuration conf = HBaseConfiguration.create();
+      conf.set("hbase.zookeeper.quorum", args[0]);
+      conf.set("hbase.zookeeper.property.clientPort", args[1]);
+      TableSchema schema = TableSchema.parse(SCHEMA.replace("TABLE", args[2]));
+      KeyProvider keys = KeyProvider.fromMasterKey(Base64.getDecoder().decode(System.getenv("KILLED_CLIENT_KEY")));
+      try (Connection c = ConnectionFactory.createConnection(conf);
+          Table t = SecureConnection.wrap(c, keys, List.of(schema)).getTable(org.apache.hadoop.hbase.TableName.valueOf(args[2]))) {
+        for (int b = 0; ; b++) {
+          List<Put> puts = new ArrayList<>();
+          for (int i = 0; i < BATCH; i++) {
+            String id = "b" + b + "-" + i;
+            puts.add(new Put(toBytes(id)).addColumn(F, toBytes("id"), toBytes(id)).addColumn(F, toBytes("v"), toBytes("payload of " + id))
+                .addColumn(F, toBytes("seq"), toBytes((long) i)).addColumn(F, toBytes("total"), toBytes((long) b)));
+          }
+          t.put(puts);
+          System.out.println("batch " + b);
+          System.out.flush();
+        }
+      }
+    }
+  }
+}
