@@ -30,6 +30,14 @@ public final class KeyRing {
     return new KeyRing(only, List.of(only));
   }
 
+  /**
+   * The ring of the oldest key alone (keyset order), for identities that must not change when the
+   * keyset rotates: encrypted row keys and qualifier names.
+   */
+  public KeyRing oldestOnly() {
+    return of(keys.get(0));
+  }
+
   public VersionedKey primary() {
     return primary;
   }

@@ -51,6 +51,18 @@ public final class KeyedPrimitives<P> {
     return new KeyedPrimitives<>(keys, minimumBodyLength, byId);
   }
 
+  /** Every primitive, the primary's first. */
+  public java.util.List<P> all() {
+    java.util.List<P> out = new java.util.ArrayList<>();
+    out.add(primary);
+    for (VersionedKey k : keys.keys()) {
+      if (k.keyId() != keys.primary().keyId()) {
+        out.add(byId.get(k.keyId()));
+      }
+    }
+    return out;
+  }
+
   /** The primitive of the primary key, for new ciphertexts. */
   public P primary() {
     return primary;

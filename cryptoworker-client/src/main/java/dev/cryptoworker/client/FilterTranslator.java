@@ -170,8 +170,14 @@ final class FilterTranslator {
     }
     boolean equality = op == CompareOperator.EQUAL || op == CompareOperator.NOT_EQUAL;
     if (policy.box() == BoxKind.DET && equality && f.getComparator() instanceof BinaryComparator) {
-      byte[] operand = codec.encodeDeterministicOperand(family, qualifier, f.getComparator().getValue());
-      return Part.onServer(copy(f, storedQualifier, op, new BinaryComparator(operand)));
+      // After a rotation old rows keep old ciphertexts: match the value under every active key.
+      List<Filter> perVersion = new ArrayList<>();
+      for (byte[] operand : codec.encodeDeterministicOperands(family, qualifier, f.getComparator().getValue())) {
+        perVersion.add(copy(f, storedQualifier, op, new BinaryComparator(operand)));
+      }
+      return Part.onServer(perVersion.size() == 1 ? perVersion.get(0)
+          : new FilterList(op == CompareOperator.EQUAL ? FilterList.Operator.MUST_PASS_ONE
+              : FilterList.Operator.MUST_PASS_ALL, perVersion));
     }
     if (policy.box() == BoxKind.OPE && f.getComparator() instanceof BinaryComparator) {
       return Part.onServer(orderPreserving(f, storedQualifier, codec.orderPreservingBox(family, qualifier)));
@@ -196,6 +202,9 @@ final class FilterTranslator {
   private static Filter orderPreserving(SingleColumnValueFilter f, byte[] storedQualifier, OrderPreservingBox box)
       throws IOException {
     byte[] v = f.getComparator().getValue();
+    if (box.keyVersions() > 1) {
+      return orderPreservingAcrossVersions(f, storedQualifier, box, v);
+    }
     byte[] lo;
     byte[] hi;
     try {
@@ -224,6 +233,50 @@ final class FilterTranslator {
       default: // NO_OP
         return copy(f, storedQualifier, f.getCompareOperator(), new BinaryComparator(lo));
     }
+  }
+
+  /**
+   * After a rotation: the union over key versions of the comparison within each version's own
+   * ciphertext range [prefix, top), since versions differ in their key-id prefix.
+   */
+  private static Filter orderPreservingAcrossVersions(
+      SingleColumnValueFilter f, byte[] storedQualifier, OrderPreservingBox box, byte[] v) {
+    List<Filter> versions = new ArrayList<>();
+    for (byte[][] b : box.boundsUnderEveryKey(v)) {
+      byte[] prefix = b[0];
+      byte[] lo = b[1];
+      byte[] hi = b[2];
+      byte[] top = b[3];
+      switch (f.getCompareOperator()) {
+        case LESS:
+          versions.add(between(f, storedQualifier, prefix, lo));
+          break;
+        case LESS_OR_EQUAL:
+          versions.add(between(f, storedQualifier, prefix, hi));
+          break;
+        case GREATER:
+          versions.add(between(f, storedQualifier, hi, top));
+          break;
+        case GREATER_OR_EQUAL:
+          versions.add(between(f, storedQualifier, lo, top));
+          break;
+        case EQUAL:
+          versions.add(between(f, storedQualifier, lo, hi));
+          break;
+        default: // NOT_EQUAL
+          versions.add(between(f, storedQualifier, prefix, lo));
+          versions.add(between(f, storedQualifier, hi, top));
+          break;
+      }
+    }
+    return new FilterList(FilterList.Operator.MUST_PASS_ONE, versions);
+  }
+
+  /** from <= value < to. */
+  private static Filter between(SingleColumnValueFilter f, byte[] storedQualifier, byte[] from, byte[] to) {
+    return new FilterList(FilterList.Operator.MUST_PASS_ALL,
+        copy(f, storedQualifier, CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(from)),
+        copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(to)));
   }
 
   private static SingleColumnValueFilter copy(

@@ -16,6 +16,7 @@ import dev.cryptoworker.schema.ValueType;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -68,11 +69,12 @@ final class TableCodec {
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
-    this.rowBox = box(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), keys, "row key");
+    // Row keys and qualifier names are identities: always under the oldest key (see the README).
+    this.rowBox = box(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities(keys), "row key");
     for (FamilySchema family : schema.families().values()) {
       CryptoBox qualifierBox =
           family.protectQualifiers()
-              ? box(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), keys,
+              ? box(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), identities(keys),
                   "qualifiers of " + family.name())
               : null;
       BoxKind defaultKind = family.defaultPolicy().box();
@@ -126,6 +128,16 @@ final class TableCodec {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);
     }
+  }
+
+  /** A provider whose rings hold only their oldest key: identities do not rotate. */
+  private static KeyProvider identities(KeyProvider keys) {
+    return (scope, length) -> keys.keyRing(scope, length).oldestOnly();
+  }
+
+  /** The DET box of a column, for equality operands under every key version. */
+  DeterministicBox deterministicBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return (DeterministicBox) valueBox(family, qualifier);
   }
 
   private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
@@ -348,6 +360,21 @@ final class TableCodec {
   /** The row key's OPE box. */
   OrderPreservingBox orderPreservingRowBox() {
     return (OrderPreservingBox) rowBox;
+  }
+
+  /** The stored forms of a DET value under every active key version, primary first. */
+  List<byte[]> encodeDeterministicOperands(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    String problem = policy(family, qualifier).type().problemWith(value);
+    if (problem != null) {
+      throw new IllegalArgumentException("table " + table + ", " + describeColumn(family, qualifier)
+          + ": filter operand is not a valid " + policy(family, qualifier).type().yamlName() + ": " + problem);
+    }
+    DeterministicBox box = deterministicBox(family, qualifier);
+    try {
+      return box.encryptUnderEveryKey(value, valueAssociatedData(box, new byte[0], family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt filter operand: " + e.getMessage(), e);
+    }
   }
 
   byte[] decodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws IOException {

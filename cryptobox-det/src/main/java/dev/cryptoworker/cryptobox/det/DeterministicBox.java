@@ -64,6 +64,19 @@ public final class DeterministicBox implements CryptoBox {
     return daeads.primary().encryptDeterministically(plaintext, associatedData);
   }
 
+  /**
+   * The ciphertext of {@code plaintext} under every key of the ring, primary first: what an
+   * equality search must look for after a rotation, since old rows keep their old ciphertexts.
+   */
+  public java.util.List<byte[]> encryptUnderEveryKey(byte[] plaintext, byte[] associatedData)
+      throws GeneralSecurityException {
+    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    for (DeterministicAead daead : daeads.all()) {
+      out.add(daead.encryptDeterministically(plaintext, associatedData));
+    }
+    return out;
+  }
+
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
     DeterministicAead daead = daeads.forCiphertext(ciphertext);

@@ -150,6 +150,31 @@ public final class OrderPreservingBox implements CryptoBox {
     return blocks(keys.primary(), next);
   }
 
+  /**
+   * Per key version (primary first), the bounds of {@code value} and of the version's whole range:
+   * {@code {prefix, lowerBound, upperBoundExclusive, top}}. After a rotation, a range search is
+   * the union over versions of [bound, bound) within each version's [prefix, top).
+   */
+  public java.util.List<byte[][]> boundsUnderEveryKey(byte[] value) {
+    java.util.List<byte[][]> out = new java.util.ArrayList<>();
+    long[] keysOfValue = OrderKeys.of(encoding, value);
+    long[] next = OrderKeys.successorKeys(encoding, value);
+    for (OpeKey key : keys.all()) {
+      byte[] prefix = new byte[KeyIdPrefix.LENGTH];
+      writePrefix(prefix, key);
+      byte[] top = new byte[KeyIdPrefix.LENGTH + BLOCK + 1];
+      writePrefix(top, key);
+      Arrays.fill(top, KeyIdPrefix.LENGTH, top.length, (byte) 0xff);
+      out.add(new byte[][] {prefix, blocks(key, keysOfValue), next == null ? top : blocks(key, next), top});
+    }
+    return out;
+  }
+
+  /** The number of key versions this box reads. */
+  public int keyVersions() {
+    return keys.all().size();
+  }
+
   private byte[] blocks(OpeKey key, long[] orderKeys) {
     byte[] out = new byte[KeyIdPrefix.LENGTH + orderKeys.length * BLOCK];
     writePrefix(out, key);
