@@ -1,0 +1,299 @@
+package dev.cryptoworker.ycsb;
+
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.SecureScans;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.ExampleSchemas;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import site.ycsb.ByteArrayByteIterator;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * A YCSB binding over CryptoWorker: with a schema, every operation goes through {@code
+ * SecureTable}; with {@code cryptoworker.mode=plain}, through plain HBase, so both sides of a
+ * comparison run the same binding code. One HBase connection per JVM, shared by YCSB's threads
+ * and closed by the last {@link #cleanup()}.
+ *
+ * <p>Properties ({@link BindingOptions} documents each): {@code cryptoworker.mode},
+ * {@code cryptoworker.schema}, {@code cryptoworker.masterkey}, {@code cryptoworker.clientside},
+ * {@code columnfamily}, {@code hbase.zookeeper.quorum}, {@code hbase.zookeeper.property.clientPort},
+ * {@code hbase.site}. A field name {@code family:qualifier} addresses that column; any other
+ * field name is a qualifier of {@code columnfamily}.
+ */
+public class SecureHBaseClient extends DB {
+  private static final Logger LOG = LoggerFactory.getLogger(SecureHBaseClient.class);
+  private static final Object LOCK = new Object();
+  private static Connection sharedConnection;
+  private static SecureConnection sharedSecure;
+  private static int references;
+
+  private BindingOptions options;
+  private SecureConnection secure;
+  private Connection connection;
+  private final Map<String, Table> tables = new HashMap<>();
+
+  @Override
+  public void init() throws DBException {
+    options = BindingOptions.from(getProperties());
+    synchronized (LOCK) {
+      try {
+        if (sharedConnection == null) {
+          sharedConnection = ConnectionFactory.createConnection(options.hbaseConfiguration());
+          if (options.secure()) {
+            sharedSecure = SecureConnection.wrap(sharedConnection,
+                KeyProvider.fromMasterKey(options.masterKey()), List.of(options.schema()));
+          }
+        }
+        references++;
+        connection = sharedConnection;
+        secure = sharedSecure;
+      } catch (IOException | RuntimeException e) {
+        throw new DBException("cannot connect to HBase: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
+  public void cleanup() throws DBException {
+    try {
+      for (Table t : tables.values()) {
+        t.close();
+      }
+      synchronized (LOCK) {
+        if (--references == 0) {
+          sharedConnection.close();
+          sharedConnection = null;
+          sharedSecure = null;
+        }
+      }
+    } catch (IOException e) {
+      throw new DBException(e);
+    }
+  }
+
+  private Table table(String name) throws IOException {
+    Table t = tables.get(name);
+    if (t == null) {
+      TableName tn = TableName.valueOf(name);
+      t = secure != null ? secure.getSecureTable(tn) : connection.getTable(tn);
+      tables.put(name, t);
+    }
+    return t;
+  }
+
+  private byte[][] column(String field) {
+    int colon = field.indexOf(':');
+    return colon < 0
+        ? new byte[][] {options.family(), Bytes.toBytes(field)}
+        : new byte[][] {Bytes.toBytes(field.substring(0, colon)), Bytes.toBytes(field.substring(colon + 1))};
+  }
+
+  private String fieldName(byte[] family, byte[] qualifier) {
+    return Bytes.equals(family, options.family())
+        ? Bytes.toString(qualifier) : Bytes.toString(family) + ":" + Bytes.toString(qualifier);
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+    try {
+      Get get = new Get(Bytes.toBytes(key));
+      if (fields == null) {
+        get.addFamily(options.family());
+      } else {
+        for (String f : fields) {
+          byte[][] c = column(f);
+          get.addColumn(c[0], c[1]);
+        }
+      }
+      Result r = table(table).get(get);
+      if (r.isEmpty()) {
+        return Status.NOT_FOUND;
+      }
+      copy(r, result);
+      return Status.OK;
+    } catch (IOException | RuntimeException e) {
+      return error("read", table, e);
+    }
+  }
+
+  @Override
+  public Status scan(String table, String startkey, int recordcount, Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
+    Scan scan = new Scan().withStartRow(Bytes.toBytes(startkey)).setLimit(recordcount).setCaching(Math.min(recordcount, 1000));
+    if (fields == null) {
+      scan.addFamily(options.family());
+    } else {
+      for (String f : fields) {
+        byte[][] c = column(f);
+        scan.addColumn(c[0], c[1]);
+      }
+    }
+    return scan(table, scan, result);
+  }
+
+  /** Runs {@code scan} (with any server-side filter) and collects its rows: the QEF/QRF operations. */
+  public Status scan(String table, Scan scan, Vector<HashMap<String, ByteIterator>> result) {
+    if (options.clientSide()) {
+      SecureScans.allowClientSideEvaluation(scan);
+    }
+    try (ResultScanner s = table(table).getScanner(scan)) {
+      for (Result r = s.next(); r != null; r = s.next()) {
+        HashMap<String, ByteIterator> row = new HashMap<>();
+        copy(r, row);
+        result.add(row);
+      }
+      return Status.OK;
+    } catch (IOException | RuntimeException e) {
+      return error("scan", table, e);
+    }
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    return insert(table, key, values);
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      Put put = new Put(Bytes.toBytes(key));
+      for (Map.Entry<String, ByteIterator> e : values.entrySet()) {
+        byte[][] c = column(e.getKey());
+        put.addColumn(c[0], c[1], e.getValue().toArray());
+      }
+      table(table).put(put);
+      return Status.OK;
+    } catch (IOException | RuntimeException e) {
+      return error("insert", table, e);
+    }
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    try {
+      table(table).delete(new Delete(Bytes.toBytes(key)));
+      return Status.OK;
+    } catch (IOException | RuntimeException e) {
+      return error("delete", table, e);
+    }
+  }
+
+  private void copy(Result r, Map<String, ByteIterator> out) {
+    for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
+      out.put(fieldName(org.apache.hadoop.hbase.CellUtil.cloneFamily(c), org.apache.hadoop.hbase.CellUtil.cloneQualifier(c)),
+          new ByteArrayByteIterator(org.apache.hadoop.hbase.CellUtil.cloneValue(c)));
+    }
+  }
+
+  /** Failures are counted by YCSB; the cause is logged once per kind, never with values. */
+  private Status error(String operation, String table, Exception e) {
+    LOG.warn("{} on {} failed: {}", operation, table, e.toString());
+    return Status.ERROR;
+  }
+
+  /** The binding's options, validated once in {@link #init()}. */
+  static final class BindingOptions {
+    private final Properties p;
+    private final boolean secure;
+    private final TableSchema schema;
+
+    private BindingOptions(Properties p) throws DBException {
+      this.p = p;
+      String mode = p.getProperty("cryptoworker.mode", "secure");
+      if (!mode.equals("secure") && !mode.equals("plain")) {
+        throw new DBException("cryptoworker.mode must be secure or plain, got " + mode);
+      }
+      this.secure = mode.equals("secure");
+      this.schema = secure ? loadSchema(p.getProperty("cryptoworker.schema")) : null;
+      if (secure) {
+        String table = p.getProperty("table", "usertable");
+        if (!schema.tableName().equals(table)) {
+          throw new DBException("the schema " + schema.source() + " is for table " + schema.tableName()
+              + ", but YCSB's table property is " + table);
+        }
+      }
+    }
+
+    static BindingOptions from(Properties p) throws DBException {
+      return new BindingOptions(p);
+    }
+
+    private static TableSchema loadSchema(String where) throws DBException {
+      if (where == null) {
+        throw new DBException("cryptoworker.schema is required in secure mode (a YAML file or classpath resource)");
+      }
+      try {
+        Path file = Path.of(where);
+        return Files.exists(file) ? TableSchema.load(file) : ExampleSchemas.fromResource(where);
+      } catch (IOException | IllegalArgumentException e) {
+        throw new DBException("cannot load schema " + where + ": " + e.getMessage(), e);
+      }
+    }
+
+    boolean secure() {
+      return secure;
+    }
+
+    TableSchema schema() {
+      return schema;
+    }
+
+    byte[] family() {
+      return Bytes.toBytes(p.getProperty("columnfamily", "family"));
+    }
+
+    boolean clientSide() {
+      return Boolean.parseBoolean(p.getProperty("cryptoworker.clientside", "false"));
+    }
+
+    byte[] masterKey() throws DBException {
+      String key = p.getProperty("cryptoworker.masterkey", System.getenv("CRYPTOWORKER_MASTER_KEY"));
+      if (key == null) {
+        throw new DBException("secure mode needs cryptoworker.masterkey (base64, 32 bytes) or CRYPTOWORKER_MASTER_KEY");
+      }
+      return Base64.getDecoder().decode(key.strip());
+    }
+
+    Configuration hbaseConfiguration() {
+      Configuration conf = HBaseConfiguration.create();
+      String site = p.getProperty("hbase.site");
+      if (site != null) {
+        conf.addResource(new org.apache.hadoop.fs.Path(Path.of(site).toUri()));
+      }
+      for (String k : new String[] {"hbase.zookeeper.quorum", "hbase.zookeeper.property.clientPort"}) {
+        if (p.getProperty(k) != null) {
+          conf.set(k, p.getProperty(k));
+        }
+      }
+      return conf;
+    }
+  }
+}
