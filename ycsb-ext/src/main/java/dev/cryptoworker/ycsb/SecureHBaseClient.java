@@ -48,12 +48,24 @@ import site.ycsb.Status;
  * {@code hbase.site}. A field name {@code family:qualifier} addresses that column; any other
  * field name is a qualifier of {@code columnfamily}.
  */
-public class SecureHBaseClient extends DB {
+public class SecureHBaseClient extends DB implements FilterScans {
   private static final Logger LOG = LoggerFactory.getLogger(SecureHBaseClient.class);
   private static final Object LOCK = new Object();
-  private static Connection sharedConnection;
-  private static SecureConnection sharedSecure;
-  private static int references;
+  /** Connections shared by the clients of one configuration (mode, schema, cluster). */
+  private static final Map<String, Shared> SHARED = new HashMap<>();
+
+  private static final class Shared {
+    final Connection connection;
+    final SecureConnection secure;
+    int references;
+
+    Shared(Connection connection, SecureConnection secure) {
+      this.connection = connection;
+      this.secure = secure;
+    }
+  }
+
+  private String sharedKey;
 
   private BindingOptions options;
   private SecureConnection secure;
@@ -63,18 +75,20 @@ public class SecureHBaseClient extends DB {
   @Override
   public void init() throws DBException {
     options = BindingOptions.from(getProperties());
+    sharedKey = options.sharingKey();
     synchronized (LOCK) {
       try {
-        if (sharedConnection == null) {
-          sharedConnection = ConnectionFactory.createConnection(options.hbaseConfiguration());
-          if (options.secure()) {
-            sharedSecure = SecureConnection.wrap(sharedConnection,
-                KeyProvider.fromMasterKey(options.masterKey()), List.of(options.schema()));
-          }
+        Shared shared = SHARED.get(sharedKey);
+        if (shared == null) {
+          Connection c = ConnectionFactory.createConnection(options.hbaseConfiguration());
+          shared = new Shared(c, options.secure()
+              ? SecureConnection.wrap(c, KeyProvider.fromMasterKey(options.masterKey()), List.of(options.schema()))
+              : null);
+          SHARED.put(sharedKey, shared);
         }
-        references++;
-        connection = sharedConnection;
-        secure = sharedSecure;
+        shared.references++;
+        connection = shared.connection;
+        secure = shared.secure;
       } catch (IOException | RuntimeException e) {
         throw new DBException("cannot connect to HBase: " + e.getMessage(), e);
       }
@@ -88,10 +102,10 @@ public class SecureHBaseClient extends DB {
         t.close();
       }
       synchronized (LOCK) {
-        if (--references == 0) {
-          sharedConnection.close();
-          sharedConnection = null;
-          sharedSecure = null;
+        Shared shared = SHARED.get(sharedKey);
+        if (--shared.references == 0) {
+          SHARED.remove(sharedKey);
+          shared.connection.close();
         }
       }
     } catch (IOException e) {
@@ -125,9 +139,7 @@ public class SecureHBaseClient extends DB {
   public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
     try {
       Get get = new Get(Bytes.toBytes(key));
-      if (fields == null) {
-        get.addFamily(options.family());
-      } else {
+      if (fields != null) {
         for (String f : fields) {
           byte[][] c = column(f);
           get.addColumn(c[0], c[1]);
@@ -148,19 +160,17 @@ public class SecureHBaseClient extends DB {
   public Status scan(String table, String startkey, int recordcount, Set<String> fields,
       Vector<HashMap<String, ByteIterator>> result) {
     Scan scan = new Scan().withStartRow(Bytes.toBytes(startkey)).setLimit(recordcount).setCaching(Math.min(recordcount, 1000));
-    if (fields == null) {
-      scan.addFamily(options.family());
-    } else {
+    if (fields != null) {
       for (String f : fields) {
         byte[][] c = column(f);
         scan.addColumn(c[0], c[1]);
       }
     }
-    return scan(table, scan, result);
+    return filterScan(table, "SCAN", scan, result);
   }
 
-  /** Runs {@code scan} (with any server-side filter) and collects its rows: the QEF/QRF operations. */
-  public Status scan(String table, Scan scan, Vector<HashMap<String, ByteIterator>> result) {
+  @Override
+  public Status filterScan(String table, String operation, Scan scan, Vector<HashMap<String, ByteIterator>> result) {
     if (options.clientSide()) {
       SecureScans.allowClientSideEvaluation(scan);
     }
@@ -260,6 +270,13 @@ public class SecureHBaseClient extends DB {
 
     boolean secure() {
       return secure;
+    }
+
+    /** Clients with equal keys share one connection. */
+    String sharingKey() {
+      return (secure ? "secure|" + schema.tableName() + "|" + p.getProperty("cryptoworker.masterkey", "") : "plain")
+          + "|" + p.getProperty("hbase.zookeeper.quorum", "") + ":" + p.getProperty("hbase.zookeeper.property.clientPort", "")
+          + "|" + p.getProperty("hbase.site", "");
     }
 
     TableSchema schema() {
