@@ -246,10 +246,15 @@ public final class SecureTable implements Table {
   public ResultScanner getScanner(Scan scan) throws IOException {
     ScanPlan plan = planner.plan(scan);
     if (plan.evaluatesOnClient()) {
-      LOG.warn(
-          "Table {}: scan evaluated on the client ({}); fetching and decrypting rows the server"
-              + " cannot select",
-          codec.table(), plan.clientSideReason());
+      // Once per table and reason at WARN (the caller opted in, but should know the cost), then DEBUG.
+      if (codec.firstClientSideScan(plan.clientSideReason())) {
+        LOG.warn(
+            "Table {}: scans evaluated on the client ({}); fetching and decrypting rows the server"
+                + " cannot select. Further such scans are logged at DEBUG.",
+            codec.table(), plan.clientSideReason());
+      } else {
+        LOG.debug("Table {}: scan evaluated on the client ({})", codec.table(), plan.clientSideReason());
+      }
       if (plan.residualFilter() != null) {
         // Filters keep per-scan state; never run the caller's instance.
         plan =

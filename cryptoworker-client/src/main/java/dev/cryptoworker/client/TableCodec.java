@@ -155,6 +155,13 @@ final class TableCodec {
     }
   }
 
+  private final java.util.Set<String> clientSideReasonsLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  /** Whether this is the first client-side scan of this table for {@code reason}. */
+  boolean firstClientSideScan(String reason) {
+    return clientSideReasonsLogged.add(reason);
+  }
+
   TableSchema schema() {
     return schema;
   }
