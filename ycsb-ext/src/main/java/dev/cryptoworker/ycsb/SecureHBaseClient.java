@@ -169,9 +169,16 @@ public class SecureHBaseClient extends DB implements FilterScans {
     return filterScan(table, "SCAN", scan, result);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>QEF and QRF must run on the region servers: they never fall back to client-side
+   * evaluation, so an unsupported filter is a failed operation, not a silent table download. Only
+   * YCSB's key-range SCAN may, with {@code cryptoworker.clientside=true}.
+   */
   @Override
   public Status filterScan(String table, String operation, Scan scan, Vector<HashMap<String, ByteIterator>> result) {
-    if (options.clientSide()) {
+    if (options.clientSide() && operation.equals("SCAN")) {
       SecureScans.allowClientSideEvaluation(scan);
     }
     try (ResultScanner s = table(table).getScanner(scan)) {

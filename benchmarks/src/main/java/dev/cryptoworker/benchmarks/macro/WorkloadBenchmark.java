@@ -3,7 +3,6 @@ package dev.cryptoworker.benchmarks.macro;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
-import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.ycsb.HealthcareWorkload;
@@ -58,7 +57,8 @@ import site.ycsb.measurements.Measurements;
  * <p>Options ({@code -Dbench.args="..."}): {@code --workloads=A,B,E-1,E-2,F,G,H},
  * {@code --records=3000}, {@code --seconds=24} (per side per workload), {@code --rounds=4},
  * {@code --threads=2}, {@code --zookeeper=host:port} (an existing cluster instead of the embedded
- * one), {@code --out=benchmarks/results}.
+ * one), {@code --out=benchmarks/results}, {@code --name=ycsb-macro} (result file names),
+ * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones).
  */
 public final class WorkloadBenchmark {
   private final PrintStream out = System.out;
@@ -73,6 +73,8 @@ public final class WorkloadBenchmark {
     b.options.put("threads", "2");
     b.options.put("zookeeper", "");
     b.options.put("out", "benchmarks/results");
+    b.options.put("rowkeys", "schema");
+    b.options.put("name", "ycsb-macro");
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       if (!b.options.containsKey(kv[0]) || kv.length != 2) {
@@ -133,8 +135,39 @@ public final class WorkloadBenchmark {
     }
   }
 
-  private static TableSchema schemaOf(String records) {
-    return records.equals("patients") ? ExampleSchemas.patients() : ExampleSchemas.appointments();
+  private final Map<String, Path> schemaFiles = new LinkedHashMap<>();
+
+  /**
+   * The reference schema of {@code records}, or with {@code --rowkeys=ope} the same schema with an
+   * OPE row key (ids are sequential, so order leaks little), which lets YCSB's key-range scans run
+   * on the region servers.
+   */
+  private TableSchema schemaOf(String records) {
+    try {
+      return TableSchema.load(schemaFile(records));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private Path schemaFile(String records) throws IOException {
+    Path file = schemaFiles.get(records);
+    if (file == null) {
+      String yaml;
+      try (InputStream in = getClass().getClassLoader().getResourceAsStream("schemas/" + records + ".yaml")) {
+        yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      if (options.get("rowkeys").equals("ope")) {
+        yaml = yaml.replace("rowKey: { box: DET }", "rowKey: { box: OPE, type: string }");
+      } else if (!options.get("rowkeys").equals("schema")) {
+        throw new IllegalArgumentException("--rowkeys must be schema or ope");
+      }
+      file = Files.createTempFile(records + "-", ".yaml");
+      file.toFile().deleteOnExit();
+      Files.writeString(file, yaml, StandardCharsets.UTF_8);
+      schemaFiles.put(records, file);
+    }
+    return file;
   }
 
   /** Creates the plain and the secure table and loads the same records into both. */
@@ -185,7 +218,11 @@ public final class WorkloadBenchmark {
     TableSchema schema = schemaOf(records);
     p.setProperty("table", side.equals("secure") ? schema.tableName() : schema.tableName() + "_plain");
     p.setProperty("cryptoworker.mode", side);
-    p.setProperty("cryptoworker.schema", "schemas/" + records + ".yaml");
+    try {
+      p.setProperty("cryptoworker.schema", schemaFile(records).toString());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
     p.setProperty("cryptoworker.masterkey", key);
     // YCSB's key-range scans over DET row keys can only run on the client (see the README).
     p.setProperty("cryptoworker.clientside", "true");
@@ -317,17 +354,21 @@ public final class WorkloadBenchmark {
       }
     }
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides), %s threads per side,"
-        + " %s s per side per workload in %s interleaved rounds; Zipfian; HBase %s, embedded (1 region server, child JVM)"
-        + " unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n"
+        + " %s s per side per workload in %s interleaved rounds; Zipfian; row keys: %s; HBase %s, embedded (1 region"
+        + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n"
         + "Commit: %s  %nJVM: %s %s  %nMachine: %d cores, %.0f GiB, %s%n%n![secure/plain throughput](ycsb-macro.png)%n",
-        options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"), VersionInfo.getVersion(),
+        options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
+        options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",
+        VersionInfo.getVersion(),
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\"", gitCommit(), System.getProperty("java.vm.name"),
         System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
         ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 1073741824.0,
         LocalDate.now()));
-    Files.writeString(outDir.resolve("ycsb-macro.md"), md, StandardCharsets.UTF_8);
-    Files.writeString(outDir.resolve("ycsb-macro.csv"), csv, StandardCharsets.UTF_8);
-    chart(rows, outDir.resolve("ycsb-macro.png"));
+    String name = options.get("name");
+    Files.writeString(outDir.resolve(name + ".md"), md.toString().replace("(ycsb-macro.png)", "(" + name + ".png)"),
+        StandardCharsets.UTF_8);
+    Files.writeString(outDir.resolve(name + ".csv"), csv, StandardCharsets.UTF_8);
+    chart(rows, outDir.resolve(name + ".png"));
     out.println();
     out.print(md);
   }
