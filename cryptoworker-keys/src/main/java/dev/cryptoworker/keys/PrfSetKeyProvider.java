@@ -37,10 +37,13 @@ final class PrfSetKeyProvider implements KeyProvider {
   }
 
   private final PrfSet prfs;
+  /** Enabled key ids in keyset order (rotation appends), which PrfSet's map does not keep. */
+  private final List<Integer> keysetOrder;
   private final Map<String, KeyRing> cache = new ConcurrentHashMap<>();
 
-  private PrfSetKeyProvider(PrfSet prfs) {
+  private PrfSetKeyProvider(PrfSet prfs, List<Integer> keysetOrder) {
     this.prfs = prfs;
+    this.keysetOrder = List.copyOf(keysetOrder);
   }
 
   static HkdfPrfParameters rootKeyParameters() throws GeneralSecurityException {
@@ -85,16 +88,21 @@ final class PrfSetKeyProvider implements KeyProvider {
   }
 
   static KeyProvider fromKeyset(KeysetHandle handle) throws GeneralSecurityException {
+    List<Integer> order = new ArrayList<>();
     for (int i = 0; i < handle.size(); i++) {
       KeysetHandle.Entry entry = handle.getAt(i);
-      if (entry.getStatus() == KeyStatus.ENABLED && !(entry.getKey() instanceof HkdfPrfKey)) {
+      if (entry.getStatus() != KeyStatus.ENABLED) {
+        continue;
+      }
+      if (!(entry.getKey() instanceof HkdfPrfKey)) {
         throw new GeneralSecurityException(
             "keyset key " + Integer.toUnsignedString(entry.getId()) + " is a "
                 + entry.getKey().getClass().getSimpleName()
                 + "; CryptoWorker keysets hold HKDF-PRF keys only");
       }
+      order.add(entry.getId());
     }
-    return new PrfSetKeyProvider(handle.getPrimitive(RegistryConfiguration.get(), PrfSet.class));
+    return new PrfSetKeyProvider(handle.getPrimitive(RegistryConfiguration.get(), PrfSet.class), order);
   }
 
   @Override
@@ -115,12 +123,13 @@ final class PrfSetKeyProvider implements KeyProvider {
     byte[] info = scope.derivationInfo(keyLengthBytes);
     List<VersionedKey> keys = new ArrayList<>();
     VersionedKey primary = null;
-    for (Map.Entry<Integer, Prf> e : prfs.getPrfs().entrySet()) {
-      byte[] material = e.getValue().compute(info, keyLengthBytes);
-      VersionedKey key = new VersionedKey(e.getKey(), SecretKeyBytes.copyOf(material));
+    Map<Integer, Prf> byId = prfs.getPrfs();
+    for (int id : keysetOrder) {
+      byte[] material = byId.get(id).compute(info, keyLengthBytes);
+      VersionedKey key = new VersionedKey(id, SecretKeyBytes.copyOf(material));
       java.util.Arrays.fill(material, (byte) 0);
       keys.add(key);
-      if (e.getKey() == prfs.getPrimaryId()) {
+      if (id == prfs.getPrimaryId()) {
         primary = key;
       }
     }

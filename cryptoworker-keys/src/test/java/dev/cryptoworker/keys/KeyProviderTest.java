@@ -95,9 +95,18 @@ class KeyProviderTest {
     KeyRing after = KeyProvider.fromKeysetFile(file, kek).keyRing(NAME, 32);
     assertEquals(2, after.keys().size());
     assertNotEquals(before.primary().keyId(), after.primary().keyId());
-    // The old key is still there, unchanged, for reading old data.
+    // The old key is still there, unchanged, for reading old data, and first in keyset order
+    // (identities such as row keys stay under it), whatever the random key ids.
     VersionedKey old = after.byId(before.primary().keyId()).orElseThrow();
     assertArrayEquals(before.primary().key().copyBytes(), old.key().copyBytes());
+    assertEquals(before.primary().keyId(), after.keys().get(0).keyId());
+    for (int i = 0; i < 5; i++) {
+      KeysetFiles.rotate(file, kek);
+    }
+    KeyRing many = KeyProvider.fromKeysetFile(file, kek).keyRing(NAME, 32);
+    assertEquals(7, many.keys().size());
+    assertEquals(before.primary().keyId(), many.keys().get(0).keyId(), "the first key stays first");
+    assertEquals(many.primary().keyId(), many.keys().get(6).keyId(), "the newest key is primary and last");
   }
 
   @Test
