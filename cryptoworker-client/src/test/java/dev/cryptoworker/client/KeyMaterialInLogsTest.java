@@ -10,7 +10,6 @@ import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -45,15 +44,9 @@ class KeyMaterialInLogsTest {
     new SecureRandom().nextBytes(master);
     KeyProvider keys = KeyProvider.fromMasterKey(master);
     SecureFixture.createSecure(hbase, keys, schema);
-    ProcessBuilder pb = new ProcessBuilder(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-        "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-        "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace",
-        "-cp", System.getProperty("java.class.path"), Client.class.getName(),
+    ProcessBuilder pb = SecureFixture.childJvm(Client.class, "-Dorg.slf4j.simpleLogger.defaultLogLevel=trace",
         conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
     pb.environment().put("LOG_TEST_KEY", Base64.getEncoder().encodeToString(master));
-    pb.redirectErrorStream(true);
     Process client = pb.start();
     byte[] output = client.getInputStream().readAllBytes();
     assertTrue(client.waitFor(120, TimeUnit.SECONDS));

@@ -11,7 +11,6 @@ import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -53,14 +52,9 @@ class KilledClientTest {
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
     SecureConnection secure = SecureFixture.createSecure(hbase, KeyProvider.fromMasterKey(key), schema);
-    ProcessBuilder pb = new ProcessBuilder(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-        "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-        "-cp", System.getProperty("java.class.path"), Writer.class.getName(),
+    ProcessBuilder pb = SecureFixture.childJvm(Writer.class,
         conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
     pb.environment().put("KILLED_CLIENT_KEY", Base64.getEncoder().encodeToString(key));
-    pb.redirectErrorStream(true);
     Process writer = pb.start();
     int batches = 0;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {

@@ -53,6 +53,23 @@ final class SecureFixture {
     return TableName.valueOf(schema.tableName());
   }
 
+  /** A child JVM on this test classpath running {@code main} with {@code args}, output merged. */
+  static ProcessBuilder childJvm(Class<?> main, String... args) {
+    List<String> command = new ArrayList<>(List.of(
+        java.nio.file.Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+        "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+        "-cp", System.getProperty("java.class.path")));
+    List<String> tail = new ArrayList<>(List.of(args));
+    // JVM options (starting with -D) go before the class name.
+    while (!tail.isEmpty() && tail.get(0).startsWith("-D")) {
+      command.add(tail.remove(0));
+    }
+    command.add(main.getName());
+    command.addAll(tail);
+    return new ProcessBuilder(command).redirectErrorStream(true);
+  }
+
   static List<Result> scanAll(Table table, Scan scan) throws IOException {
     List<Result> out = new ArrayList<>();
     try (ResultScanner s = table.getScanner(scan)) {

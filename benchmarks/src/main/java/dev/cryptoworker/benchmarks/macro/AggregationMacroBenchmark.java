@@ -8,12 +8,10 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -180,31 +178,17 @@ public final class AggregationMacroBenchmark {
       md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx | %,.0f |%n", names[w], med, min, max, med / base, rows / (med / 1000)));
       csv.append(String.format(Locale.ROOT, "%s,%.1f,%.1f,%.1f,%.3f,%.0f%n", names[w].split(",")[0], med, min, max, med / base, rows / (med / 1000)));
     }
-    String commit = System.getenv().getOrDefault("GIT_COMMIT", gitCommit());
     md.append(String.format(Locale.ROOT, "%nAll three returned the same sum, count and average in every round (checked).%n%n"
         + "Setup: %d rounds interleaved (plain, ASHE, STD) after one warm-up each; table pre-split into %d regions on one"
         + " embedded region server (HBase %s) in a child JVM; data flushed to HFiles before measuring.%n%n"
-        + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@aggregation%s`  %n"
-        + "Commit: %s  %nJVM: %s %s  %nMachine: %d cores, %.0f GiB, %s%n",
-        rounds, regions, VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\"", commit,
-        System.getProperty("java.vm.name"), System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 1073741824.0,
-        LocalDate.now()));
+        + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@aggregation%s`  %n",
+        rounds, regions, VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
+    md.append(RunInfo.describe());
     Files.createDirectories(outDir);
     Files.writeString(outDir.resolve("aggregation-macro.md"), md, StandardCharsets.UTF_8);
     Files.writeString(outDir.resolve("aggregation-macro.csv"), csv, StandardCharsets.UTF_8);
     out.println();
     out.print(md);
-  }
-
-  private static String gitCommit() {
-    try {
-      Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-      String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      return p.waitFor() == 0 ? s : "unknown";
-    } catch (IOException | InterruptedException e) {
-      return "unknown";
-    }
   }
 
   private static double median(double[] v) {

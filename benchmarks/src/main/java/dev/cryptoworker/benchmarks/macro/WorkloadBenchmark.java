@@ -16,12 +16,10 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -355,15 +353,12 @@ public final class WorkloadBenchmark {
     }
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides), %s threads per side,"
         + " %s s per side per workload in %s interleaved rounds; Zipfian; row keys: %s; HBase %s, embedded (1 region"
-        + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n"
-        + "Commit: %s  %nJVM: %s %s  %nMachine: %d cores, %.0f GiB, %s%n%n![secure/plain throughput](ycsb-macro.png)%n",
+        + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
         options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",
         VersionInfo.getVersion(),
-        args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\"", gitCommit(), System.getProperty("java.vm.name"),
-        System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / 1073741824.0,
-        LocalDate.now()));
+        args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
+    md.append(RunInfo.describe()).append("\n![secure/plain throughput](ycsb-macro.png)\n");
     String name = options.get("name");
     Files.writeString(outDir.resolve(name + ".md"), md.toString().replace("(ycsb-macro.png)", "(" + name + ".png)"),
         StandardCharsets.UTF_8);
@@ -420,15 +415,5 @@ public final class WorkloadBenchmark {
     }
     g.dispose();
     ImageIO.write(img, "png", file.toFile());
-  }
-
-  private static String gitCommit() {
-    try {
-      Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
-      String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-      return p.waitFor() == 0 ? s : "unknown";
-    } catch (IOException | InterruptedException e) {
-      return "unknown";
-    }
   }
 }
