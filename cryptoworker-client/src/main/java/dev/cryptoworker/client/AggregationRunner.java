@@ -164,6 +164,12 @@ final class AggregationRunner {
     server.setFamilyMap(new TreeMap<>(Bytes.BYTES_COMPARATOR));
     server.setCacheBlocks(false);
     server.setLimit(-1);
+    if (server.isReversed()) { // a sum has no order; regions are cut in forward order below
+      byte[] start = server.getStartRow();
+      boolean startInclusive = server.includeStartRow();
+      server.setReversed(false);
+      server.withStartRow(server.getStopRow(), server.includeStopRow()).withStopRow(start, startInclusive);
+    }
     byte[] storedGroupQualifier = groupFamily == null ? new byte[0] : codec.encodeQualifier(groupFamily, groupQualifier);
     server.setAttribute(AggregationRequest.ATTRIBUTE, new AggregationRequest(
         box == BoxKind.ASHE ? AggregationRequest.Mode.ASHE : AggregationRequest.Mode.PLAIN,
