@@ -56,7 +56,9 @@ import site.ycsb.measurements.Measurements;
  * {@code --records=3000}, {@code --seconds=24} (per side per workload), {@code --rounds=4},
  * {@code --threads=2}, {@code --zookeeper=host:port} (an existing cluster instead of the embedded
  * one), {@code --out=benchmarks/results}, {@code --name=ycsb-macro} (result file names),
- * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones).
+ * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones),
+ * {@code --variant=full|micro-std|micro-det|micro-ope} (micro: only the row key protected),
+ * {@code --distribution=zipfian|uniform} (overrides the workload files).
  */
 public final class WorkloadBenchmark {
   private final PrintStream out = System.out;
@@ -72,6 +74,8 @@ public final class WorkloadBenchmark {
     b.options.put("zookeeper", "");
     b.options.put("out", "benchmarks/results");
     b.options.put("rowkeys", "schema");
+    b.options.put("variant", "full");
+    b.options.put("distribution", "");
     b.options.put("name", "ycsb-macro");
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
@@ -160,6 +164,12 @@ public final class WorkloadBenchmark {
       } else if (!options.get("rowkeys").equals("schema")) {
         throw new IllegalArgumentException("--rowkeys must be schema or ope");
       }
+      String variant = options.get("variant");
+      if (variant.startsWith("micro-")) {
+        yaml = microSchema(TableSchema.parse(yaml), variant.substring("micro-".length()).toUpperCase(Locale.ROOT));
+      } else if (!variant.equals("full")) {
+        throw new IllegalArgumentException("--variant must be full, micro-std, micro-det or micro-ope");
+      }
       file = Files.createTempFile(records + "-", ".yaml");
       file.toFile().deleteOnExit();
       Files.writeString(file, yaml, StandardCharsets.UTF_8);
@@ -210,6 +220,17 @@ public final class WorkloadBenchmark {
     }
   }
 
+  /** The micro-experiment schema: only the row key protected (STD, DET or OPE), every family PLAIN. */
+  private static String microSchema(TableSchema reference, String rowKeyBox) {
+    StringBuilder yaml = new StringBuilder("table: ").append(reference.tableName()).append('\n');
+    yaml.append("rowKey: { box: ").append(rowKeyBox).append(rowKeyBox.equals("OPE") ? ", type: string" : "").append(" }\n");
+    yaml.append("families:\n");
+    for (FamilySchema f : reference.families().values()) {
+      yaml.append("  ").append(f.name()).append(":\n    default: { box: PLAIN }\n");
+    }
+    return yaml.toString();
+  }
+
   private Properties sideProperties(Properties base, String side, String records, Configuration conf, String key) {
     Properties p = new Properties();
     p.putAll(base);
@@ -231,6 +252,9 @@ public final class WorkloadBenchmark {
     // beyond the last inserted one are redrawn, so keep that range close to the real one.
     p.setProperty("operationcount", Integer.toString(2 * intOption("records")));
     p.setProperty("fieldcount", "1");
+    if (!options.get("distribution").isEmpty()) {
+      p.setProperty("requestdistribution", options.get("distribution"));
+    }
     return p;
   }
 
@@ -238,7 +262,8 @@ public final class WorkloadBenchmark {
     Properties p = new Properties();
     try (InputStream in = WorkloadBenchmark.class.getClassLoader().getResourceAsStream("workloads/" + name + ".properties")) {
       if (in == null) {
-        throw new IllegalArgumentException("no workload " + name + " (known: A, B, E-1, E-2, F, G, H)");
+        throw new IllegalArgumentException("no workload " + name
+            + " (known: A, B, E-1, E-2, F, G, H, micro-insert, micro-read, micro-rmw, micro-scan, micro-qrf)");
       }
       p.load(in);
     }
@@ -352,9 +377,11 @@ public final class WorkloadBenchmark {
       }
     }
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides), %s threads per side,"
-        + " %s s per side per workload in %s interleaved rounds; Zipfian; row keys: %s; HBase %s, embedded (1 region"
+        + " %s s per side per workload in %s interleaved rounds; %s; variant %s; row keys: %s; HBase %s, embedded (1 region"
         + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
+        options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
+        options.get("variant").equals("full") ? "full schemas" : options.get("variant") + " (only the row key protected)",
         options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",
         VersionInfo.getVersion(),
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
