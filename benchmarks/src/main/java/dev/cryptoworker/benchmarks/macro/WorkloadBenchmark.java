@@ -275,6 +275,16 @@ public final class WorkloadBenchmark {
     double ratio() {
       return throughput.get("secure") / throughput.get("plain");
     }
+
+    /** Whether a quarter or more of the secure operations failed (reads by an STD row key are refused). */
+    boolean refused() {
+      MeasuringDb.Recorder secure = recorders.get("secure");
+      return secure.failures.get() * 4 > secure.operations();
+    }
+
+    String ratioText() {
+      return refused() ? "refused" : String.format(Locale.ROOT, "%.2f", ratio());
+    }
   }
 
   private Row runWorkload(String name, Configuration conf, String key) throws Exception {
@@ -357,8 +367,8 @@ public final class WorkloadBenchmark {
     md.append("| workload | plain ops/s | secure ops/s | secure/plain | failures (plain/secure) |\n|---|---|---|---|---|\n");
     StringBuilder csv = new StringBuilder("workload,side,operation,count,throughput_ops_s,p50_us,p95_us,p99_us\n");
     for (Row r : rows) {
-      md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f | %d / %d |%n", r.workload(), r.throughput().get("plain"),
-          r.throughput().get("secure"), r.ratio(), r.recorders().get("plain").failures.get(),
+      md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %d / %d |%n", r.workload(), r.throughput().get("plain"),
+          r.throughput().get("secure"), r.ratioText(), r.recorders().get("plain").failures.get(),
           r.recorders().get("secure").failures.get()));
     }
     md.append("\nLatency per operation (microseconds):\n\n| workload | operation | side | count | p50 | p95 | p99 |\n|---|---|---|---|---|---|---|\n");
@@ -382,7 +392,8 @@ public final class WorkloadBenchmark {
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
         options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
         options.get("variant").equals("full") ? "full schemas" : options.get("variant") + " (only the row key protected)",
-        options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",
+        !options.get("variant").equals("full") ? "as the variant says"
+            : options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",
         VersionInfo.getVersion(),
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe()).append("\n![secure/plain throughput](ycsb-macro.png)\n");
@@ -407,7 +418,7 @@ public final class WorkloadBenchmark {
     int left = 60;
     int bottom = h - 50;
     int top = 40;
-    double max = Math.max(1.2, rows.stream().mapToDouble(Row::ratio).max().orElse(1) * 1.1);
+    double max = Math.max(1.2, rows.stream().filter(r -> !r.refused()).mapToDouble(Row::ratio).max().orElse(1) * 1.1);
     g.setColor(Color.BLACK);
     g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
     g.drawString("CryptoWorker / plain HBase throughput per workload (same cluster, same run)", left, 25);
@@ -432,6 +443,11 @@ public final class WorkloadBenchmark {
     int slot = (w - 20 - left) / Math.max(1, rows.size());
     for (int i = 0; i < rows.size(); i++) {
       Row r = rows.get(i);
+      if (r.refused()) {
+        g.setColor(Color.GRAY);
+        g.drawString(r.workload() + ": refused", left + i * slot + slot / 4, bottom + 18);
+        continue;
+      }
       int barH = (int) ((bottom - top) * r.ratio() / max);
       int x = left + i * slot + slot / 4;
       g.setColor(new Color(60, 110, 180));
