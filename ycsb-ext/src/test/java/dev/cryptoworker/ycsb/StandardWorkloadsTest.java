@@ -9,12 +9,8 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
@@ -25,9 +21,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.extension.ExtendWith;
-import site.ycsb.ByteIterator;
 import site.ycsb.DB;
-import site.ycsb.DBException;
 import site.ycsb.Status;
 import site.ycsb.measurements.Measurements;
 import site.ycsb.workloads.CoreWorkload;
@@ -109,60 +103,18 @@ class StandardWorkloadsTest {
     }
   }
 
-  /** Delegates to the binding and counts outcomes (YCSB's own wrapper needs its global state). */
-  static final class CountingDb extends DB {
-    final DB inner;
+  /** Counts the binding's outcomes (YCSB's own wrapper needs its global state). */
+  static final class CountingDb extends ObservedDb {
     final AtomicLong ok = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
 
     CountingDb(DB inner) {
-      this.inner = inner;
+      super(inner);
     }
 
     @Override
-    public void setProperties(Properties p) {
-      super.setProperties(p);
-      inner.setProperties(p);
-    }
-
-    @Override
-    public void init() throws DBException {
-      inner.init();
-    }
-
-    @Override
-    public void cleanup() throws DBException {
-      inner.cleanup();
-    }
-
-    private Status count(Status s) {
-      (s.isOk() ? ok : failed).incrementAndGet();
-      return s;
-    }
-
-    @Override
-    public Status read(String t, String k, Set<String> f, Map<String, ByteIterator> r) {
-      return count(inner.read(t, k, f, r));
-    }
-
-    @Override
-    public Status scan(String t, String k, int n, Set<String> f, Vector<HashMap<String, ByteIterator>> r) {
-      return count(inner.scan(t, k, n, f, r));
-    }
-
-    @Override
-    public Status update(String t, String k, Map<String, ByteIterator> v) {
-      return count(inner.update(t, k, v));
-    }
-
-    @Override
-    public Status insert(String t, String k, Map<String, ByteIterator> v) {
-      return count(inner.insert(t, k, v));
-    }
-
-    @Override
-    public Status delete(String t, String k) {
-      return count(inner.delete(t, k));
+    protected void observe(String operation, long startNanos, Status status) {
+      (status.isOk() ? ok : failed).incrementAndGet();
     }
   }
 }
