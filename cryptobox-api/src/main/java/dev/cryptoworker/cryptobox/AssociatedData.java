@@ -1,6 +1,5 @@
 package dev.cryptoworker.cryptobox;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,20 +14,26 @@ public final class AssociatedData {
 
   /** Encodes {@code purpose} followed by {@code parts}, each with a 4-byte length prefix. */
   public static byte[] of(String purpose, byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(64);
-    writePart(out, purpose.getBytes(StandardCharsets.UTF_8));
+    byte[] name = purpose.getBytes(StandardCharsets.UTF_8);
+    int length = 4 + name.length;
     for (byte[] part : parts) {
-      writePart(out, part);
+      length = Math.addExact(length, 4 + part.length);
     }
-    return out.toByteArray();
+    byte[] out = new byte[length];
+    int at = writePart(out, 0, name);
+    for (byte[] part : parts) {
+      at = writePart(out, at, part);
+    }
+    return out;
   }
 
-  private static void writePart(ByteArrayOutputStream out, byte[] part) {
+  private static int writePart(byte[] out, int at, byte[] part) {
     int n = part.length;
-    out.write(n >>> 24);
-    out.write(n >>> 16);
-    out.write(n >>> 8);
-    out.write(n);
-    out.write(part, 0, n);
+    out[at] = (byte) (n >>> 24);
+    out[at + 1] = (byte) (n >>> 16);
+    out[at + 2] = (byte) (n >>> 8);
+    out[at + 3] = (byte) n;
+    System.arraycopy(part, 0, out, at + 4, n);
+    return at + 4 + n;
   }
 }

@@ -62,6 +62,13 @@ public enum ValueType {
   }
 
   private static boolean isUtf8(byte[] value) {
+    boolean ascii = true;
+    for (byte b : value) {
+      ascii &= b >= 0;
+    }
+    if (ascii) {
+      return true; // the common case, without a decoder
+    }
     try {
       StandardCharsets.UTF_8
           .newDecoder()

@@ -111,6 +111,9 @@ class TableSchemaTest {
     assertTrue(ValueType.LONG.problemWith(new byte[7]).contains("8 bytes"));
     assertNull(ValueType.INT.problemWith(new byte[4]));
     assertTrue(ValueType.STRING.problemWith(new byte[] {(byte) 0xc3}).contains("UTF-8"));
+    assertTrue(ValueType.STRING.problemWith(new byte[] {'a', 'b', (byte) 0xff, 'c'}).contains("UTF-8"));
+    assertNull(ValueType.STRING.problemWith("plain ascii".getBytes(StandardCharsets.UTF_8)));
+    assertNull(ValueType.STRING.problemWith("São João, Ñandú".getBytes(StandardCharsets.UTF_8)));
     for (String ok : new String[] {"2019-03-01", "20190301", "20190301101530", "2019-03-01T10:15:30Z", "2019-03-01T10:15:30"}) {
       assertNull(ValueType.DATE.problemWith(ok.getBytes(StandardCharsets.UTF_8)), ok);
     }

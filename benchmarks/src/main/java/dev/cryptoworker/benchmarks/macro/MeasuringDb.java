@@ -24,6 +24,12 @@ final class MeasuringDb extends ObservedDb {
       }
     }
 
+    /** Forgets the warm-up: called while no operation of this side is running. */
+    void reset() {
+      latencies.clear();
+      failures.set(0);
+    }
+
     long operations() {
       return latencies.values().stream().mapToLong(Histogram::getTotalCount).sum();
     }

@@ -54,6 +54,8 @@ import site.ycsb.measurements.Measurements;
  *
  * <p>Options ({@code -Dbench.args="..."}): {@code --workloads=A,B,E-1,E-2,F,G,H},
  * {@code --records=3000}, {@code --seconds=24} (per side per workload), {@code --rounds=4},
+ * {@code --warmup=6} (seconds per side per workload run before measuring, so JIT compilation of
+ * either side's code is not measured),
  * {@code --threads=2}, {@code --zookeeper=host:port} (an existing cluster instead of the embedded
  * one), {@code --out=benchmarks/results}, {@code --name=ycsb-macro} (result file names),
  * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones),
@@ -70,6 +72,7 @@ public final class WorkloadBenchmark {
     b.options.put("records", "3000");
     b.options.put("seconds", "24");
     b.options.put("rounds", "4");
+    b.options.put("warmup", "6");
     b.options.put("threads", "2");
     b.options.put("zookeeper", "");
     b.options.put("out", "benchmarks/results");
@@ -87,6 +90,9 @@ public final class WorkloadBenchmark {
     b.run(String.join(" ", args));
   }
 
+  /** CPU time of the client (this JVM) and of the embedded region server's JVM, if known. */
+  private final CpuClock cpu = new CpuClock();
+
   private int intOption(String name) {
     return Integer.parseInt(options.get(name));
   }
@@ -100,6 +106,7 @@ public final class WorkloadBenchmark {
         data = Files.createTempDirectory("workload-bench-");
         out.printf("Starting an embedded HBase (1 master, 1 region server) ...%n");
         embedded = EmbeddedHBase.builder().dataDir(data).maxHeap("3g").start();
+        cpu.watchServer(embedded.pid());
         conf.set("hbase.zookeeper.quorum", embedded.zookeeperQuorum());
         conf.setInt("hbase.zookeeper.property.clientPort", embedded.zookeeperPort());
       } else {
@@ -271,7 +278,8 @@ public final class WorkloadBenchmark {
   }
 
   /** One workload's results. */
-  record Row(String workload, Map<String, Double> throughput, Map<String, MeasuringDb.Recorder> recorders) {
+  record Row(String workload, Map<String, Double> throughput, Map<String, MeasuringDb.Recorder> recorders,
+      Map<String, CpuClock.Usage> cpu) {
     double ratio() {
       return throughput.get("secure") / throughput.get("plain");
     }
@@ -280,6 +288,16 @@ public final class WorkloadBenchmark {
     boolean refused() {
       MeasuringDb.Recorder secure = recorders.get("secure");
       return secure.failures.get() * 4 > secure.operations();
+    }
+
+    /** CPU microseconds per operation on one side: client JVM, and region server (NaN if unknown). */
+    double clientCpuMicros(String side) {
+      return cpu.get(side).clientNanos() / 1000.0 / Math.max(1, recorders.get(side).operations());
+    }
+
+    double serverCpuMicros(String side) {
+      long nanos = cpu.get(side).serverNanos();
+      return nanos < 0 ? Double.NaN : nanos / 1000.0 / Math.max(1, recorders.get(side).operations());
     }
 
     String ratioText() {
@@ -298,6 +316,7 @@ public final class WorkloadBenchmark {
     Map<String, List<Object>> states = new LinkedHashMap<>();
     Map<String, MeasuringDb.Recorder> recorders = new LinkedHashMap<>();
     Map<String, Long> busyNanos = new LinkedHashMap<>();
+    Map<String, CpuClock.Usage> cpuUsed = new LinkedHashMap<>();
     for (String side : List.of("plain", "secure")) {
       Properties p = sideProperties(base, side, records, conf, key);
       Measurements.setProperties(p);
@@ -317,28 +336,25 @@ public final class WorkloadBenchmark {
       dbs.put(side, sideDbs);
       states.put(side, sideStates);
       busyNanos.put(side, 0L);
+      cpuUsed.put(side, CpuClock.Usage.NONE);
     }
     ExecutorService pool = Executors.newFixedThreadPool(threads);
+    long warmupMillis = intOption("warmup") * 1000L;
+    if (warmupMillis > 0) {
+      for (String side : List.of("plain", "secure")) {
+        runSide(pool, workloads.get(side), dbs.get(side), states.get(side), warmupMillis);
+        recorders.get(side).reset();
+      }
+      out.printf("%s: warmed up both sides for %d s each%n", name, warmupMillis / 1000);
+    }
     for (int r = 0; r < rounds; r++) {
       List<String> order = r % 2 == 0 ? List.of("plain", "secure") : List.of("secure", "plain");
       for (String side : order) {
+        CpuClock.Usage cpuAtStart = cpu.now();
         long start = System.nanoTime();
-        long deadline = start + roundMillis * 1_000_000L;
-        List<Future<?>> running = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-          MeasuringDb db = dbs.get(side).get(t);
-          Object state = states.get(side).get(t);
-          HealthcareWorkload w = workloads.get(side);
-          running.add(pool.submit(() -> {
-            while (System.nanoTime() < deadline) {
-              w.doTransaction(db, state);
-            }
-          }));
-        }
-        for (Future<?> f : running) {
-          f.get();
-        }
+        runSide(pool, workloads.get(side), dbs.get(side), states.get(side), roundMillis);
         busyNanos.merge(side, System.nanoTime() - start, Long::sum);
+        cpuUsed.merge(side, cpu.now().minus(cpuAtStart), CpuClock.Usage::plus);
       }
       out.printf("%s round %d/%d: plain %,d ops, secure %,d ops so far%n", name, r + 1, rounds,
           recorders.get("plain").operations(), recorders.get("secure").operations());
@@ -353,11 +369,32 @@ public final class WorkloadBenchmark {
     for (String side : recorders.keySet()) {
       throughput.put(side, recorders.get(side).operations() / (busyNanos.get(side) / 1e9));
     }
-    Row row = new Row(name, throughput, recorders);
-    out.printf("%s: plain %.0f ops/s, secure %.0f ops/s, ratio %.2f, failures %d / %d%n", name,
+    Row row = new Row(name, throughput, recorders, cpuUsed);
+    out.printf("%s: plain %.0f ops/s, secure %.0f ops/s, ratio %.2f, failures %d / %d;"
+            + " CPU us/op client %.0f / %.0f, server %.0f / %.0f%n", name,
         throughput.get("plain"), throughput.get("secure"), row.ratio(),
-        recorders.get("plain").failures.get(), recorders.get("secure").failures.get());
+        recorders.get("plain").failures.get(), recorders.get("secure").failures.get(),
+        row.clientCpuMicros("plain"), row.clientCpuMicros("secure"), row.serverCpuMicros("plain"), row.serverCpuMicros("secure"));
     return row;
+  }
+
+  /** Runs one side's threads for {@code millis}, each doing transactions back to back. */
+  private static void runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
+      long millis) throws Exception {
+    long deadline = System.nanoTime() + millis * 1_000_000L;
+    List<Future<?>> running = new ArrayList<>();
+    for (int t = 0; t < dbs.size(); t++) {
+      MeasuringDb db = dbs.get(t);
+      Object state = states.get(t);
+      running.add(pool.submit(() -> {
+        while (System.nanoTime() < deadline) {
+          w.doTransaction(db, state);
+        }
+      }));
+    }
+    for (Future<?> f : running) {
+      f.get();
+    }
   }
 
   private void report(List<Row> rows, String args) throws IOException {
@@ -370,6 +407,12 @@ public final class WorkloadBenchmark {
       md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %d / %d |%n", r.workload(), r.throughput().get("plain"),
           r.throughput().get("secure"), r.ratioText(), r.recorders().get("plain").failures.get(),
           r.recorders().get("secure").failures.get()));
+    }
+    md.append("\nCPU time per operation (microseconds; client = this JVM: YCSB, CryptoWorker, HBase client;"
+        + " server = the embedded HBase JVM):\n\n| workload | client plain | client secure | server plain | server secure |\n|---|---|---|---|---|\n");
+    for (Row r : rows) {
+      md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f |%n", r.workload(), r.clientCpuMicros("plain"),
+          r.clientCpuMicros("secure"), r.serverCpuMicros("plain"), r.serverCpuMicros("secure")));
     }
     md.append("\nLatency per operation (microseconds):\n\n| workload | operation | side | count | p50 | p95 | p99 |\n|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
@@ -387,10 +430,10 @@ public final class WorkloadBenchmark {
       }
     }
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides), %s threads per side,"
-        + " %s s per side per workload in %s interleaved rounds; %s; variant %s; row keys: %s; HBase %s, embedded (1 region"
+        + " %s s per side per workload in %s interleaved rounds after %s s of unmeasured warm-up per side; %s; variant %s; row keys: %s; HBase %s, embedded (1 region"
         + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
-        options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
+        options.get("warmup"), options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
         options.get("variant").equals("full") ? "full schemas" : options.get("variant") + " (only the row key protected)",
         !options.get("variant").equals("full") ? "as the variant says"
             : options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",

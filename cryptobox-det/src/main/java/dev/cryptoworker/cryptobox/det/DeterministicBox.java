@@ -14,7 +14,8 @@ import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 
 /**
- * DET: deterministic authenticated encryption, AES-SIV (RFC 5297, 512-bit key) through Tink.
+ * DET: deterministic authenticated encryption, AES-SIV (RFC 5297, 512-bit key) in Tink's format
+ * (see {@link AesSivAead}).
  *
  * <p>Ciphertext: 5-byte key-id prefix, 16-byte synthetic IV, body; 21 bytes of overhead.
  * <b>Security:</b> equal (plaintext, associated data) pairs give equal ciphertexts, so the server
@@ -41,6 +42,11 @@ public final class DeterministicBox implements CryptoBox {
   }
 
   private static DeterministicAead daeadFor(VersionedKey key) throws GeneralSecurityException {
+    return new AesSivAead(key);
+  }
+
+  /** Tink's own AES-SIV of {@code key}, in the same format: the reference {@link AesSivAead} is tested against. */
+  static DeterministicAead tinkDaeadFor(VersionedKey key) throws GeneralSecurityException {
     AesSivParameters parameters =
         AesSivParameters.builder()
             .setKeySizeBytes(KEY_LENGTH_BYTES)

@@ -21,7 +21,7 @@ class DeterministicBoxTest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte[] AD = AssociatedData.of("value", "t".getBytes(), "f".getBytes(), "q".getBytes());
 
-  private static VersionedKey key(int id) {
+  static VersionedKey key(int id) {
     byte[] k = new byte[64];
     RANDOM.nextBytes(k);
     return new VersionedKey(id, SecretKeyBytes.copyOf(k));

@@ -14,7 +14,7 @@ import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 
 /**
- * STD: randomized authenticated encryption, AES-256-GCM through Tink.
+ * STD: randomized authenticated encryption, AES-256-GCM in Tink's format (see {@link AesGcmAead}).
  *
  * <p>Ciphertext: 5-byte key-id prefix, 12-byte random IV (drawn by Tink for every call), body,
  * 16-byte tag; 33 bytes of overhead. <b>Security:</b> IND-CPA and integrity; the associated data
@@ -40,6 +40,11 @@ public final class RandomizedBox implements CryptoBox {
   }
 
   private static Aead aeadFor(VersionedKey key) throws GeneralSecurityException {
+    return new AesGcmAead(key);
+  }
+
+  /** Tink's own AES-GCM of {@code key}, in the same format: the reference {@link AesGcmAead} is tested against. */
+  static Aead tinkAeadFor(VersionedKey key) throws GeneralSecurityException {
     AesGcmParameters parameters =
         AesGcmParameters.builder()
             .setKeySizeBytes(KEY_LENGTH_BYTES)

@@ -1,0 +1,172 @@
+package dev.cryptoworker.cryptobox.det;
+
+import com.google.crypto.tink.DeterministicAead;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.VersionedKey;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * AES-SIV (RFC 5297) as a Tink {@link DeterministicAead}, byte for byte in the format of Tink's
+ * {@code AesSiv} with the TINK output prefix: {@code 0x01 | key id | 16-byte SIV | ciphertext}.
+ * The first half of the key is the S2V (CMAC) key, the second the CTR key; the associated data is
+ * S2V's one header. Tests check it against RFC 5297's vector and against Tink in both directions.
+ *
+ * <p>Why not Tink's class: it initialises a fresh JCE cipher for each CMAC and for the CTR pass,
+ * four AES key schedules per call, which made DET cost 5-7 us per value where AES-GCM costs under
+ * one. Here each key keeps one CBC cipher (CMAC is CBC-MAC with a tweaked last block) and one CTR
+ * cipher per thread, and the JDK reuses their key schedules; S2V of the empty string is computed
+ * once. The block cipher is the JDK's AES.
+ */
+final class AesSivAead implements DeterministicAead {
+  private static final int BLOCK = 16;
+  private static final byte[] ZERO_BLOCK = new byte[BLOCK];
+  private static final IvParameterSpec ZERO_IV = new IvParameterSpec(ZERO_BLOCK);
+
+  private final byte[] prefix;
+  private final SecretKeySpec macKey;
+  private final SecretKeySpec ctrKey;
+  private final byte[] k1;
+  private final byte[] k2;
+  /** S2V's first step, D = CMAC(K, <zero>), the same for every message. */
+  private final byte[] zeroMac;
+  private final ThreadLocal<Cipher> cbc;
+  private final ThreadLocal<Cipher> ctr;
+
+  /** Tink's format with {@code key}'s id prefix. */
+  AesSivAead(VersionedKey key) throws GeneralSecurityException {
+    this(key.key().copyBytes(), prefixOf(key.keyId()));
+  }
+
+  /** Raw RFC 5297 AES-SIV (no prefix) with a 32-, 48- or 64-byte key; for the RFC's vectors. */
+  AesSivAead(byte[] key, byte[] prefix) throws GeneralSecurityException {
+    if (key.length != 32 && key.length != 48 && key.length != 64) {
+      throw new GeneralSecurityException("AES-SIV needs a 32-, 48- or 64-byte key, got " + key.length);
+    }
+    this.prefix = prefix.clone();
+    int half = key.length / 2;
+    this.macKey = new SecretKeySpec(key, 0, half, "AES");
+    this.ctrKey = new SecretKeySpec(key, half, half, "AES");
+    this.cbc = ThreadLocal.withInitial(() -> newCipher("AES/CBC/NoPadding"));
+    this.ctr = ThreadLocal.withInitial(() -> newCipher("AES/CTR/NoPadding"));
+    Cipher ecb = Cipher.getInstance("AES/ECB/NoPadding");
+    ecb.init(Cipher.ENCRYPT_MODE, macKey);
+    byte[] l = ecb.doFinal(ZERO_BLOCK);
+    this.k1 = dbl(l);
+    this.k2 = dbl(k1);
+    this.zeroMac = cmac(ZERO_BLOCK);
+  }
+
+  private static byte[] prefixOf(int id) {
+    return new byte[] {KeyIdPrefix.FORMAT, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id};
+  }
+
+  private static Cipher newCipher(String transformation) {
+    try {
+      return Cipher.getInstance(transformation);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JDK has no " + transformation, e);
+    }
+  }
+
+  /** Doubling in GF(2^128), RFC 5297 section 2.3. */
+  private static byte[] dbl(byte[] s) {
+    byte[] out = new byte[BLOCK];
+    for (int i = 0; i < BLOCK - 1; i++) {
+      out[i] = (byte) ((s[i] << 1) | ((s[i + 1] & 0xff) >>> 7));
+    }
+    out[BLOCK - 1] = (byte) ((s[BLOCK - 1] << 1) ^ ((s[0] & 0x80) != 0 ? 0x87 : 0));
+    return out;
+  }
+
+  private static void xorInto(byte[] target, int at, byte[] mask) {
+    for (int i = 0; i < BLOCK; i++) {
+      target[at + i] ^= mask[i];
+    }
+  }
+
+  /** AES-CMAC (RFC 4493): CBC-MAC of the message whose last block is masked by K1, or padded and masked by K2. */
+  private byte[] cmac(byte[] message) throws GeneralSecurityException {
+    int blocks = Math.max(1, (message.length + BLOCK - 1) / BLOCK);
+    boolean complete = message.length > 0 && message.length % BLOCK == 0;
+    byte[] m = Arrays.copyOf(message, blocks * BLOCK);
+    int last = (blocks - 1) * BLOCK;
+    if (complete) {
+      xorInto(m, last, k1);
+    } else {
+      m[message.length] = (byte) 0x80;
+      xorInto(m, last, k2);
+    }
+    Cipher c = cbc.get();
+    c.init(Cipher.ENCRYPT_MODE, macKey, ZERO_IV);
+    byte[] chain = c.doFinal(m);
+    return Arrays.copyOfRange(chain, chain.length - BLOCK, chain.length);
+  }
+
+  /** S2V with one header (the associated data) and the plaintext, RFC 5297 section 2.4. */
+  private byte[] s2v(byte[] associatedData, byte[] plaintext) throws GeneralSecurityException {
+    byte[] d = dbl(zeroMac);
+    byte[] adMac = cmac(associatedData);
+    for (int i = 0; i < BLOCK; i++) {
+      d[i] ^= adMac[i];
+    }
+    byte[] t;
+    if (plaintext.length >= BLOCK) {
+      t = plaintext.clone();
+      xorInto(t, t.length - BLOCK, d);
+    } else {
+      t = dbl(d);
+      for (int i = 0; i < plaintext.length; i++) {
+        t[i] ^= plaintext[i];
+      }
+      t[plaintext.length] ^= (byte) 0x80;
+    }
+    return cmac(t);
+  }
+
+  private byte[] ctr(byte[] siv, byte[] input, int offset, int length, byte[] out, int outOffset)
+      throws GeneralSecurityException {
+    byte[] q = siv.clone();
+    q[8] &= 0x7f;
+    q[12] &= 0x7f;
+    Cipher c = ctr.get();
+    c.init(Cipher.ENCRYPT_MODE, ctrKey, new IvParameterSpec(q));
+    c.doFinal(input, offset, length, out, outOffset);
+    return out;
+  }
+
+  @Override
+  public byte[] encryptDeterministically(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
+    byte[] ad = associatedData == null ? new byte[0] : associatedData;
+    if (plaintext.length > Integer.MAX_VALUE - prefix.length - BLOCK) {
+      throw new GeneralSecurityException("plaintext too long");
+    }
+    byte[] siv = s2v(ad, plaintext);
+    byte[] out = new byte[prefix.length + BLOCK + plaintext.length];
+    System.arraycopy(prefix, 0, out, 0, prefix.length);
+    System.arraycopy(siv, 0, out, prefix.length, BLOCK);
+    return ctr(siv, plaintext, 0, plaintext.length, out, prefix.length + BLOCK);
+  }
+
+  @Override
+  public byte[] decryptDeterministically(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
+    byte[] ad = associatedData == null ? new byte[0] : associatedData;
+    if (ciphertext.length < prefix.length + BLOCK) {
+      throw new GeneralSecurityException("ciphertext too short");
+    }
+    if (!MessageDigest.isEqual(prefix, Arrays.copyOf(ciphertext, prefix.length))) {
+      throw new GeneralSecurityException("wrong key id prefix");
+    }
+    byte[] siv = Arrays.copyOfRange(ciphertext, prefix.length, prefix.length + BLOCK);
+    int bodyAt = prefix.length + BLOCK;
+    byte[] plaintext = ctr(siv, ciphertext, bodyAt, ciphertext.length - bodyAt, new byte[ciphertext.length - bodyAt], 0);
+    if (!MessageDigest.isEqual(siv, s2v(ad, plaintext))) {
+      throw new GeneralSecurityException("integrity check failed");
+    }
+    return plaintext;
+  }
+}

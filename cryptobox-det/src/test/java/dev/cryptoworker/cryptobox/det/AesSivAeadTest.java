@@ -1,0 +1,105 @@
+package dev.cryptoworker.cryptobox.det;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.google.crypto.tink.DeterministicAead;
+import dev.cryptoworker.cryptobox.VersionedKey;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** {@link AesSivAead} against RFC 5297's vector and against Tink's own AES-SIV, both directions. */
+class AesSivAeadTest {
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final HexFormat HEX = HexFormat.of();
+
+  private static byte[] random(int n) {
+    byte[] b = new byte[n];
+    RANDOM.nextBytes(b);
+    return b;
+  }
+
+  /** RFC 5297, appendix A.1 (deterministic authenticated encryption, 256-bit key). */
+  @Test
+  void matchesRfc5297Vector() throws Exception {
+    AesSivAead siv = new AesSivAead(
+        HEX.parseHex("fffefdfcfbfaf9f8f7f6f5f4f3f2f1f0f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"), new byte[0]);
+    byte[] ad = HEX.parseHex("101112131415161718191a1b1c1d1e1f2021222324252627");
+    byte[] plaintext = HEX.parseHex("112233445566778899aabbccddee");
+    byte[] expected = HEX.parseHex("85632d07c6e8f37f950acd320a2ecc9340c02b9690c4dc04daef7f6afe5c");
+    assertArrayEquals(expected, siv.encryptDeterministically(plaintext, ad));
+    assertArrayEquals(plaintext, siv.decryptDeterministically(expected, ad));
+  }
+
+  @Test
+  void tinkAndThisClassProduceTheSameBytes() throws Exception {
+    for (int i = 0; i < 300; i++) {
+      VersionedKey key = DeterministicBoxTest.key(RANDOM.nextInt());
+      DeterministicAead ours = new AesSivAead(key);
+      DeterministicAead tink = DeterministicBox.tinkDaeadFor(key);
+      byte[] m = random(i < 70 ? i : RANDOM.nextInt(400)); // every length around the block size
+      byte[] ad = random(i % 3 == 0 ? 0 : RANDOM.nextInt(60));
+      byte[] c = ours.encryptDeterministically(m, ad);
+      assertArrayEquals(tink.encryptDeterministically(m, ad), c, "length " + m.length);
+      assertArrayEquals(m, tink.decryptDeterministically(c, ad));
+      assertArrayEquals(m, ours.decryptDeterministically(c, ad));
+    }
+  }
+
+  @Test
+  void rejectsAlteredTruncatedOrMisboundCiphertexts() throws Exception {
+    DeterministicAead ours = new AesSivAead(DeterministicBoxTest.key(9));
+    byte[] ad = random(12);
+    byte[] c = ours.encryptDeterministically(random(23), ad);
+    for (int bit = 0; bit < c.length * 8; bit++) {
+      byte[] altered = c.clone();
+      altered[bit / 8] ^= (byte) (1 << (bit % 8));
+      assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(altered, ad), "bit " + bit);
+    }
+    for (int n = 0; n < c.length; n++) {
+      byte[] truncated = java.util.Arrays.copyOf(c, n);
+      assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(truncated, ad), "length " + n);
+    }
+    assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(c, random(12)));
+    assertThrows(GeneralSecurityException.class,
+        () -> new AesSivAead(DeterministicBoxTest.key(9)).decryptDeterministically(c, ad));
+  }
+
+  /** Threads alternating between keys (one per column in CryptoWorker) never mix them up. */
+  @Test
+  void threadsAlternatingBetweenKeysKeepThemApart() throws Exception {
+    List<DeterministicAead> ours = new ArrayList<>();
+    List<DeterministicAead> tink = new ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      VersionedKey key = DeterministicBoxTest.key(k + 1);
+      ours.add(new AesSivAead(key));
+      tink.add(DeterministicBox.tinkDaeadFor(key));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        running.add(pool.submit(() -> {
+          for (int i = 0; i < 2_000; i++) {
+            int k = (i * 3 + 1) % ours.size();
+            byte[] m = random(i % 40);
+            assertArrayEquals(tink.get(k).encryptDeterministically(m, null), ours.get(k).encryptDeterministically(m, null));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+}
