@@ -88,7 +88,7 @@ public final class SecureConnection {
                 + schema.source());
       }
       codecs.put(name, new TableCodec(schema, keys,
-          counter -> new HBaseIdentifierSource(connection, counter, IDENTIFIER_BLOCK)));
+          counter -> new HBaseIdentifierSource(connection, counter, IDENTIFIER_BLOCK), options.orderPreservingMemoEntries()));
     }
     return new SecureConnection(connection, Collections.unmodifiableMap(codecs), options, newPool());
   }

@@ -1,5 +1,7 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
+
 /**
  * Options of the tables of a {@link SecureConnection}. Immutable; start from {@link #defaults()}.
  */
@@ -7,9 +9,11 @@ public final class SecureTableOptions {
   private static final SecureTableOptions DEFAULTS = new Builder().build();
 
   private final boolean clientSideEvaluation;
+  private final int orderPreservingMemoEntries;
 
   private SecureTableOptions(Builder b) {
     this.clientSideEvaluation = b.clientSideEvaluation;
+    this.orderPreservingMemoEntries = b.orderPreservingMemoEntries;
   }
 
   /** Client-side evaluation off. */
@@ -30,15 +34,35 @@ public final class SecureTableOptions {
     return clientSideEvaluation;
   }
 
+  /**
+   * How many distinct values per OPE column (and key version) the client remembers the
+   * encryption and decryption of; default {@value OrderPreservingBox#DEFAULT_MEMO_ENTRIES}, 0
+   * disables. OPE costs microseconds per 7-byte chunk, so hot row keys and common values are worth
+   * remembering; the memo holds plaintexts in the client's memory only.
+   */
+  public int orderPreservingMemoEntries() {
+    return orderPreservingMemoEntries;
+  }
+
   /** Builder of {@link SecureTableOptions}. */
   public static final class Builder {
     private boolean clientSideEvaluation;
+    private int orderPreservingMemoEntries = OrderPreservingBox.DEFAULT_MEMO_ENTRIES;
 
     private Builder() {}
 
     /** See {@link SecureTableOptions#clientSideEvaluation()}. */
     public Builder clientSideEvaluation(boolean enabled) {
       this.clientSideEvaluation = enabled;
+      return this;
+    }
+
+    /** See {@link SecureTableOptions#orderPreservingMemoEntries()}. */
+    public Builder orderPreservingMemoEntries(int entries) {
+      if (entries < 0) {
+        throw new IllegalArgumentException("orderPreservingMemoEntries must be >= 0, got " + entries);
+      }
+      this.orderPreservingMemoEntries = entries;
       return this;
     }
 

@@ -56,6 +56,7 @@ final class TableCodec {
   }
 
   private final IdentifierSources identifiers;
+  private final int orderPreservingMemoEntries;
 
   TableCodec(TableSchema schema, KeyProvider keys) {
     this(schema, keys, counter -> () -> {
@@ -64,7 +65,12 @@ final class TableCodec {
   }
 
   TableCodec(TableSchema schema, KeyProvider keys, IdentifierSources identifiers) {
+    this(schema, keys, identifiers, OrderPreservingBox.DEFAULT_MEMO_ENTRIES);
+  }
+
+  TableCodec(TableSchema schema, KeyProvider keys, IdentifierSources identifiers, int orderPreservingMemoEntries) {
     this.identifiers = identifiers;
+    this.orderPreservingMemoEntries = orderPreservingMemoEntries;
     this.schema = schema;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
@@ -113,7 +119,8 @@ final class TableCodec {
                       RandomizedBox.KEY_LENGTH_BYTES))
                   : null;
           return OrderPreservingBox.create(
-              keys.keyRing(scope, OrderPreservingBox.KEY_LENGTH_BYTES), opeEncoding(policy.type()), companion);
+              keys.keyRing(scope, OrderPreservingBox.KEY_LENGTH_BYTES), opeEncoding(policy.type()), companion,
+              orderPreservingMemoEntries);
         case SPLASHE: // the dimension's 0/1 indicators are ASHE values
         case ASHE:
           return AsheBox.create(

@@ -2,6 +2,8 @@ package dev.cryptoworker.ycsb;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureScans;
+import dev.cryptoworker.client.SecureTableOptions;
+import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.TableSchema;
@@ -44,6 +46,7 @@ import site.ycsb.Status;
  *
  * <p>Properties ({@link BindingOptions} documents each): {@code cryptoworker.mode},
  * {@code cryptoworker.schema}, {@code cryptoworker.masterkey}, {@code cryptoworker.clientside},
+ * {@code cryptoworker.opememo} (OPE values remembered per column, see {@link SecureTableOptions}),
  * {@code columnfamily}, {@code hbase.zookeeper.quorum}, {@code hbase.zookeeper.property.clientPort},
  * {@code hbase.site}. A field name {@code family:qualifier} addresses that column; any other
  * field name is a qualifier of {@code columnfamily}.
@@ -82,7 +85,8 @@ public class SecureHBaseClient extends DB implements FilterScans {
         if (shared == null) {
           Connection c = ConnectionFactory.createConnection(options.hbaseConfiguration());
           shared = new Shared(c, options.secure()
-              ? SecureConnection.wrap(c, KeyProvider.fromMasterKey(options.masterKey()), List.of(options.schema()))
+              ? SecureConnection.wrap(c, KeyProvider.fromMasterKey(options.masterKey()), List.of(options.schema()),
+                  SecureTableOptions.builder().orderPreservingMemoEntries(options.orderPreservingMemo()).build())
               : null);
           SHARED.put(sharedKey, shared);
         }
@@ -281,7 +285,8 @@ public class SecureHBaseClient extends DB implements FilterScans {
 
     /** Clients with equal keys share one connection. */
     String sharingKey() {
-      return (secure ? "secure|" + schema.tableName() + "|" + p.getProperty("cryptoworker.masterkey", "") : "plain")
+      return (secure ? "secure|" + schema.tableName() + "|" + p.getProperty("cryptoworker.masterkey", "")
+          + "|" + p.getProperty("cryptoworker.opememo", "") : "plain")
           + "|" + p.getProperty("hbase.zookeeper.quorum", "") + ":" + p.getProperty("hbase.zookeeper.property.clientPort", "")
           + "|" + p.getProperty("hbase.site", "");
     }
@@ -292,6 +297,19 @@ public class SecureHBaseClient extends DB implements FilterScans {
 
     byte[] family() {
       return Bytes.toBytes(p.getProperty("columnfamily", "family"));
+    }
+
+    int orderPreservingMemo() throws DBException {
+      String v = p.getProperty("cryptoworker.opememo", Integer.toString(OrderPreservingBox.DEFAULT_MEMO_ENTRIES));
+      try {
+        int n = Integer.parseInt(v.strip());
+        if (n >= 0) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new DBException("cryptoworker.opememo must be a number >= 0, got " + v);
     }
 
     boolean clientSide() {

@@ -60,7 +60,8 @@ import site.ycsb.measurements.Measurements;
  * one), {@code --out=benchmarks/results}, {@code --name=ycsb-macro} (result file names),
  * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones),
  * {@code --variant=full|micro-std|micro-det|micro-ope} (micro: only the row key protected),
- * {@code --distribution=zipfian|uniform} (overrides the workload files).
+ * {@code --distribution=zipfian|uniform} (overrides the workload files), {@code --ope-memo=4096}
+ * (OPE values remembered per column by the client; 0 measures every OPE operation).
  */
 public final class WorkloadBenchmark {
   private final PrintStream out = System.out;
@@ -80,6 +81,7 @@ public final class WorkloadBenchmark {
     b.options.put("variant", "full");
     b.options.put("distribution", "");
     b.options.put("name", "ycsb-macro");
+    b.options.put("ope-memo", Integer.toString(dev.cryptoworker.cryptobox.ope.OrderPreservingBox.DEFAULT_MEMO_ENTRIES));
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       if (!b.options.containsKey(kv[0]) || kv.length != 2) {
@@ -250,6 +252,7 @@ public final class WorkloadBenchmark {
       throw new java.io.UncheckedIOException(e);
     }
     p.setProperty("cryptoworker.masterkey", key);
+    p.setProperty("cryptoworker.opememo", options.get("ope-memo"));
     // YCSB's key-range scans over DET row keys can only run on the client (see the README).
     p.setProperty("cryptoworker.clientside", "true");
     p.setProperty("hbase.zookeeper.quorum", conf.get("hbase.zookeeper.quorum"));
@@ -430,13 +433,14 @@ public final class WorkloadBenchmark {
       }
     }
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides), %s threads per side,"
-        + " %s s per side per workload in %s interleaved rounds after %s s of unmeasured warm-up per side; %s; variant %s; row keys: %s; HBase %s, embedded (1 region"
+        + " %s s per side per workload in %s interleaved rounds after %s s of unmeasured warm-up per side; %s; variant %s; row keys: %s; OPE memo %s values per column; HBase %s, embedded (1 region"
         + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
         options.get("warmup"), options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
         options.get("variant").equals("full") ? "full schemas" : options.get("variant") + " (only the row key protected)",
         !options.get("variant").equals("full") ? "as the variant says"
             : options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",
+        options.get("ope-memo"),
         VersionInfo.getVersion(),
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe()).append("\n![secure/plain throughput](ycsb-macro.png)\n");

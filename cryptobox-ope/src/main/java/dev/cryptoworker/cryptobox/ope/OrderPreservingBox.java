@@ -71,6 +71,19 @@ public final class OrderPreservingBox implements CryptoBox {
    */
   public static OrderPreservingBox create(KeyRing keys, Encoding encoding, CryptoBox companion)
       throws GeneralSecurityException {
+    return create(keys, encoding, companion, DEFAULT_MEMO_ENTRIES);
+  }
+
+  /** Distinct values per key version and direction whose OPE results a box remembers by default. */
+  public static final int DEFAULT_MEMO_ENTRIES = 4096;
+
+  /**
+   * As {@link #create(KeyRing, Encoding, CryptoBox)}, remembering the encryptions and
+   * decryptions of up to about {@code memoEntries} values per key version (0: none). The memo
+   * holds plaintexts in this process's memory, where the application has them anyway.
+   */
+  public static OrderPreservingBox create(KeyRing keys, Encoding encoding, CryptoBox companion, int memoEntries)
+      throws GeneralSecurityException {
     Objects.requireNonNull(encoding, "encoding");
     if (encoding == Encoding.DATE && companion == null) {
       throw new IllegalArgumentException(
@@ -78,7 +91,8 @@ public final class OrderPreservingBox implements CryptoBox {
               + " instant, does not keep the text's form");
     }
     return new OrderPreservingBox(
-        encoding, KeyedPrimitives.create(keys, "OPE", KEY_LENGTH_BYTES, BLOCK, OpeKey::new), companion);
+        encoding, KeyedPrimitives.create(keys, "OPE", KEY_LENGTH_BYTES, BLOCK, k -> new OpeKey(k, memoEntries)),
+        companion);
   }
 
   @Override
@@ -93,7 +107,7 @@ public final class OrderPreservingBox implements CryptoBox {
 
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    byte[] blocks = blocks(keys.primary(), OrderKeys.of(encoding, plaintext));
+    byte[] blocks = blocksOf(keys.primary(), plaintext);
     if (companion == null) {
       return blocks;
     }
@@ -106,7 +120,13 @@ public final class OrderPreservingBox implements CryptoBox {
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
     OpeKey key = keys.forCiphertext(ciphertext);
     if (companion == null) {
-      return decryptBlocks(key, ciphertext, ciphertext.length);
+      byte[] remembered = key.decrypted.get(ciphertext, ciphertext.length);
+      if (remembered != null) {
+        return remembered;
+      }
+      byte[] plaintext = decryptBlocks(key, ciphertext, ciphertext.length);
+      key.decrypted.put(ciphertext, ciphertext.length, plaintext);
+      return plaintext;
     }
     if (ciphertext.length < KeyIdPrefix.LENGTH + BLOCK + COMPANION_LENGTH_BYTES) {
       throw new GeneralSecurityException("ciphertext truncated: " + ciphertext.length + " bytes");
@@ -118,7 +138,7 @@ public final class OrderPreservingBox implements CryptoBox {
     }
     byte[] plaintext =
         companion.decrypt(Arrays.copyOfRange(ciphertext, blocksEnd, blocksEnd + copyLength), associatedData);
-    byte[] expected = blocks(key, OrderKeys.of(encoding, plaintext));
+    byte[] expected = blocksOf(key, plaintext);
     if (!Arrays.equals(expected, 0, expected.length, ciphertext, 0, blocksEnd)) {
       throw new GeneralSecurityException(
           "the order-preserving part does not match the authenticated companion: the cell was altered");
@@ -189,6 +209,16 @@ public final class OrderPreservingBox implements CryptoBox {
     return out;
   }
 
+  /** The blocks of {@code plaintext} under {@code key}, from the key's memo when it has them. */
+  private byte[] blocksOf(OpeKey key, byte[] plaintext) throws GeneralSecurityException {
+    byte[] blocks = key.encrypted.get(plaintext, plaintext.length);
+    if (blocks == null) {
+      blocks = blocks(key, OrderKeys.of(encoding, plaintext));
+      key.encrypted.put(plaintext, plaintext.length, blocks);
+    }
+    return blocks;
+  }
+
   private byte[] decryptBlocks(OpeKey key, byte[] c, int end) throws GeneralSecurityException {
     int body = end - KeyIdPrefix.LENGTH;
     if (body <= 0 || body % BLOCK != 0) {
@@ -223,8 +253,13 @@ public final class OrderPreservingBox implements CryptoBox {
     final int keyId;
     private final byte[] material;
     private final ThreadLocal<Worker> workers;
+    /** Remembered results: plaintext to blocks, and whole ciphertext (no companion) to plaintext. */
+    final DeterministicMemo encrypted;
+    final DeterministicMemo decrypted;
 
-    OpeKey(VersionedKey key) {
+    OpeKey(VersionedKey key, int memoEntries) {
+      this.encrypted = new DeterministicMemo(memoEntries);
+      this.decrypted = new DeterministicMemo(memoEntries);
       this.keyId = key.keyId();
       this.material = key.key().copyBytes();
       this.workers = ThreadLocal.withInitial(() -> new Worker(material));
