@@ -60,7 +60,7 @@ import site.ycsb.measurements.Measurements;
  * one), {@code --out=benchmarks/results}, {@code --name=ycsb-macro} (result file names),
  * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones),
  * {@code --variant=full|micro-std|micro-det|micro-ope} (micro: only the row key protected),
- * {@code --distribution=zipfian|uniform} (overrides the workload files), {@code --ope-memo=4096}
+ * {@code --distribution=zipfian|uniform} (overrides the workload files), {@code --ope-memo=16384}
  * (OPE values remembered per column by the client; 0 measures every OPE operation).
  */
 public final class WorkloadBenchmark {

@@ -75,7 +75,7 @@ public final class OrderPreservingBox implements CryptoBox {
   }
 
   /** Distinct values per key version and direction whose OPE results a box remembers by default. */
-  public static final int DEFAULT_MEMO_ENTRIES = 4096;
+  public static final int DEFAULT_MEMO_ENTRIES = 16_384;
 
   /**
    * As {@link #create(KeyRing, Encoding, CryptoBox)}, remembering the encryptions and
