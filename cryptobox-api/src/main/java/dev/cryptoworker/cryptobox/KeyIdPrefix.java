@@ -15,6 +15,11 @@ public final class KeyIdPrefix {
 
   private KeyIdPrefix() {}
 
+  /** The header of ciphertexts made under key {@code keyId}. */
+  public static byte[] of(int keyId) {
+    return new byte[] {FORMAT, (byte) (keyId >>> 24), (byte) (keyId >>> 16), (byte) (keyId >>> 8), (byte) keyId};
+  }
+
   /**
    * Returns the key of {@code keys} that made {@code ciphertext}.
    *

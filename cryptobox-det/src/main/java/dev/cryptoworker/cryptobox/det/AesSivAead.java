@@ -39,7 +39,7 @@ final class AesSivAead implements DeterministicAead {
 
   /** Tink's format with {@code key}'s id prefix. */
   AesSivAead(VersionedKey key) throws GeneralSecurityException {
-    this(key.key().copyBytes(), prefixOf(key.keyId()));
+    this(key.key().copyBytes(), KeyIdPrefix.of(key.keyId()));
   }
 
   /** Raw RFC 5297 AES-SIV (no prefix) with a 32-, 48- or 64-byte key; for the RFC's vectors. */
@@ -59,10 +59,6 @@ final class AesSivAead implements DeterministicAead {
     this.k1 = dbl(l);
     this.k2 = dbl(k1);
     this.zeroMac = cmac(ZERO_BLOCK);
-  }
-
-  private static byte[] prefixOf(int id) {
-    return new byte[] {KeyIdPrefix.FORMAT, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id};
   }
 
   private static Cipher newCipher(String transformation) {

@@ -38,8 +38,7 @@ final class AesGcmAead implements Aead {
       throw new GeneralSecurityException("AES-256-GCM needs a 32-byte key, got " + key.key().length());
     }
     this.key = new SecretKeySpec(key.key().copyBytes(), "AES");
-    int id = key.keyId();
-    this.prefix = new byte[] {KeyIdPrefix.FORMAT, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id};
+    this.prefix = KeyIdPrefix.of(key.keyId());
     newCipher(); // fail here, not on first use, if the JDK lacks AES-GCM
   }
 
