@@ -22,6 +22,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Row;
@@ -78,7 +79,7 @@ class OperationsTest {
     actions.add(new Get(toBytes("r1")));
     actions.add(new Delete(toBytes("r2")));
     RowMutations rm = new RowMutations(toBytes("r4"));
-    rm.add(new Put(toBytes("r4")).addColumn(F, SECRET, toBytes("s4")));
+    rm.add((Mutation) new Put(toBytes("r4")).addColumn(F, SECRET, toBytes("s4")));
     actions.add(rm);
     Object[] results = new Object[actions.size()];
     table.batch(actions, results);
@@ -193,8 +194,8 @@ class OperationsTest {
   void mutateRowIsAtomicAndEncoded() throws IOException {
     putRow("m", "open", "before");
     RowMutations rm = new RowMutations(toBytes("m"));
-    rm.add(new Put(toBytes("m")).addColumn(F, SECRET, toBytes("after")));
-    rm.add(new Delete(toBytes("m")).addColumns(F, STATUS));
+    rm.add(List.<Mutation>of(new Put(toBytes("m")).addColumn(F, SECRET, toBytes("after")),
+        new Delete(toBytes("m")).addColumns(F, STATUS)));
     table.mutateRow(rm);
     Result r = table.get(new Get(toBytes("m")));
     assertEquals("after", Bytes.toString(r.getValue(F, SECRET)));

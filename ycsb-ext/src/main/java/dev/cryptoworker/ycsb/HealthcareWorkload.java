@@ -111,7 +111,7 @@ public class HealthcareWorkload extends CoreWorkload {
 
   @Override
   public boolean doTransaction(DB db, Object threadstate) {
-    switch ((String) chooser.nextValue()) {
+    switch (chooser.nextValue()) {
       case "READ" -> db.read(table, buildKeyName(existingKey()), null, new HashMap<>());
       case "UPDATE" -> doTransactionUpdate(db);
       case "INSERT" -> doTransactionInsert(db);
