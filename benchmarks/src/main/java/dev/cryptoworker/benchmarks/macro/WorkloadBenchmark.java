@@ -54,8 +54,9 @@ import site.ycsb.measurements.Measurements;
  *
  * <p>Options ({@code -Dbench.args="..."}): {@code --workloads=A,B,E-1,E-2,F,G,H},
  * {@code --records=3000}, {@code --seconds=24} (per side per workload), {@code --rounds=4},
- * {@code --warmup=6} (seconds per side per workload run before measuring, so JIT compilation of
- * either side's code is not measured),
+ * {@code --warmup=6} (seconds the plain side runs before measuring, the secure side then doing as
+ * many operations, so JIT compilation is not measured; the plain side's rate there sets how many
+ * operations each side does per round: both sides do the same work),
  * {@code --threads=2}, {@code --zookeeper=host:port} (an existing cluster instead of the embedded
  * one), {@code --out=benchmarks/results}, {@code --name=ycsb-macro} (result file names),
  * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones),
@@ -88,6 +89,9 @@ public final class WorkloadBenchmark {
         throw new IllegalArgumentException("unknown option " + a + "; options: " + b.options.keySet());
       }
       b.options.put(kv[0], kv[1]);
+    }
+    if (b.intOption("warmup") < 1) {
+      throw new IllegalArgumentException("--warmup must be at least 1 s: it also sets the operations per round");
     }
     b.run(String.join(" ", args));
   }
@@ -342,22 +346,27 @@ public final class WorkloadBenchmark {
       cpuUsed.put(side, CpuClock.Usage.NONE);
     }
     ExecutorService pool = Executors.newFixedThreadPool(threads);
+    // Both sides do the same number of operations, so inserts grow both tables alike (timed runs
+    // let the faster side grow its table more and slow its own later filter scans). The plain
+    // side's warm-up sets the count: its rate times the round length.
     long warmupMillis = intOption("warmup") * 1000L;
-    if (warmupMillis > 0) {
-      for (String side : List.of("plain", "secure")) {
-        runSide(pool, workloads.get(side), dbs.get(side), states.get(side), warmupMillis);
-        recorders.get(side).reset();
-      }
-      out.printf("%s: warmed up both sides for %d s each%n", name, warmupMillis / 1000);
-    }
+    long warmupOps = runSide(pool, workloads.get("plain"), dbs.get("plain"), states.get("plain"), Long.MAX_VALUE, warmupMillis);
+    runSide(pool, workloads.get("secure"), dbs.get("secure"), states.get("secure"), warmupOps, CAP * warmupMillis);
+    recorders.values().forEach(MeasuringDb.Recorder::reset);
+    long opsPerRound = Math.max(threads, Math.round((double) warmupOps * roundMillis / warmupMillis));
+    out.printf("%s: warmed up with %,d operations per side; %,d operations per side per round%n", name, warmupOps, opsPerRound);
     for (int r = 0; r < rounds; r++) {
       List<String> order = r % 2 == 0 ? List.of("plain", "secure") : List.of("secure", "plain");
       for (String side : order) {
         CpuClock.Usage cpuAtStart = cpu.now();
         long start = System.nanoTime();
-        runSide(pool, workloads.get(side), dbs.get(side), states.get(side), roundMillis);
+        long done = runSide(pool, workloads.get(side), dbs.get(side), states.get(side), opsPerRound, CAP * roundMillis);
         busyNanos.merge(side, System.nanoTime() - start, Long::sum);
         cpuUsed.merge(side, cpu.now().minus(cpuAtStart), CpuClock.Usage::plus);
+        if (done < opsPerRound) {
+          out.printf("%s round %d: the %s side stopped after %dx the round length, at %,d of %,d operations%n",
+              name, r + 1, side, CAP, done, opsPerRound);
+        }
       }
       out.printf("%s round %d/%d: plain %,d ops, secure %,d ops so far%n", name, r + 1, rounds,
           recorders.get("plain").operations(), recorders.get("secure").operations());
@@ -381,16 +390,23 @@ public final class WorkloadBenchmark {
     return row;
   }
 
-  /** Runs one side's threads for {@code millis}, each doing transactions back to back. */
-  private static void runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
-      long millis) throws Exception {
-    long deadline = System.nanoTime() + millis * 1_000_000L;
+  /** How many times its planned length a side may take before it is stopped. */
+  private static final int CAP = 10;
+
+  /**
+   * Runs one side's threads, each doing transactions back to back, until {@code operations} are
+   * done or {@code maxMillis} have passed; returns the operations done.
+   */
+  private static long runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
+      long operations, long maxMillis) throws Exception {
+    long deadline = System.nanoTime() + maxMillis * 1_000_000L;
+    java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
     List<Future<?>> running = new ArrayList<>();
     for (int t = 0; t < dbs.size(); t++) {
       MeasuringDb db = dbs.get(t);
       Object state = states.get(t);
       running.add(pool.submit(() -> {
-        while (System.nanoTime() < deadline) {
+        while (System.nanoTime() < deadline && started.getAndIncrement() < operations) {
           w.doTransaction(db, state);
         }
       }));
@@ -398,6 +414,7 @@ public final class WorkloadBenchmark {
     for (Future<?> f : running) {
       f.get();
     }
+    return Math.min(started.get(), operations);
   }
 
   private void report(List<Row> rows, String args) throws IOException {
@@ -433,7 +450,8 @@ public final class WorkloadBenchmark {
       }
     }
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides), %s threads per side,"
-        + " %s s per side per workload in %s interleaved rounds after %s s of unmeasured warm-up per side; %s; variant %s; row keys: %s; OPE memo %s values per column; HBase %s, embedded (1 region"
+        + " the same number of operations on both sides per workload (as many as the plain side does in %s s) in %s"
+        + " interleaved rounds, after an unmeasured warm-up of as many operations as the plain side does in %s s; %s; variant %s; row keys: %s; OPE memo %s values per column; HBase %s, embedded (1 region"
         + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
         options.get("warmup"), options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
