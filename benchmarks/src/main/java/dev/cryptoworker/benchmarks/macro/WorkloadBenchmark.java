@@ -38,6 +38,7 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -134,6 +135,7 @@ public final class WorkloadBenchmark {
           prepare(connection, type, KeyProvider.fromMasterKey(key), conf, keyBase64);
         }
         for (String w : workloads) {
+          settle(connection, workloadProperties(w).getProperty("healthcare.records"));
           rows.add(runWorkload(w, conf, keyBase64));
         }
       }
@@ -230,6 +232,29 @@ public final class WorkloadBenchmark {
       }
       db.cleanup();
       out.printf("loaded %,d %s into the %s table in %.1f s%n", recordsToLoad, records, side, (System.nanoTime() - t0) / 1e9);
+    }
+  }
+
+  /**
+   * Flushes and major-compacts the plain and the secure table of {@code records}, so every
+   * workload starts with both in the same storage state (otherwise one side may scan a large
+   * memstore of earlier updates while the other reads freshly compacted files).
+   */
+  private void settle(Connection connection, String records) throws Exception {
+    TableName secure = TableName.valueOf(schemaOf(records).tableName());
+    List<TableName> tables = List.of(secure, TableName.valueOf(secure.getNameAsString() + "_plain"));
+    try (Admin admin = connection.getAdmin()) {
+      for (TableName t : tables) {
+        admin.flush(t);
+        admin.majorCompact(t);
+      }
+      Thread.sleep(1000); // compactions are requested asynchronously
+      long deadline = System.nanoTime() + 180_000_000_000L;
+      for (TableName t : tables) {
+        while (admin.getCompactionState(t) != CompactionState.NONE && System.nanoTime() < deadline) {
+          Thread.sleep(200);
+        }
+      }
     }
   }
 
@@ -449,7 +474,8 @@ public final class WorkloadBenchmark {
         }
       }
     }
-    md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides), %s threads per side,"
+    md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides; both tables flushed and major-compacted"
+        + " before each workload), %s threads per side,"
         + " the same number of operations on both sides per workload (as many as the plain side does in %s s) in %s"
         + " interleaved rounds, after an unmeasured warm-up of as many operations as the plain side does in %s s; %s; variant %s; row keys: %s; OPE memo %s values per column; HBase %s, embedded (1 region"
         + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",

@@ -20,7 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Why not Tink's class: it keeps one JCE {@link Cipher} per thread for all keys, so a thread
  * that alternates between keys (CryptoWorker has one per column) recomputes the AES key schedule
  * on every call, a quarter of a row's encoding time. Here each key has its own per-thread Cipher,
- * whose schedule the JDK reuses while the key stays the same. The cipher itself is the JDK's.
+ * whose schedule the JDK reuses while the key stays the same. The cipher itself is the JDK's. Cost:
+ * one JCE cipher (a few KB) per key version, column and thread that uses it.
  */
 final class AesGcmAead implements Aead {
   private static final int IV_LENGTH = 12;
