@@ -54,7 +54,7 @@ import site.ycsb.measurements.Measurements;
  * CSV and a PNG chart in {@code benchmarks/results/}.
  *
  * <p>Options ({@code -Dbench.args="..."}): {@code --workloads=A,B,E-1,E-2,F,G,H},
- * {@code --records=3000}, {@code --seconds=24} (per side per workload), {@code --rounds=4},
+ * {@code --records=3000}, {@code --seconds=24} (per workload, as the plain side's time), {@code --rounds=4},
  * {@code --warmup=6} (seconds the plain side runs before measuring, the secure side then doing as
  * many operations, so JIT compilation is not measured; the plain side's rate there sets how many
  * operations each side does per round: both sides do the same work),
