@@ -54,8 +54,8 @@ import site.ycsb.measurements.Measurements;
  * CSV and a PNG chart in {@code benchmarks/results/}.
  *
  * <p>Options ({@code -Dbench.args="..."}): {@code --workloads=A,B,E-1,E-2,F,G,H},
- * {@code --records=3000}, {@code --seconds=24} (per workload, as the plain side's time), {@code --rounds=4},
- * {@code --warmup=6} (seconds the plain side runs before measuring, the secure side then doing as
+ * {@code --records=3000}, {@code --seconds=20} (per workload, as the plain side's time), {@code --rounds=4},
+ * {@code --warmup=5} (seconds the plain side runs before measuring, the secure side then doing as
  * many operations, so JIT compilation is not measured; the plain side's rate there sets how many
  * operations each side does per round: both sides do the same work),
  * {@code --threads=2}, {@code --zookeeper=host:port} (an existing cluster instead of the embedded
@@ -73,9 +73,9 @@ public final class WorkloadBenchmark {
     WorkloadBenchmark b = new WorkloadBenchmark();
     b.options.put("workloads", "A,B,E-1,E-2,F,G,H");
     b.options.put("records", "3000");
-    b.options.put("seconds", "24");
+    b.options.put("seconds", "20");
     b.options.put("rounds", "4");
-    b.options.put("warmup", "6");
+    b.options.put("warmup", "5");
     b.options.put("threads", "2");
     b.options.put("zookeeper", "");
     b.options.put("out", "benchmarks/results");
