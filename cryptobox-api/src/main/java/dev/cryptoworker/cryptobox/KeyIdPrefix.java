@@ -15,6 +15,12 @@ public final class KeyIdPrefix {
 
   private KeyIdPrefix() {}
 
+  /** Whether {@code ciphertext} starts with {@code prefix} (a header from {@link #of}). */
+  public static boolean isPrefixOf(byte[] prefix, byte[] ciphertext) {
+    return ciphertext.length >= prefix.length
+        && java.util.Arrays.equals(prefix, 0, prefix.length, ciphertext, 0, prefix.length);
+  }
+
   /** The header of ciphertexts made under key {@code keyId}. */
   public static byte[] of(int keyId) {
     return new byte[] {FORMAT, (byte) (keyId >>> 24), (byte) (keyId >>> 16), (byte) (keyId >>> 8), (byte) keyId};

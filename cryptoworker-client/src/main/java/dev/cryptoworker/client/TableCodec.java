@@ -61,11 +61,7 @@ final class TableCodec {
   TableCodec(TableSchema schema, KeyProvider keys) {
     this(schema, keys, counter -> () -> {
       throw new java.io.IOException("no identifier source configured for ASHE column " + counter);
-    });
-  }
-
-  TableCodec(TableSchema schema, KeyProvider keys, IdentifierSources identifiers) {
-    this(schema, keys, identifiers, OrderPreservingBox.DEFAULT_MEMO_ENTRIES);
+    }, OrderPreservingBox.DEFAULT_MEMO_ENTRIES);
   }
 
   TableCodec(TableSchema schema, KeyProvider keys, IdentifierSources identifiers, int orderPreservingMemoEntries) {

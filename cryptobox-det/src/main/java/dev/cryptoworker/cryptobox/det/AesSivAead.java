@@ -2,6 +2,7 @@ package dev.cryptoworker.cryptobox.det;
 
 import com.google.crypto.tink.DeterministicAead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -51,22 +52,14 @@ final class AesSivAead implements DeterministicAead {
     int half = key.length / 2;
     this.macKey = new SecretKeySpec(key, 0, half, "AES");
     this.ctrKey = new SecretKeySpec(key, half, half, "AES");
-    this.cbc = ThreadLocal.withInitial(() -> newCipher("AES/CBC/NoPadding"));
-    this.ctr = ThreadLocal.withInitial(() -> newCipher("AES/CTR/NoPadding"));
+    this.cbc = ThreadLocalCiphers.of("AES/CBC/NoPadding");
+    this.ctr = ThreadLocalCiphers.of("AES/CTR/NoPadding");
     Cipher ecb = Cipher.getInstance("AES/ECB/NoPadding");
     ecb.init(Cipher.ENCRYPT_MODE, macKey);
     byte[] l = ecb.doFinal(ZERO_BLOCK);
     this.k1 = dbl(l);
     this.k2 = dbl(k1);
     this.zeroMac = cmac(ZERO_BLOCK);
-  }
-
-  private static Cipher newCipher(String transformation) {
-    try {
-      return Cipher.getInstance(transformation);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this JDK has no " + transformation, e);
-    }
   }
 
   /** Doubling in GF(2^128), RFC 5297 section 2.3. */
@@ -154,7 +147,7 @@ final class AesSivAead implements DeterministicAead {
     if (ciphertext.length < prefix.length + BLOCK) {
       throw new GeneralSecurityException("ciphertext too short");
     }
-    if (!MessageDigest.isEqual(prefix, Arrays.copyOf(ciphertext, prefix.length))) {
+    if (!KeyIdPrefix.isPrefixOf(prefix, ciphertext)) {
       throw new GeneralSecurityException("wrong key id prefix");
     }
     byte[] siv = Arrays.copyOfRange(ciphertext, prefix.length, prefix.length + BLOCK);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.VersionedKey;
@@ -79,11 +80,7 @@ class DeterministicBoxTest {
   void detectsTamperingAndTruncation() throws Exception {
     DeterministicBox box = DeterministicBox.create(KeyRing.of(key(9)));
     byte[] c = box.encrypt("id-123".getBytes(), AD);
-    for (int i = 0; i < c.length * 8; i++) {
-      byte[] t = c.clone();
-      t[i / 8] ^= (byte) (1 << (i % 8));
-      assertThrows(GeneralSecurityException.class, () -> box.decrypt(t, AD), "bit " + i);
-    }
+    CiphertextChecks.assertAlterationsRejected(c, t -> box.decrypt(t, AD));
     GeneralSecurityException e = assertThrows(GeneralSecurityException.class, () -> box.decrypt(Arrays.copyOf(c, 12), AD));
     assertTrue(e.getMessage().contains("truncated"), e.getMessage());
   }

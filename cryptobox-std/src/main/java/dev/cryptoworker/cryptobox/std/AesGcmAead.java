@@ -2,11 +2,10 @@ package dev.cryptoworker.cryptobox.std;
 
 import com.google.crypto.tink.Aead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.util.Arrays;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -32,7 +31,7 @@ final class AesGcmAead implements Aead {
 
   private final SecretKeySpec key;
   private final byte[] prefix;
-  private final ThreadLocal<Cipher> ciphers = ThreadLocal.withInitial(AesGcmAead::newCipher);
+  private final ThreadLocal<Cipher> ciphers;
 
   AesGcmAead(VersionedKey key) throws GeneralSecurityException {
     if (key.key().length() != 32) {
@@ -40,15 +39,7 @@ final class AesGcmAead implements Aead {
     }
     this.key = new SecretKeySpec(key.key().copyBytes(), "AES");
     this.prefix = KeyIdPrefix.of(key.keyId());
-    newCipher(); // fail here, not on first use, if the JDK lacks AES-GCM
-  }
-
-  private static Cipher newCipher() {
-    try {
-      return Cipher.getInstance("AES/GCM/NoPadding");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this JDK has no AES/GCM/NoPadding", e);
-    }
+    this.ciphers = ThreadLocalCiphers.of("AES/GCM/NoPadding");
   }
 
   @Override
@@ -78,7 +69,7 @@ final class AesGcmAead implements Aead {
     if (ciphertext.length < HEADER + TAG_LENGTH) {
       throw new GeneralSecurityException("ciphertext too short");
     }
-    if (!MessageDigest.isEqual(prefix, Arrays.copyOf(ciphertext, prefix.length))) {
+    if (!KeyIdPrefix.isPrefixOf(prefix, ciphertext)) {
       throw new GeneralSecurityException("wrong key id prefix");
     }
     Cipher cipher = ciphers.get();

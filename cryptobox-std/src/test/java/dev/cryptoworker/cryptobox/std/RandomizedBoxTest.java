@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.VersionedKey;
@@ -82,15 +83,7 @@ class RandomizedBoxTest {
   void detectsEveryBitFlip() throws Exception {
     RandomizedBox box = RandomizedBox.create(KeyRing.of(key(7)));
     byte[] c = box.encrypt("patient record".getBytes(), AD);
-    for (int i = 0; i < c.length * 8; i++) {
-      byte[] t = c.clone();
-      t[i / 8] ^= (byte) (1 << (i % 8));
-      assertThrows(GeneralSecurityException.class, () -> box.decrypt(t, AD), "bit " + i);
-    }
-    for (int n = 0; n < c.length; n++) {
-      byte[] t = Arrays.copyOf(c, n);
-      assertThrows(GeneralSecurityException.class, () -> box.decrypt(t, AD), "truncated to " + n);
-    }
+    CiphertextChecks.assertAlterationsRejected(c, t -> box.decrypt(t, AD));
   }
 
   @Test
