@@ -52,14 +52,14 @@ public class AsheBenchmark {
     cells = new AsheCell[BATCH];
     stored = new byte[BATCH][];
     for (int i = 0; i < BATCH; i++) {
-      cells[i] = box.encrypt(i * 37L - 5000, ++nextId);
-      stored[i] = cells[i].toBytes();
+      stored[i] = box.encryptNumber(i * 37L - 5000);
+      cells[i] = AsheCell.parse(stored[i]);
     }
   }
 
   @Benchmark
-  public AsheCell encrypt() {
-    return box.encrypt(42L, ++nextId);
+  public byte[] encrypt() throws GeneralSecurityException {
+    return box.encryptNumber(42L);
   }
 
   @Benchmark

@@ -1,14 +1,18 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
-import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.OrderOnCiphertext;
+import dev.cryptoworker.cryptobox.PlaintextStorage;
+import dev.cryptoworker.cryptobox.RangeBounds;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.ByteArrayComparable;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.ColumnRangeFilter;
 import org.apache.hadoop.hbase.filter.Filter;
@@ -98,10 +102,10 @@ final class FilterTranslator {
     }
     Class<?> type = filter.getClass();
     if (ROW_KEY_FILTERS.contains(type)) {
-      if (!codec.rowKeyBox().isProtected()) {
+      if (codec.rowKeysInPlaintext()) {
         return Part.onServer(filter);
       }
-      return refuseOrClient(filter, "row key (" + codec.rowKeyBox() + ")",
+      return refuseOrClient(filter, codec.describeRowKey(),
           "compares row keys, which are stored encrypted", clientSideAllowed);
     }
     if (QUALIFIER_FILTERS.contains(type)) {
@@ -161,58 +165,55 @@ final class FilterTranslator {
   private Part singleColumnValue(SingleColumnValueFilter f, boolean clientSideAllowed) throws IOException {
     byte[] family = f.getFamily();
     byte[] qualifier = f.getQualifier();
-    ColumnPolicy policy = codec.policy(family, qualifier);
+    CryptoBox box = codec.valueBox(family, qualifier);
     String column = codec.describeColumn(family, qualifier);
     byte[] storedQualifier = codec.encodeQualifier(family, qualifier);
     CompareOperator op = f.getCompareOperator();
-    if (policy.box() == BoxKind.PLAIN) {
+    if (box.capability(PlaintextStorage.class).isPresent()) {
       return Part.onServer(copy(f, storedQualifier, op, f.getComparator()));
     }
     boolean equality = op == CompareOperator.EQUAL || op == CompareOperator.NOT_EQUAL;
-    if (policy.box() == BoxKind.DET && equality && f.getComparator() instanceof BinaryComparator) {
+    boolean binary = f.getComparator() instanceof BinaryComparator;
+    boolean ordered = box.capability(OrderOnCiphertext.class).isPresent();
+    boolean deterministic = box.capability(EqualityOnCiphertext.class).isPresent();
+    if (ordered && binary) {
+      return Part.onServer(orderPreserving(f, storedQualifier,
+          codec.rangeBounds(family, qualifier, f.getComparator().getValue())));
+    }
+    if (deterministic && equality && binary) {
       // After a rotation old rows keep old ciphertexts: match the value under every active key.
       List<Filter> perVersion = new ArrayList<>();
-      for (byte[] operand : codec.encodeDeterministicOperands(family, qualifier, f.getComparator().getValue())) {
+      for (byte[] operand : codec.equalityOperands(family, qualifier, f.getComparator().getValue())) {
         perVersion.add(copy(f, storedQualifier, op, new BinaryComparator(operand)));
       }
       return Part.onServer(perVersion.size() == 1 ? perVersion.get(0)
           : new FilterList(op == CompareOperator.EQUAL ? FilterList.Operator.MUST_PASS_ONE
               : FilterList.Operator.MUST_PASS_ALL, perVersion));
     }
-    if (policy.box() == BoxKind.OPE && f.getComparator() instanceof BinaryComparator) {
-      return Part.onServer(orderPreserving(f, storedQualifier, codec.orderPreservingBox(family, qualifier)));
-    }
+    BoxKind kind = box.kind();
     String what =
-        policy.box() == BoxKind.OPE
+        ordered
             ? "with " + f.getComparator().getClass().getSimpleName()
-                + " cannot run on OPE ciphertext (only BinaryComparator comparisons can)"
-            : policy.box() == BoxKind.DET && equality
+                + " cannot run on " + kind + " ciphertext (only BinaryComparator comparisons can)"
+            : deterministic && equality
             ? "with " + f.getComparator().getClass().getSimpleName()
-                + " cannot run on DET ciphertext (only BinaryComparator equality can)"
-            : op + " cannot run on " + policy.box() + " ciphertext"
-                + (policy.box() == BoxKind.DET ? " (DET supports EQUAL and NOT_EQUAL)" : "");
+                + " cannot run on " + kind + " ciphertext (only BinaryComparator equality can)"
+            : op + " cannot run on " + kind + " ciphertext"
+                + (deterministic ? " (" + kind + " supports EQUAL and NOT_EQUAL)" : "");
     return refuseOrClient(f, column, what, clientSideAllowed);
   }
 
   /**
-   * A comparison on an OPE column as comparisons against ciphertext bounds: {@code lo} = E(v) and
-   * {@code hi} = E(successor of v), so that stored x < v iff E(x) < lo and x <= v iff E(x) < hi,
-   * whatever companion bytes follow the blocks.
+   * A comparison on an order-preserving column as comparisons against ciphertext bounds: {@code
+   * lower} = E(v) and {@code upperExclusive} = E(successor of v), so that stored x < v iff E(x) <
+   * lower and x <= v iff E(x) < upperExclusive, whatever companion bytes follow the blocks.
    */
-  private static Filter orderPreserving(SingleColumnValueFilter f, byte[] storedQualifier, OrderPreservingBox box)
-      throws IOException {
-    byte[] v = f.getComparator().getValue();
-    if (box.keyVersions() > 1) {
-      return orderPreservingAcrossVersions(f, storedQualifier, box, v);
+  private static Filter orderPreserving(SingleColumnValueFilter f, byte[] storedQualifier, List<RangeBounds> bounds) {
+    if (bounds.size() > 1) {
+      return orderPreservingAcrossVersions(f, storedQualifier, bounds);
     }
-    byte[] lo;
-    byte[] hi;
-    try {
-      lo = box.lowerBound(v);
-      hi = box.upperBoundExclusive(v);
-    } catch (java.security.GeneralSecurityException e) {
-      throw new IOException("cannot encrypt filter operand: " + e.getMessage(), e);
-    }
+    byte[] lo = bounds.get(0).lower();
+    byte[] hi = bounds.get(0).upperExclusive();
     switch (f.getCompareOperator()) {
       case LESS:
         return copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(lo));
@@ -223,9 +224,7 @@ final class FilterTranslator {
       case GREATER_OR_EQUAL:
         return copy(f, storedQualifier, CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(lo));
       case EQUAL:
-        return new FilterList(FilterList.Operator.MUST_PASS_ALL,
-            copy(f, storedQualifier, CompareOperator.GREATER_OR_EQUAL, new BinaryComparator(lo)),
-            copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(hi)));
+        return between(f, storedQualifier, lo, hi);
       case NOT_EQUAL:
         return new FilterList(FilterList.Operator.MUST_PASS_ONE,
             copy(f, storedQualifier, CompareOperator.LESS, new BinaryComparator(lo)),
@@ -237,35 +236,31 @@ final class FilterTranslator {
 
   /**
    * After a rotation: the union over key versions of the comparison within each version's own
-   * ciphertext range [prefix, top), since versions differ in their key-id prefix.
+   * ciphertext range [versionStart, versionEnd), since versions differ in their key-id prefix.
    */
   private static Filter orderPreservingAcrossVersions(
-      SingleColumnValueFilter f, byte[] storedQualifier, OrderPreservingBox box, byte[] v) {
+      SingleColumnValueFilter f, byte[] storedQualifier, List<RangeBounds> bounds) {
     List<Filter> versions = new ArrayList<>();
-    for (byte[][] b : box.boundsUnderEveryKey(v)) {
-      byte[] prefix = b[0];
-      byte[] lo = b[1];
-      byte[] hi = b[2];
-      byte[] top = b[3];
+    for (RangeBounds b : bounds) {
       switch (f.getCompareOperator()) {
         case LESS:
-          versions.add(between(f, storedQualifier, prefix, lo));
+          versions.add(between(f, storedQualifier, b.versionStart(), b.lower()));
           break;
         case LESS_OR_EQUAL:
-          versions.add(between(f, storedQualifier, prefix, hi));
+          versions.add(between(f, storedQualifier, b.versionStart(), b.upperExclusive()));
           break;
         case GREATER:
-          versions.add(between(f, storedQualifier, hi, top));
+          versions.add(between(f, storedQualifier, b.upperExclusive(), b.versionEnd()));
           break;
         case GREATER_OR_EQUAL:
-          versions.add(between(f, storedQualifier, lo, top));
+          versions.add(between(f, storedQualifier, b.lower(), b.versionEnd()));
           break;
         case EQUAL:
-          versions.add(between(f, storedQualifier, lo, hi));
+          versions.add(between(f, storedQualifier, b.lower(), b.upperExclusive()));
           break;
         default: // NOT_EQUAL
-          versions.add(between(f, storedQualifier, prefix, lo));
-          versions.add(between(f, storedQualifier, hi, top));
+          versions.add(between(f, storedQualifier, b.versionStart(), b.lower()));
+          versions.add(between(f, storedQualifier, b.upperExclusive(), b.versionEnd()));
           break;
       }
     }
@@ -281,7 +276,7 @@ final class FilterTranslator {
 
   private static SingleColumnValueFilter copy(
       SingleColumnValueFilter f, byte[] qualifier, CompareOperator op,
-      org.apache.hadoop.hbase.filter.ByteArrayComparable comparator) {
+      ByteArrayComparable comparator) {
     SingleColumnValueFilter out =
         f instanceof SingleColumnValueExcludeFilter
             ? new SingleColumnValueExcludeFilter(f.getFamily(), qualifier, op, comparator)

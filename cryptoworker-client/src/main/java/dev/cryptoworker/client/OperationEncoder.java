@@ -1,15 +1,18 @@
 package dev.cryptoworker.client;
 
-import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.schema.ColumnPolicy;
-import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.OrderOnCiphertext;
+import dev.cryptoworker.cryptobox.PlaintextStorage;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Delete;
@@ -38,118 +41,29 @@ final class OperationEncoder {
 
   /** Encodes a row key for a point operation (Get, Delete, check), which STD keys cannot serve. */
   byte[] encodePointRow(byte[] row, String operation) throws IOException {
-    if (codec.rowKeyBox() == BoxKind.STD) {
+    CryptoBox rowBox = codec.rowBox();
+    if (rowBox.capability(EqualityOnCiphertext.class).isEmpty()) {
       throw new UnsupportedSecureOperationException(
-          codec.table(), "row key (STD)",
-          operation + " by row key is impossible: STD row keys are randomized, so equal keys are"
-              + " stored as different bytes; STD-keyed tables support only full scans");
+          codec.table(), codec.describeRowKey(),
+          operation + " by row key is impossible: " + rowBox.kind() + " row keys are randomized, so equal"
+              + " keys are stored as different bytes; " + rowBox.kind() + "-keyed tables support only full scans");
     }
     return codec.encodeRow(row);
   }
 
   Put encode(Put put) throws IOException {
     byte[] row = put.getRow();
-    byte[] storedRow = codec.encodeRow(row);
-    Put out = new Put(storedRow, put.getTimestamp());
+    Put out = new Put(codec.encodeRow(row), put.getTimestamp());
     for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
-      byte[] family = e.getKey();
-      FamilySchema familySchema = codec.familySchema(family);
-      if (familySchema.hasSplayedColumns()) {
-        encodeSplayedFamily(row, family, familySchema, e.getValue(), out);
-        continue;
-      }
-      for (Cell cell : e.getValue()) {
-        byte[] qualifier = CellUtil.cloneQualifier(cell);
-        out.addColumn(
-            family,
-            codec.encodeQualifier(family, qualifier),
-            cell.getTimestamp(),
-            codec.encodeValue(row, family, qualifier, CellUtil.cloneValue(cell)));
-      }
+      codec.expansion(e.getKey()).encode(row, e.getKey(), e.getValue(), out);
     }
     copyMutationSettings(put, out);
     return out;
   }
 
-  /**
-   * SPLASHE: a dimension becomes its k ASHE indicators; a measure it splays is stored as itself
-   * plus k splayed ASHE cells. Dimension and measures must be written together, so the splayed
-   * cells always agree with the dimension.
-   */
-  private void encodeSplayedFamily(byte[] row, byte[] family, FamilySchema f, List<Cell> cells, Put out)
-      throws IOException {
-    Map<String, String> dimensionValues = new java.util.HashMap<>();
-    java.util.Set<String> written = new java.util.HashSet<>();
-    for (Cell cell : cells) {
-      String name = Bytes.toString(CellUtil.cloneQualifier(cell));
-      written.add(name);
-      if (SplayedColumns.isDimension(f, name)) {
-        String value = Bytes.toString(CellUtil.cloneValue(cell));
-        if (!f.policyFor(name).values().contains(value)) {
-          throw new IllegalArgumentException("table " + codec.table() + ", column " + f.name() + ":" + name
-              + " (SPLASHE): value '" + value + "' is not one of " + f.policyFor(name).values());
-        }
-        dimensionValues.put(name, value);
-      }
-    }
-    for (Cell cell : cells) {
-      byte[] qualifier = CellUtil.cloneQualifier(cell);
-      String name = Bytes.toString(qualifier);
-      long ts = cell.getTimestamp();
-      if (SplayedColumns.isDimension(f, name)) {
-        ColumnPolicy p = f.policyFor(name);
-        for (String measure : p.splays()) {
-          if (!written.contains(measure)) {
-            throw new IllegalArgumentException("table " + codec.table() + ", column " + f.name() + ":" + name
-                + " (SPLASHE): write its splayed measure '" + measure + "' in the same Put");
-          }
-        }
-        for (String v : p.values()) {
-          byte[] q = SplayedColumns.qualifier(name, v);
-          out.addColumn(family, q, ts, codec.encodeSplayed(family, q, v.equals(dimensionValues.get(name)) ? 1 : 0));
-        }
-        continue;
-      }
-      byte[] value = CellUtil.cloneValue(cell);
-      out.addColumn(family, qualifier, ts, codec.encodeValue(row, family, qualifier, value));
-      String dimension = f.splayedBy(name).orElse(null);
-      if (dimension != null) {
-        String current = dimensionValues.get(dimension);
-        if (current == null) {
-          throw new IllegalArgumentException("table " + codec.table() + ", column " + f.name() + ":" + name
-              + " (ASHE, splayed by " + dimension + "): write the dimension '" + dimension + "' in the same Put");
-        }
-        long m = value.length == 4 ? Bytes.toInt(value) : Bytes.toLong(value);
-        for (String v : f.policyFor(dimension).values()) {
-          byte[] q = SplayedColumns.qualifier(name, v);
-          out.addColumn(family, q, ts, codec.encodeSplayed(family, q, v.equals(current) ? m : 0));
-        }
-      }
-    }
-  }
-
-  /** The stored qualifiers of a column: SPLASHE dimensions and splayed measures have several. */
-  private List<byte[]> storedQualifiers(byte[] family, byte[] qualifier, boolean withSplays) throws IOException {
-    FamilySchema f = codec.familySchema(family);
-    String name = Bytes.toString(qualifier);
-    if (!f.hasSplayedColumns()) {
-      return List.of(codec.encodeQualifier(family, qualifier));
-    }
-    List<byte[]> out = new java.util.ArrayList<>();
-    if (SplayedColumns.isDimension(f, name)) {
-      for (String v : f.policyFor(name).values()) {
-        out.add(SplayedColumns.qualifier(name, v));
-      }
-      return out;
-    }
-    out.add(qualifier);
-    String dimension = f.splayedBy(name).orElse(null);
-    if (withSplays && dimension != null) {
-      for (String v : f.policyFor(dimension).values()) {
-        out.add(SplayedColumns.qualifier(name, v));
-      }
-    }
-    return out;
+  /** The stored qualifiers of a column: an expanded column (SPLASHE) has several. */
+  private List<byte[]> storedQualifiers(byte[] family, byte[] qualifier, boolean forDelete) throws IOException {
+    return codec.expansion(family).storedQualifiers(family, qualifier, forDelete);
   }
 
   Delete encode(Delete delete) throws IOException {
@@ -220,7 +134,7 @@ final class OperationEncoder {
   }
 
   private void requirePlainColumn(byte[] family, byte[] qualifier, String operation) throws IOException {
-    if (codec.policy(family, qualifier).box() != BoxKind.PLAIN) {
+    if (codec.capability(family, qualifier, PlaintextStorage.class).isEmpty()) {
       throw new UnsupportedSecureOperationException(
           codec.table(), codec.describeColumn(family, qualifier),
           operation + " computes on stored bytes on the server, which is impossible on an encrypted"
@@ -303,27 +217,7 @@ final class OperationEncoder {
       byte[] family = cam.getFamily();
       byte[] qualifier = cam.getQualifier();
       byte[] value = cam.getValue();
-      ColumnPolicy policy = codec.policy(family, qualifier);
-      byte[] storedValue = value;
-      boolean exactOrderPreserving =
-          policy.box() == BoxKind.OPE && !codec.orderPreservingBox(family, qualifier).hasCompanion();
-      if (value != null && exactOrderPreserving) {
-        // Deterministic and monotone, no companion bytes: every comparison holds on ciphertext.
-        storedValue = codec.encodeValue(row, family, qualifier, value);
-      } else if (value != null && policy.box() != BoxKind.PLAIN) {
-        boolean equality =
-            cam.getCompareOp() == org.apache.hadoop.hbase.CompareOperator.EQUAL
-                || cam.getCompareOp() == org.apache.hadoop.hbase.CompareOperator.NOT_EQUAL;
-        if (policy.box() != BoxKind.DET || !equality) {
-          throw new UnsupportedSecureOperationException(
-              codec.table(), codec.describeColumn(family, qualifier),
-              "checkAndMutate condition " + cam.getCompareOp() + " cannot be evaluated on "
-                  + policy.box() + " ciphertext (supported: any comparison on PLAIN columns and OPE"
-                  + " columns without companion, EQUAL/NOT_EQUAL on DET columns, existence checks on any"
-                  + " column)");
-        }
-        storedValue = codec.encodeDeterministicOperand(family, qualifier, value);
-      }
+      byte[] storedValue = value == null ? null : conditionOperand(row, family, qualifier, cam.getCompareOp(), value);
       b.ifMatches(family, codec.encodeQualifier(family, qualifier), cam.getCompareOp(), storedValue);
     }
     TimeRange tr = cam.getTimeRange();
@@ -343,6 +237,30 @@ final class OperationEncoder {
       return b.build(encode((RowMutations) action));
     }
     throw new IllegalArgumentException("unsupported checkAndMutate action " + action.getClass().getName());
+  }
+
+  /**
+   * The stored operand of a checkAndMutate condition: as written on PLAIN columns; the primary
+   * key's ciphertext where stored bytes are deterministic (any comparison if they also keep order,
+   * OPE without companion; EQUAL/NOT_EQUAL otherwise, DET).
+   */
+  private byte[] conditionOperand(byte[] row, byte[] family, byte[] qualifier, CompareOperator op, byte[] value)
+      throws IOException {
+    CryptoBox box = codec.valueBox(family, qualifier);
+    if (box.capability(PlaintextStorage.class).isPresent()) {
+      return value;
+    }
+    boolean deterministic = box.capability(EqualityOnCiphertext.class).isPresent();
+    boolean ordered = box.capability(OrderOnCiphertext.class).isPresent();
+    boolean equality = op == CompareOperator.EQUAL || op == CompareOperator.NOT_EQUAL;
+    if (!deterministic || (!ordered && !equality)) {
+      throw new UnsupportedSecureOperationException(
+          codec.table(), codec.describeColumn(family, qualifier),
+          "checkAndMutate condition " + op + " cannot be evaluated on " + box.kind()
+              + " ciphertext (supported: any comparison on PLAIN columns and OPE columns without companion,"
+              + " EQUAL/NOT_EQUAL on DET columns, existence checks on any column)");
+    }
+    return codec.equalityOperands(family, qualifier, value).get(0);
   }
 
   /** Encodes one action of a batch. */
@@ -384,7 +302,7 @@ final class OperationEncoder {
       if (e.getValue() == null) {
         out.put(e.getKey(), null);
       } else {
-        NavigableSet<byte[]> qs = new java.util.TreeSet<>(Bytes.BYTES_COMPARATOR);
+        NavigableSet<byte[]> qs = new TreeSet<>(Bytes.BYTES_COMPARATOR);
         for (byte[] q : e.getValue()) {
           qs.addAll(storedQualifiers(e.getKey(), q, false));
         }

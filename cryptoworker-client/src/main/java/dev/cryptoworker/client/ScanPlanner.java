@@ -1,6 +1,8 @@
 package dev.cryptoworker.client;
 
-import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import java.io.IOException;
 import java.util.Arrays;
 import org.apache.hadoop.hbase.HConstants;
@@ -30,29 +32,29 @@ final class ScanPlanner {
     String reason = null;
     PlainRowRange residualRange = null;
     boolean hasRange = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
-    BoxKind rowBox = codec.rowKeyBox();
-    if (hasRange && rowBox == BoxKind.OPE) {
-      // Order-preserving keys: the plaintext range is exactly the ciphertext range.
+    CryptoBox rowBox = codec.rowBox();
+    if (hasRange && (codec.rowKeysInPlaintext() || rowBox.capability(OrderOnCiphertext.class).isPresent())) {
+      // Plaintext or order-preserving keys: the plaintext range is exactly the stored range.
       if (scan.getStartRow().length > 0) {
         out.withStartRow(codec.encodeRow(scan.getStartRow()), scan.includeStartRow());
       }
       if (scan.getStopRow().length > 0) {
         out.withStopRow(codec.encodeRow(scan.getStopRow()), scan.includeStopRow());
       }
-    } else if (hasRange && rowBox.isProtected()) {
+    } else if (hasRange) {
       boolean singleRow =
           scan.isGetScan() || (scan.includeStopRow() && Arrays.equals(scan.getStartRow(), scan.getStopRow()));
-      if (singleRow && rowBox == BoxKind.DET) {
+      if (singleRow && rowBox.capability(EqualityOnCiphertext.class).isPresent()) {
         byte[] stored = codec.encodeRow(scan.getStartRow());
         out.withStartRow(stored, true).withStopRow(stored, true);
       } else if (clientAllowed) {
-        reason = "row range over " + rowBox + " row keys";
+        reason = "row range over " + rowBox.kind() + " row keys";
         residualRange = PlainRowRange.of(scan);
         out.withStartRow(HConstants.EMPTY_START_ROW).withStopRow(HConstants.EMPTY_END_ROW);
       } else {
         throw new UnsupportedSecureOperationException(
-            codec.table(), "row key (" + rowBox + ")",
-            "a row-key range scan cannot run on " + rowBox + " ciphertext, whose order is not the"
+            codec.table(), codec.describeRowKey(),
+            "a row-key range scan cannot run on " + rowBox.kind() + " ciphertext, whose order is not the"
                 + " plaintext order; refused rather than scanning the whole table. Opt in with"
                 + " SecureScans.allowClientSideEvaluation(scan) to scan, decrypt and filter on the"
                 + " client");

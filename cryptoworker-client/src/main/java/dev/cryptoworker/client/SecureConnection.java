@@ -1,20 +1,37 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
+import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 
 /**
@@ -22,45 +39,56 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
  * tables that encrypt per their schema.
  *
  * <pre>
- * SecureConnection secure = SecureConnection.wrap(connection, keys, List.of(schema));
- * try (Table patients = secure.getTable(TableName.valueOf("patients"))) {
- *   patients.put(new Put(id).addColumn(f, q, value));   // stored encrypted
+ * try (SecureConnection secure = SecureConnection.builder()
+ *     .connection(connection).keys(keys).schema(schema).build()) {
+ *   try (Table patients = secure.getTable(TableName.valueOf("patients"))) {
+ *     patients.put(new Put(id).addColumn(f, q, value));   // stored encrypted
+ *   }
  * }
  * </pre>
  *
- * <p>Thread-safe and meant to be shared, like the {@code Connection} it wraps. It does not own that
- * connection: close the connection yourself when done. Every box's keys are derived when wrapping,
- * so a bad schema or key fails here, not on first use.
+ * <p>Thread-safe and meant to be shared, like the {@code Connection} it wraps. It owns its thread
+ * pool (per-region calls of aggregations), which {@link #close()} shuts down; it does not own the
+ * connection: close that yourself when done. Every box's keys are derived when building, so a bad
+ * schema or key fails here, not on first use.
  */
-public final class SecureConnection {
-  /** The region-side Process step, registered on tables with ASHE columns. */
-  static final String AGGREGATION_COPROCESSOR = "dev.cryptoworker.coprocessor.AsheAggregationObserver";
+public final class SecureConnection implements Closeable {
+  /** The name of the cluster a single {@link Builder#connection} registers. */
+  public static final String DEFAULT_CLUSTER = "default";
+  /** The region-side Process step, registered on tables whose boxes need region-side work. */
+  static final String REGION_OBSERVER = "dev.cryptoworker.coprocessor.RegionRequestObserver";
   private static final int IDENTIFIER_BLOCK = 1024;
+  private static final int POOL_THREADS = 16;
 
-  private final Connection connection;
+  private final Map<String, Connection> clusters;
   private final Map<TableName, TableCodec> codecs;
   private final SecureTableOptions options;
-  private final java.util.concurrent.ExecutorService pool;
+  private final ExecutorService pool;
+  private volatile boolean closed;
 
-  private SecureConnection(Connection connection, Map<TableName, TableCodec> codecs, SecureTableOptions options,
-      java.util.concurrent.ExecutorService pool) {
-    this.connection = connection;
+  private SecureConnection(Map<String, Connection> clusters, Map<TableName, TableCodec> codecs,
+      SecureTableOptions options) {
+    this.clusters = clusters;
     this.codecs = codecs;
     this.options = options;
-    this.pool = pool;
+    this.pool = newPool();
   }
 
-  /** Daemon threads for per-region aggregation calls; idle threads die after a minute. */
-  private static java.util.concurrent.ExecutorService newPool() {
-    java.util.concurrent.ThreadPoolExecutor pool = new java.util.concurrent.ThreadPoolExecutor(
-        16, 16, 60, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "cryptoworker-aggregate");
+  /** Daemon threads for per-region calls; idle threads die after a minute. */
+  private static ExecutorService newPool() {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(POOL_THREADS, POOL_THREADS, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "cryptoworker-region");
           t.setDaemon(true);
           return t;
         });
     pool.allowCoreThreadTimeOut(true);
     return pool;
+  }
+
+  /** A builder: {@code connection}, {@code keys} and the schemas are required. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
@@ -70,27 +98,13 @@ public final class SecureConnection {
    * @throws UnsupportedOperationException if a schema uses a box this version does not implement
    */
   public static SecureConnection wrap(Connection connection, KeyProvider keys, Collection<TableSchema> schemas) {
-    return wrap(connection, keys, schemas, SecureTableOptions.defaults());
+    return builder().connection(connection).keys(keys).schemas(schemas).build();
   }
 
   /** Wraps {@code connection} with {@code options}. */
   public static SecureConnection wrap(
       Connection connection, KeyProvider keys, Collection<TableSchema> schemas, SecureTableOptions options) {
-    Objects.requireNonNull(connection, "connection");
-    Objects.requireNonNull(keys, "keys");
-    Objects.requireNonNull(options, "options");
-    Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
-    for (TableSchema schema : schemas) {
-      TableName name = TableName.valueOf(schema.tableName());
-      if (codecs.containsKey(name)) {
-        throw new IllegalArgumentException(
-            "two schemas for table " + name + ": " + codecs.get(name).schema().source() + " and "
-                + schema.source());
-      }
-      codecs.put(name, new TableCodec(schema, keys,
-          counter -> new HBaseIdentifierSource(connection, counter, IDENTIFIER_BLOCK), options.orderPreservingMemoEntries()));
-    }
-    return new SecureConnection(connection, Collections.unmodifiableMap(codecs), options, newPool());
+    return builder().connection(connection).keys(keys).schemas(schemas).options(options).build();
   }
 
   /**
@@ -99,7 +113,7 @@ public final class SecureConnection {
    */
   public Table getTable(TableName name) throws IOException {
     TableCodec codec = codecs.get(name);
-    return codec == null ? connection.getTable(name) : new SecureTable(connection.getTable(name), codec, options, pool);
+    return codec == null ? defaultCluster().getTable(name) : open(name, codec);
   }
 
   /**
@@ -112,7 +126,19 @@ public final class SecureConnection {
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
-    return new SecureTable(connection.getTable(name), codec, options, pool);
+    return open(name, codec);
+  }
+
+  private SecureTable open(TableName name, TableCodec codec) throws IOException {
+    if (closed) {
+      throw new IllegalStateException("this SecureConnection is closed");
+    }
+    return new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, codec, clusters, options, pool)),
+        codec.table());
+  }
+
+  private Connection defaultCluster() {
+    return clusters.get(DEFAULT_CLUSTER);
   }
 
   /** The schema of {@code name}, if any. */
@@ -122,31 +148,46 @@ public final class SecureConnection {
 
   /** The wrapped connection (which sees only ciphertext of protected tables). */
   public Connection unwrap() {
-    return connection;
+    return defaultCluster();
   }
 
   /**
-   * A table descriptor with the schema's families, for callers who want to set more (versions,
-   * compression, TTL) before creating the table with {@link #createTable(TableDescriptorBuilder,
-   * byte[][])}.
+   * Shuts down this connection's thread pool (running calls finish). Does not close the wrapped
+   * connection. Idempotent; tables obtained before keep working except for aggregations.
+   */
+  @Override
+  public void close() {
+    closed = true;
+    pool.shutdown();
+  }
+
+  /**
+   * A table descriptor with the schema's families (and the region-side observer if the schema's
+   * boxes need it), for callers who want to set more (versions, compression, TTL) before creating
+   * the table with {@link #createTable(TableDescriptorBuilder, byte[][])}.
    */
   public static TableDescriptorBuilder descriptorFor(TableSchema schema) {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(TableName.valueOf(schema.tableName()));
-    boolean ashe = false;
     for (FamilySchema f : schema.families().values()) {
       b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.name()));
-      ashe |= f.defaultPolicy().box() == dev.cryptoworker.cryptobox.BoxKind.ASHE
-          || f.columns().values().stream().anyMatch(p -> p.box() == dev.cryptoworker.cryptobox.BoxKind.ASHE
-              || p.box() == dev.cryptoworker.cryptobox.BoxKind.SPLASHE);
     }
-    if (ashe) {
+    if (needsRegionWork(schema)) {
       try {
-        b.setCoprocessor(AGGREGATION_COPROCESSOR);
+        b.setCoprocessor(REGION_OBSERVER);
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     }
     return b;
+  }
+
+  /** Whether any column's box needs the region-side observer (ASHE sums, SPLASHE). */
+  static boolean needsRegionWork(TableSchema schema) {
+    BoxRegistry registry = BoxRegistry.standard();
+    return schema.families().values().stream()
+        .flatMap(f -> Stream.concat(Stream.of(f.defaultPolicy()), f.columns().values().stream()))
+        .map(ColumnPolicy::box)
+        .anyMatch(registry::needsRegionWork);
   }
 
   /** Creates the HBase table for {@code schema}, with its families. */
@@ -170,26 +211,26 @@ public final class SecureConnection {
    *     differ from the schema's
    */
   public void createTable(TableDescriptorBuilder descriptor, byte[][] splitKeys) throws IOException {
-    org.apache.hadoop.hbase.client.TableDescriptor d = descriptor.build();
+    TableDescriptor d = descriptor.build();
     TableCodec codec = codecs.get(d.getTableName());
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + d.getTableName());
     }
-    java.util.Set<String> families = new java.util.TreeSet<>();
-    for (org.apache.hadoop.hbase.client.ColumnFamilyDescriptor cf : d.getColumnFamilies()) {
+    Set<String> families = new TreeSet<>();
+    for (ColumnFamilyDescriptor cf : d.getColumnFamilies()) {
       families.add(cf.getNameAsString());
     }
-    if (!families.equals(new java.util.TreeSet<>(codec.schema().families().keySet()))) {
+    if (!families.equals(new TreeSet<>(codec.schema().families().keySet()))) {
       throw new IllegalArgumentException(
           "table " + d.getTableName() + ": descriptor families " + families + " differ from the schema's "
               + codec.schema().families().keySet());
     }
-    try (Admin admin = connection.getAdmin()) {
-      if (codec.hasAsheColumns() && !admin.tableExists(HBaseIdentifierSource.TABLE)) {
+    try (Admin admin = defaultCluster().getAdmin()) {
+      if (needsRegionWork(codec.schema()) && !admin.tableExists(HBaseIdentifierSource.TABLE)) {
         try {
           admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
               .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY)).build());
-        } catch (org.apache.hadoop.hbase.TableExistsException e) {
+        } catch (TableExistsException e) {
           // created concurrently by another client: fine
         }
       }
@@ -198,6 +239,98 @@ public final class SecureConnection {
       } else {
         admin.createTable(d, splitKeys);
       }
+    }
+  }
+
+  /**
+   * Builder of a {@link SecureConnection}. Takes the connection(s), the keys and the schemas;
+   * everything is validated and every key derived in {@link #build()}.
+   */
+  public static final class Builder {
+    private final Map<String, Connection> clusters = new LinkedHashMap<>();
+    private KeyProvider keys;
+    private final List<TableSchema> schemas = new ArrayList<>();
+    private SecureTableOptions options = SecureTableOptions.defaults();
+
+    private Builder() {}
+
+    /** The HBase connection tables are stored through (registered as {@value #DEFAULT_CLUSTER}). */
+    public Builder connection(Connection connection) {
+      return cluster(DEFAULT_CLUSTER, connection);
+    }
+
+    /**
+     * A named connection to one cluster. Layouts that store a table over several independent
+     * clusters (secret sharing) name them; this version stores every table in {@value
+     * #DEFAULT_CLUSTER}, so it must be among them.
+     */
+    public Builder cluster(String name, Connection connection) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(connection, "connection");
+      if (clusters.putIfAbsent(name, connection) != null) {
+        throw new IllegalArgumentException("cluster " + name + " given twice");
+      }
+      return this;
+    }
+
+    public Builder keys(KeyProvider keys) {
+      this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /** Adds one table's schema. */
+    public Builder schema(TableSchema schema) {
+      schemas.add(Objects.requireNonNull(schema, "schema"));
+      return this;
+    }
+
+    /** Adds tables' schemas. */
+    public Builder schemas(Collection<TableSchema> schemas) {
+      Objects.requireNonNull(schemas, "schemas").forEach(this::schema);
+      return this;
+    }
+
+    public Builder options(SecureTableOptions options) {
+      this.options = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    /**
+     * Derives every key and builds every box.
+     *
+     * @throws IllegalArgumentException if two schemas name the same table, or no default cluster
+     * @throws UnsupportedOperationException if a schema uses a box this version does not implement
+     * @throws NullPointerException if the connection or the keys are missing
+     */
+    public SecureConnection build() {
+      Objects.requireNonNull(keys, "keys");
+      Connection connection = clusters.get(DEFAULT_CLUSTER);
+      if (connection == null) {
+        throw new IllegalArgumentException(clusters.isEmpty()
+            ? "no connection: call connection(Connection)"
+            : "clusters " + clusters.keySet() + " given, but no " + DEFAULT_CLUSTER + " cluster to store tables in");
+      }
+      Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
+      KeyProvider keyProvider = keys;
+      BoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
+      for (TableSchema schema : schemas) {
+        TableName name = TableName.valueOf(schema.tableName());
+        if (codecs.containsKey(name)) {
+          throw new IllegalArgumentException(
+              "two schemas for table " + name + ": " + codecs.get(name).schema().source() + " and "
+                  + schema.source());
+        }
+        codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers,
+            options.orderPreservingMemoEntries()));
+      }
+      return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),
+          Collections.unmodifiableMap(codecs), options);
+    }
+
+    private static HBaseIdentifierSource identifierSource(Connection connection, KeyProvider keys, KeyScope scope)
+        throws GeneralSecurityException {
+      return new HBaseIdentifierSource(connection, CounterRows.name(keys, scope), CounterRows.legacyName(scope),
+          IDENTIFIER_BLOCK);
     }
   }
 }

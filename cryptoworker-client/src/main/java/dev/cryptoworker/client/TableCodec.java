@@ -1,12 +1,13 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
-import dev.cryptoworker.cryptobox.ashe.AsheBox;
-import dev.cryptoworker.cryptobox.det.DeterministicBox;
-import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
-import dev.cryptoworker.cryptobox.std.RandomizedBox;
+import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.OrderOnCiphertext;
+import dev.cryptoworker.cryptobox.PlaintextStorage;
+import dev.cryptoworker.cryptobox.RangeBounds;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -18,22 +19,29 @@ import java.security.GeneralSecurityException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * Encode and Decode for the cells of one table: row keys, qualifier names and values, each through
- * the box its schema names, bound to its coordinates.
+ * the box its schema names (built by the {@link BoxRegistry}), bound to its coordinates. What the
+ * server may do with a column is asked of its box's capabilities, never of its kind.
  *
- * <p>Associated data: STD values bind table, row, family and qualifier; DET values bind table,
- * family and qualifier but not the row (equal values must match across rows); row keys bind the
- * table; protected qualifiers bind table and family.
+ * <p>Associated data: values bind table, row, family and qualifier, except in boxes with {@link
+ * EqualityOnCiphertext} (DET), which bind table, family and qualifier but not the row (equal values
+ * must match across rows); row keys bind the table; protected qualifiers bind table and family.
  */
 final class TableCodec {
+  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
+
   private final TableSchema schema;
   private final String table;
   private final byte[] tableBytes;
   private final CryptoBox rowBox;
   private final Map<String, FamilyCodec> families = new HashMap<>();
+  private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
 
   /** Boxes of one family: qualifier-name box, default value box, per-column value boxes. */
   private static final class FamilyCodec {
@@ -41,6 +49,8 @@ final class TableCodec {
     final CryptoBox qualifierBox;
     final CryptoBox defaultBox;
     final Map<String, CryptoBox> columnBoxes = new HashMap<>();
+    ColumnExpansion expansion;
+    SplayedColumns splayed;
 
     FamilyCodec(FamilySchema schema, CryptoBox qualifierBox, CryptoBox defaultBox) {
       this.schema = schema;
@@ -49,116 +59,55 @@ final class TableCodec {
     }
   }
 
-  /** Creates the identifier source of an ASHE column, named by its counter row. */
-  @FunctionalInterface
-  interface IdentifierSources {
-    dev.cryptoworker.cryptobox.ashe.IdentifierSource forCounter(String counterRow);
-  }
-
-  private final IdentifierSources identifiers;
-  private final int orderPreservingMemoEntries;
-
+  /** A codec whose ASHE columns cannot write (no identifier leases): for tests and tools. */
   TableCodec(TableSchema schema, KeyProvider keys) {
-    this(schema, keys, counter -> () -> {
-      throw new java.io.IOException("no identifier source configured for ASHE column " + counter);
-    }, OrderPreservingBox.DEFAULT_MEMO_ENTRIES);
+    this(schema, keys, BoxRegistry.standard(), scope -> () -> {
+      throw new IOException("no identifier source configured for ASHE column " + scope.family() + ":" + scope.column());
+    }, SecureTableOptions.defaults().orderPreservingMemoEntries());
   }
 
-  TableCodec(TableSchema schema, KeyProvider keys, IdentifierSources identifiers, int orderPreservingMemoEntries) {
-    this.identifiers = identifiers;
-    this.orderPreservingMemoEntries = orderPreservingMemoEntries;
+  TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
+      int orderPreservingMemoEntries) {
     this.schema = schema;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
-    ColumnPolicy rowPolicy = schema.rowKeyPolicy();
     // Row keys and qualifier names are identities: always under the oldest key (see the README).
-    this.rowBox = box(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities(keys), "row key");
+    KeyProvider identities = (scope, length) -> keys.keyRing(scope, length).oldestOnly();
+    ColumnPolicy rowPolicy = schema.rowKeyPolicy();
+    BoxFactoryCall boxes = (policy, scope, provider, what) -> {
+      try {
+        return registry.create(new BoxContext(policy, scope, provider, identifiers, orderPreservingMemoEntries, registry));
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);
+      } catch (UnsupportedOperationException e) {
+        throw new UnsupportedOperationException("table " + table + ", " + what + ": " + e.getMessage(), e);
+      }
+    };
+    this.rowBox = boxes.create(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities, "row key");
     for (FamilySchema family : schema.families().values()) {
-      CryptoBox qualifierBox =
-          family.protectQualifiers()
-              ? box(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), identities(keys),
-                  "qualifiers of " + family.name())
-              : null;
+      CryptoBox qualifierBox = family.protectQualifiers()
+          ? boxes.create(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), identities,
+              "qualifiers of " + family.name())
+          : null;
       BoxKind defaultKind = family.defaultPolicy().box();
-      FamilyCodec codec =
-          new FamilyCodec(
-              family,
-              qualifierBox,
-              box(family.defaultPolicy(), KeyScope.column(table, family.name(), "*", defaultKind), keys,
-                  "column " + family.name() + ":*"));
+      FamilyCodec codec = new FamilyCodec(family, qualifierBox,
+          boxes.create(family.defaultPolicy(), KeyScope.column(table, family.name(), "*", defaultKind), keys,
+              "column " + family.name() + ":*"));
       for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
-        BoxKind kind = c.getValue().box();
-        codec.columnBoxes.put(
-            c.getKey(),
-            box(c.getValue(), KeyScope.column(table, family.name(), c.getKey(), kind), keys,
-                "column " + family.name() + ":" + c.getKey()));
+        codec.columnBoxes.put(c.getKey(), boxes.create(c.getValue(),
+            KeyScope.column(table, family.name(), c.getKey(), c.getValue().box()), keys,
+            "column " + family.name() + ":" + c.getKey()));
       }
       families.put(family.name(), codec);
+      codec.splayed = family.hasSplayedColumns() ? new SplayedColumns(this, family) : null;
+      codec.expansion = codec.splayed != null ? codec.splayed : new OneCellPerColumn(this);
     }
   }
 
-  /** Builds the box a policy names: the closed set of boxes this client implements. */
-  private CryptoBox box(ColumnPolicy policy, KeyScope scope, KeyProvider keys, String what) {
-    try {
-      switch (policy.box()) {
-        case PLAIN:
-          return null;
-        case STD:
-          return RandomizedBox.create(keys.keyRing(scope, RandomizedBox.KEY_LENGTH_BYTES));
-        case DET:
-          return DeterministicBox.create(keys.keyRing(scope, DeterministicBox.KEY_LENGTH_BYTES));
-        case OPE:
-          CryptoBox companion =
-              policy.companion().isPresent()
-                  ? RandomizedBox.create(keys.keyRing(
-                      new KeyScope(scope.table(), scope.family(), scope.column(), "companion", BoxKind.STD),
-                      RandomizedBox.KEY_LENGTH_BYTES))
-                  : null;
-          return OrderPreservingBox.create(
-              keys.keyRing(scope, OrderPreservingBox.KEY_LENGTH_BYTES), opeEncoding(policy.type()), companion,
-              orderPreservingMemoEntries);
-        case SPLASHE: // the dimension's 0/1 indicators are ASHE values
-        case ASHE:
-          return AsheBox.create(
-              keys.keyRing(scope, AsheBox.KEY_LENGTH_BYTES),
-              identifiers.forCounter(scope.table() + "/" + scope.family() + "/" + scope.column()),
-              policy.type() == ValueType.INT);
-        default:
-          throw new UnsupportedOperationException(
-              "table " + table + ", " + what + ": the " + policy.box()
-                  + " box is not implemented yet (see the README's status section)");
-      }
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);
-    }
+  @FunctionalInterface
+  private interface BoxFactoryCall {
+    CryptoBox create(ColumnPolicy policy, KeyScope scope, KeyProvider keys, String what);
   }
-
-  /** A provider whose rings hold only their oldest key: identities do not rotate. */
-  private static KeyProvider identities(KeyProvider keys) {
-    return (scope, length) -> keys.keyRing(scope, length).oldestOnly();
-  }
-
-  /** The DET box of a column, for equality operands under every key version. */
-  DeterministicBox deterministicBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
-    return (DeterministicBox) valueBox(family, qualifier);
-  }
-
-  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
-
-  private static OrderPreservingBox.Encoding opeEncoding(ValueType type) {
-    switch (type) {
-      case LONG:
-        return OrderPreservingBox.Encoding.LONG;
-      case INT:
-        return OrderPreservingBox.Encoding.INT;
-      case DATE:
-        return OrderPreservingBox.Encoding.DATE;
-      default:
-        return OrderPreservingBox.Encoding.BYTES;
-    }
-  }
-
-  private final java.util.Set<String> clientSideReasonsLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   /** Whether this is the first client-side scan of this table for {@code reason}. */
   boolean firstClientSideScan(String reason) {
@@ -173,12 +122,19 @@ final class TableCodec {
     return table;
   }
 
-  ColumnPolicy rowKeyPolicy() {
-    return schema.rowKeyPolicy();
+  /** The row key's box. */
+  CryptoBox rowBox() {
+    return rowBox;
   }
 
-  BoxKind rowKeyBox() {
-    return schema.rowKeyPolicy().box();
+  /** {@code row key (BOX)}, for messages. */
+  String describeRowKey() {
+    return "row key (" + rowBox.kind() + ")";
+  }
+
+  /** Whether the server can compare row keys as the caller wrote them (PLAIN keys). */
+  boolean rowKeysInPlaintext() {
+    return rowBox.capability(PlaintextStorage.class).isPresent();
   }
 
   /** Whether any family stores encrypted qualifier names. */
@@ -188,16 +144,17 @@ final class TableCodec {
 
   /** Whether nothing at all in the table is protected. */
   boolean isFullyPlain() {
-    return !rowKeyBox().isProtected()
-        && schema.families().values().stream().noneMatch(FamilySchema::isProtected);
+    return rowKeysInPlaintext() && families.values().stream().allMatch(f -> f.qualifierBox == null
+        && isPlaintext(f.defaultBox) && f.columnBoxes.values().stream().allMatch(TableCodec::isPlaintext));
+  }
+
+  private static boolean isPlaintext(CryptoBox box) {
+    return box.capability(PlaintextStorage.class).isPresent();
   }
 
   // ---- row keys
 
   byte[] encodeRow(byte[] row) throws IOException {
-    if (rowBox == null) {
-      return row;
-    }
     try {
       return rowBox.encrypt(row, AssociatedData.of("row", tableBytes));
     } catch (GeneralSecurityException e) {
@@ -206,22 +163,28 @@ final class TableCodec {
   }
 
   byte[] decodeRow(byte[] stored) throws CellDecodingException {
-    if (rowBox == null) {
-      return stored;
-    }
     try {
       return rowBox.decrypt(stored, AssociatedData.of("row", tableBytes));
     } catch (GeneralSecurityException e) {
-      throw new CellDecodingException(
-          table, Bytes.toStringBinary(stored) + " (as stored)", "row key (" + rowKeyBox() + ")",
+      throw new CellDecodingException(table, Bytes.toStringBinary(stored) + " (as stored)", describeRowKey(),
           e.getMessage());
     }
   }
 
-  // ---- qualifiers
+  // ---- families and qualifiers
 
   FamilySchema familySchema(byte[] family) throws UnsupportedSecureOperationException {
     return familyCodec(family).schema;
+  }
+
+  /** How the family's logical columns map to stored cells. */
+  ColumnExpansion expansion(byte[] family) throws UnsupportedSecureOperationException {
+    return familyCodec(family).expansion;
+  }
+
+  /** The family's SPLASHE columns, if it has any. */
+  Optional<SplayedColumns> splayed(byte[] family) throws UnsupportedSecureOperationException {
+    return Optional.ofNullable(familyCodec(family).splayed);
   }
 
   private FamilyCodec familyCodec(byte[] family) throws UnsupportedSecureOperationException {
@@ -263,17 +226,11 @@ final class TableCodec {
 
   // ---- values
 
+  /** The policy of a column, or of a stored cell of an expanded column. */
   ColumnPolicy policy(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
-    FamilySchema f = familyCodec(family).schema;
-    String base = SplayedColumns.base(qualifier);
-    if (base != null && f.isListed(base)) {
-      ColumnPolicy p = f.policyFor(base);
-      return p.box() == BoxKind.SPLASHE ? INDICATOR_POLICY : p;
-    }
-    return f.policyFor(Bytes.toString(qualifier));
+    FamilyCodec f = familyCodec(family);
+    return f.expansion.storedPolicy(qualifier).orElseGet(() -> f.schema.policyFor(Bytes.toString(qualifier)));
   }
-
-  private static final ColumnPolicy INDICATOR_POLICY = ColumnPolicy.of(BoxKind.ASHE, ValueType.LONG);
 
   /** Printable {@code column f:q (BOX)} for messages. */
   String describeColumn(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
@@ -281,17 +238,33 @@ final class TableCodec {
         + policy(family, qualifier).box() + ")";
   }
 
-  private CryptoBox valueBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+  /** The box of a column, or of a stored cell of an expanded column (its logical column's box). */
+  CryptoBox valueBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     FamilyCodec f = familyCodec(family);
-    String base = SplayedColumns.base(qualifier);
-    String name = base != null && f.schema.isListed(base) ? base : Bytes.toString(qualifier);
+    String name = f.expansion.logicalColumn(qualifier).orElseGet(() -> Bytes.toString(qualifier));
     return f.schema.isListed(name) ? f.columnBoxes.get(name) : f.defaultBox;
   }
 
+  /** The column's box as {@code capability}, if it has it. */
+  <C> Optional<C> capability(byte[] family, byte[] qualifier, Class<C> capability)
+      throws UnsupportedSecureOperationException {
+    return valueBox(family, qualifier).capability(capability);
+  }
+
   private byte[] valueAssociatedData(CryptoBox box, byte[] row, byte[] family, byte[] qualifier) {
-    return box.kind() == BoxKind.DET
+    return box.capability(EqualityOnCiphertext.class).isPresent()
         ? AssociatedData.of("value", tableBytes, family, qualifier)
         : AssociatedData.of("value", tableBytes, row, family, qualifier);
+  }
+
+  private void checkType(byte[] family, byte[] qualifier, byte[] value, String what)
+      throws UnsupportedSecureOperationException {
+    ValueType type = policy(family, qualifier).type();
+    String problem = type.problemWith(value);
+    if (problem != null) {
+      throw new IllegalArgumentException("table " + table + ", " + describeColumn(family, qualifier) + ": " + what
+          + " is not a valid " + type.yamlName() + ": " + problem);
+    }
   }
 
   /**
@@ -300,17 +273,8 @@ final class TableCodec {
    * @throws IllegalArgumentException if the value does not match the column's declared type
    */
   byte[] encodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] value) throws IOException {
-    ColumnPolicy policy = policy(family, qualifier);
-    String problem = policy.type().problemWith(value);
-    if (problem != null) {
-      throw new IllegalArgumentException(
-          "table " + table + ", " + describeColumn(family, qualifier) + ": value is not a valid "
-              + policy.type().yamlName() + ": " + problem);
-    }
+    checkType(family, qualifier, value, "value");
     CryptoBox box = valueBox(family, qualifier);
-    if (box == null) {
-      return value;
-    }
     try {
       return box.encrypt(value, valueAssociatedData(box, row, family, qualifier));
     } catch (GeneralSecurityException e) {
@@ -318,85 +282,85 @@ final class TableCodec {
     }
   }
 
-  /**
-   * Encrypts a comparison operand for a server-side filter on a DET column (no row bound).
-   */
-  byte[] encodeDeterministicOperand(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+  byte[] decodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws IOException {
     CryptoBox box = valueBox(family, qualifier);
-    if (box == null) {
-      return value;
-    }
-    if (box.kind() != BoxKind.DET) {
-      throw new IllegalStateException("not a DET column");
-    }
-    return encodeValue(new byte[0], family, qualifier, value);
-  }
-
-  /** The OPE box of a column, for translating range operands. */
-  OrderPreservingBox orderPreservingBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
-    return (OrderPreservingBox) valueBox(family, qualifier);
-  }
-
-  /** Encrypts a SPLASHE indicator or splayed measure value (a 64-bit number) for storage. */
-  byte[] encodeSplayed(byte[] family, byte[] storedQualifier, long value) throws IOException {
     try {
-      return ((AsheBox) valueBox(family, storedQualifier)).encryptLong(value);
+      return box.decrypt(stored, valueAssociatedData(box, row, family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new CellDecodingException(
+          table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage());
+    }
+  }
+
+  /**
+   * The stored forms of {@code value} under every active key version, primary first, for an
+   * equality test on the server.
+   *
+   * @throws IllegalStateException if the column's box has no {@link EqualityOnCiphertext}
+   */
+  List<byte[]> equalityOperands(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    checkType(family, qualifier, value, "filter operand");
+    CryptoBox box = valueBox(family, qualifier);
+    EqualityOnCiphertext equality = box.capability(EqualityOnCiphertext.class)
+        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no equality on ciphertext"));
+    try {
+      return equality.encryptUnderEveryKey(value, valueAssociatedData(box, new byte[0], family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt filter operand: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The ciphertext bounds of {@code value} under every active key version, primary first.
+   *
+   * @throws IllegalStateException if the column's box has no {@link OrderOnCiphertext}
+   */
+  List<RangeBounds> rangeBounds(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    checkType(family, qualifier, value, "filter operand");
+    CryptoBox box = valueBox(family, qualifier);
+    OrderOnCiphertext order = box.capability(OrderOnCiphertext.class)
+        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no order on ciphertext"));
+    try {
+      return order.rangeBounds(value);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt filter operand: " + e.getMessage(), e);
+    }
+  }
+
+  /** The column's additive aggregation (ASHE, PLAIN numbers), if its box has one. */
+  Optional<AdditiveAggregation> additive(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return capability(family, qualifier, AdditiveAggregation.class);
+  }
+
+  /** Stores a 64-bit number in an additive column (SPLASHE indicators and splays). */
+  byte[] encodeNumber(byte[] family, byte[] storedQualifier, long value) throws IOException {
+    try {
+      return additiveOrFail(family, storedQualifier).encryptNumber(value);
     } catch (GeneralSecurityException e) {
       throw new IOException("table " + table + ": cannot encrypt value: " + e.getMessage(), e);
     }
   }
 
-  /** Decrypts a SPLASHE indicator or splayed value. */
-  long decodeSplayed(byte[] row, byte[] family, byte[] storedQualifier, byte[] stored) throws IOException {
+  /** Reads a number written by {@link #encodeNumber}. */
+  long decodeNumber(byte[] row, byte[] family, byte[] storedQualifier, byte[] stored) throws IOException {
     try {
-      return ((AsheBox) valueBox(family, storedQualifier)).decryptLong(stored);
+      return additiveOrFail(family, storedQualifier).decryptNumber(stored);
     } catch (GeneralSecurityException e) {
       throw new CellDecodingException(table, Bytes.toStringBinary(row), describeColumn(family, storedQualifier),
           e.getMessage());
     }
   }
 
-  /** The ASHE box of a column, for decrypting sums. */
-  AsheBox asheBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
-    return (AsheBox) valueBox(family, qualifier);
+  private AdditiveAggregation additiveOrFail(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return additive(family, qualifier).orElseThrow(
+        () -> new IllegalStateException(describeColumnUnchecked(family, qualifier) + " is not additive"));
   }
 
-  /** Whether any column of the table is ASHE (or SPLASHE, which stores ASHE values). */
-  boolean hasAsheColumns() {
-    return schema.families().values().stream().anyMatch(f -> f.defaultPolicy().box() == BoxKind.ASHE
-        || f.columns().values().stream().anyMatch(p -> p.box() == BoxKind.ASHE || p.box() == BoxKind.SPLASHE));
-  }
-
-  /** The row key's OPE box. */
-  OrderPreservingBox orderPreservingRowBox() {
-    return (OrderPreservingBox) rowBox;
-  }
-
-  /** The stored forms of a DET value under every active key version, primary first. */
-  List<byte[]> encodeDeterministicOperands(byte[] family, byte[] qualifier, byte[] value) throws IOException {
-    String problem = policy(family, qualifier).type().problemWith(value);
-    if (problem != null) {
-      throw new IllegalArgumentException("table " + table + ", " + describeColumn(family, qualifier)
-          + ": filter operand is not a valid " + policy(family, qualifier).type().yamlName() + ": " + problem);
-    }
-    DeterministicBox box = deterministicBox(family, qualifier);
+  private String describeColumnUnchecked(byte[] family, byte[] qualifier) {
     try {
-      return box.encryptUnderEveryKey(value, valueAssociatedData(box, new byte[0], family, qualifier));
-    } catch (GeneralSecurityException e) {
-      throw new IOException("table " + table + ": cannot encrypt filter operand: " + e.getMessage(), e);
-    }
-  }
-
-  byte[] decodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws IOException {
-    CryptoBox box = valueBox(family, qualifier);
-    if (box == null) {
-      return stored;
-    }
-    try {
-      return box.decrypt(stored, valueAssociatedData(box, row, family, qualifier));
-    } catch (GeneralSecurityException e) {
-      throw new CellDecodingException(
-          table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage());
+      return describeColumn(family, qualifier);
+    } catch (UnsupportedSecureOperationException e) {
+      return "column " + Bytes.toStringBinary(family) + ":" + Bytes.toStringBinary(qualifier);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.cryptobox.ashe;
 
+import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyRing;
@@ -8,6 +9,9 @@ import dev.cryptoworker.cryptobox.VersionedKey;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
@@ -27,7 +31,7 @@ import javax.crypto.spec.SecretKeySpec;
  * rows a sum covers (the identifier set) and how many values; nothing about the values. <b>Not
  * authenticated:</b> the server can add, drop or alter values of a sum undetected.
  */
-public final class AsheBox implements CryptoBox {
+public final class AsheBox implements CryptoBox, AdditiveAggregation {
   /** AES-256 PRF key. */
   public static final int KEY_LENGTH_BYTES = 32;
 
@@ -70,7 +74,8 @@ public final class AsheBox implements CryptoBox {
   }
 
   /** Encrypts a 64-bit value with a fresh identifier, whatever the column's value width. */
-  public byte[] encryptLong(long m) throws GeneralSecurityException {
+  @Override
+  public byte[] encryptNumber(long m) throws GeneralSecurityException {
     try {
       return encrypt(m, ids.nextId()).toBytes();
     } catch (IOException e) {
@@ -79,7 +84,8 @@ public final class AsheBox implements CryptoBox {
   }
 
   /** Decrypts one stored value as a 64-bit number, whatever the column's value width. */
-  public long decryptLong(byte[] stored) throws GeneralSecurityException {
+  @Override
+  public long decryptNumber(byte[] stored) throws GeneralSecurityException {
     AsheCell cell;
     try {
       cell = AsheCell.parse(stored);
@@ -94,8 +100,11 @@ public final class AsheBox implements CryptoBox {
     return intValues;
   }
 
-  /** Enc(m, id) under the primary key. */
-  public AsheCell encrypt(long m, long id) {
+  /**
+   * Enc(m, id) under the primary key. Not public: an identifier must never repeat under a key, so
+   * only the box's {@link IdentifierSource} chooses them.
+   */
+  AsheCell encrypt(long m, long id) {
     Prf f = prfs.primary();
     return new AsheCell(f.keyId, m - f.eval(id) + f.eval(id - 1), id);
   }
@@ -116,6 +125,41 @@ public final class AsheBox implements CryptoBox {
       return ByteBuffer.allocate(4).putInt((int) m).array();
     }
     return ByteBuffer.allocate(8).putLong(m).array();
+  }
+
+  @Override
+  public RegionAddition regionAddition() {
+    return RegionAddition.ASHE;
+  }
+
+  /**
+   * Merges region partials ({@link AsheSum#toBytes()}) per key version and decrypts each total: two
+   * PRF calls per run of consecutive identifiers.
+   *
+   * @throws GeneralSecurityException if a partial is malformed, two regions report the same
+   *     identifier, or a key version is unknown
+   */
+  @Override
+  public Sum decryptSum(List<byte[]> regionPartials) throws GeneralSecurityException {
+    Map<Integer, AsheSum> byKey = new HashMap<>();
+    try {
+      for (byte[] partial : regionPartials) {
+        AsheSum s = AsheSum.parse(partial);
+        AsheSum merged = byKey.putIfAbsent(s.keyId(), s);
+        if (merged != null) {
+          merged.add(s);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      throw new GeneralSecurityException("malformed ASHE partial sum: " + e.getMessage(), e);
+    }
+    long value = 0;
+    long count = 0;
+    for (AsheSum s : byKey.values()) {
+      value += decrypt(s);
+      count += s.count();
+    }
+    return new Sum(value, count);
   }
 
   /** Decrypts a homomorphic sum. */

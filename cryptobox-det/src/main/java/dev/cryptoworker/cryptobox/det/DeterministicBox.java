@@ -8,10 +8,13 @@ import com.google.crypto.tink.subtle.AesSiv;
 import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * DET: deterministic authenticated encryption, AES-SIV (RFC 5297, 512-bit key) in Tink's format
@@ -24,7 +27,7 @@ import java.security.GeneralSecurityException;
  * ones. New writes use the primary key only, so equality holds only among values written under
  * the same key.
  */
-public final class DeterministicBox implements CryptoBox {
+public final class DeterministicBox implements CryptoBox, EqualityOnCiphertext {
   /** Length of the keys this box takes from a {@link KeyRing}. */
   public static final int KEY_LENGTH_BYTES = 64;
 
@@ -74,9 +77,10 @@ public final class DeterministicBox implements CryptoBox {
    * The ciphertext of {@code plaintext} under every key of the ring, primary first: what an
    * equality search must look for after a rotation, since old rows keep their old ciphertexts.
    */
-  public java.util.List<byte[]> encryptUnderEveryKey(byte[] plaintext, byte[] associatedData)
+  @Override
+  public List<byte[]> encryptUnderEveryKey(byte[] plaintext, byte[] associatedData)
       throws GeneralSecurityException {
-    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    List<byte[]> out = new ArrayList<>();
     for (DeterministicAead daead : daeads.all()) {
       out.add(daead.encryptDeterministically(plaintext, associatedData));
     }

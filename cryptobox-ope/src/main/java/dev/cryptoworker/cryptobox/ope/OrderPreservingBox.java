@@ -2,14 +2,20 @@ package dev.cryptoworker.cryptobox.ope;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
+import dev.cryptoworker.cryptobox.OrderOnCiphertext;
+import dev.cryptoworker.cryptobox.RangeBounds;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * OPE: deterministic, strictly order-preserving encryption whose ciphertexts compare as unsigned
@@ -34,7 +40,7 @@ import java.util.Objects;
  * alteration is caught (a random block is a valid ciphertext with probability 2^-64), but moving a
  * valid ciphertext to another row of the same column is not.
  */
-public final class OrderPreservingBox implements CryptoBox {
+public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, EqualityOnCiphertext {
   /** Key length: 16-byte tree key, 16-byte bit key, 16-byte chunk-chaining key (AES-128 each). */
   public static final int KEY_LENGTH_BYTES = 48;
   static final int BLOCK = 16;
@@ -46,7 +52,7 @@ public final class OrderPreservingBox implements CryptoBox {
     LONG,
     /** 4-byte signed big-endian int. */
     INT,
-    /** A date (see {@link dev.cryptoworker.cryptobox.DateValues}), ordered by its instant. */
+    /** A date (see {@code DateValues}), ordered by its instant. */
     DATE,
     /** Any bytes, in unsigned lexicographic order (UTF-8 strings: code-point order). */
     BYTES
@@ -103,6 +109,32 @@ public final class OrderPreservingBox implements CryptoBox {
   /** Whether cells carry an authenticated companion copy. */
   public boolean hasCompanion() {
     return companion != null;
+  }
+
+  /**
+   * Withholds {@link EqualityOnCiphertext} when cells carry a companion: its randomized copy makes
+   * equal values unequal stored bytes (ranges still work, they compare the blocks alone).
+   */
+  @Override
+  public <C> Optional<C> capability(Class<C> type) {
+    if (type == EqualityOnCiphertext.class && companion != null) {
+      return Optional.empty();
+    }
+    return CryptoBox.super.capability(type);
+  }
+
+  /** Without a companion: the stored form under every key version, primary first. */
+  @Override
+  public List<byte[]> encryptUnderEveryKey(byte[] plaintext, byte[] associatedData)
+      throws GeneralSecurityException {
+    if (companion != null) {
+      throw new IllegalStateException("an OPE column with a companion stores equal values as unequal bytes");
+    }
+    List<byte[]> out = new ArrayList<>();
+    for (OpeKey key : keys.all()) {
+      out.add(blocksOf(key, plaintext));
+    }
+    return out;
   }
 
   @Override
@@ -162,37 +194,36 @@ public final class OrderPreservingBox implements CryptoBox {
   public byte[] upperBoundExclusive(byte[] value) throws GeneralSecurityException {
     long[] next = OrderKeys.successorKeys(encoding, value);
     if (next == null) {
-      byte[] top = new byte[KeyIdPrefix.LENGTH + BLOCK + 1];
-      writePrefix(top, keys.primary());
-      Arrays.fill(top, KeyIdPrefix.LENGTH, top.length, (byte) 0xff);
-      return top;
+      return top(keys.primary());
     }
     return blocks(keys.primary(), next);
   }
 
   /**
-   * Per key version (primary first), the bounds of {@code value} and of the version's whole range:
-   * {@code {prefix, lowerBound, upperBoundExclusive, top}}. After a rotation, a range search is
-   * the union over versions of [bound, bound) within each version's [prefix, top).
+   * Per key version (primary first), the bounds of {@code value} and of the version's whole range.
+   * After a rotation, a range search is the union over versions of [bound, bound) within each
+   * version's [versionStart, versionEnd).
    */
-  public java.util.List<byte[][]> boundsUnderEveryKey(byte[] value) {
-    java.util.List<byte[][]> out = new java.util.ArrayList<>();
+  @Override
+  public List<RangeBounds> rangeBounds(byte[] value) {
+    List<RangeBounds> out = new ArrayList<>();
     long[] keysOfValue = OrderKeys.of(encoding, value);
     long[] next = OrderKeys.successorKeys(encoding, value);
     for (OpeKey key : keys.all()) {
       byte[] prefix = new byte[KeyIdPrefix.LENGTH];
       writePrefix(prefix, key);
-      byte[] top = new byte[KeyIdPrefix.LENGTH + BLOCK + 1];
-      writePrefix(top, key);
-      Arrays.fill(top, KeyIdPrefix.LENGTH, top.length, (byte) 0xff);
-      out.add(new byte[][] {prefix, blocks(key, keysOfValue), next == null ? top : blocks(key, next), top});
+      byte[] top = top(key);
+      out.add(new RangeBounds(prefix, blocks(key, keysOfValue), next == null ? top : blocks(key, next), top));
     }
     return out;
   }
 
-  /** The number of key versions this box reads. */
-  public int keyVersions() {
-    return keys.all().size();
+  /** Above every ciphertext of {@code key}: its prefix, then more 0xff bytes than any block. */
+  private static byte[] top(OpeKey key) {
+    byte[] top = new byte[KeyIdPrefix.LENGTH + BLOCK + 1];
+    writePrefix(top, key);
+    Arrays.fill(top, KeyIdPrefix.LENGTH, top.length, (byte) 0xff);
+    return top;
   }
 
   private byte[] blocks(OpeKey key, long[] orderKeys) {

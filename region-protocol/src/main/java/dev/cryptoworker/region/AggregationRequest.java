@@ -1,18 +1,24 @@
-package dev.cryptoworker.cryptobox.ashe;
+package dev.cryptoworker.region;
 
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
- * What a client asks the region to aggregate, carried in the Scan attribute {@value #ATTRIBUTE}:
- * the measure column, how to add it, and an optional group-by column. Plain bytes (no protobuf),
- * parsed defensively: a malformed request is refused, never guessed.
+ * What a client asks each region to aggregate: the measure column, how to add it, and an optional
+ * group-by column (all as stored). Plain bytes (no protobuf), parsed defensively: a malformed
+ * request is refused, never guessed.
  *
  * <p>Encoding: {@code version (1) || mode (1) || family || qualifier || groupFamily ||
  * groupQualifier}, each byte string with a 4-byte length (empty group: no grouping).
+ *
+ * <p>Response: the scan returns, per region, one row whose cells are the partial results, in the
+ * measure's family. Qualifier: the group's stored bytes (empty without grouping), then for ASHE the
+ * 4-byte key id ({@link #responseQualifier}, {@link #groupOf}). Value: for ASHE the keyless sum
+ * ({@code AsheSum.toBytes()}), for PLAIN {@code sum (8) || count (8)}.
  */
-public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) {
-  /** The Scan attribute that turns a scan into an aggregation. */
-  public static final String ATTRIBUTE = "cryptoworker.aggregate";
+public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier)
+    implements RegionRequest {
   private static final byte VERSION = 1;
   private static final int MAX_PART = 1 << 16;
 
@@ -28,6 +34,35 @@ public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byt
     return groupFamily.length > 0;
   }
 
+  @Override
+  public Kind kind() {
+    return Kind.AGGREGATE;
+  }
+
+  /** The qualifier of a region's partial result for {@code group} under key version {@code keyId}. */
+  public byte[] responseQualifier(byte[] group, int keyId) {
+    if (mode == Mode.PLAIN) {
+      return group.clone();
+    }
+    return ByteBuffer.allocate(group.length + 4).put(group).putInt(keyId).array();
+  }
+
+  /**
+   * The group's stored bytes in a response qualifier.
+   *
+   * @throws IllegalArgumentException if the qualifier is too short to be a response
+   */
+  public byte[] groupOf(byte[] responseQualifier) {
+    if (mode == Mode.PLAIN) {
+      return responseQualifier.clone();
+    }
+    if (responseQualifier.length < 4) {
+      throw new IllegalArgumentException("an ASHE partial's qualifier ends with a 4-byte key id");
+    }
+    return Arrays.copyOf(responseQualifier, responseQualifier.length - 4);
+  }
+
+  @Override
   public byte[] toBytes() {
     ByteBuffer b = ByteBuffer.allocate(2 + 16 + family.length + qualifier.length + groupFamily.length + groupQualifier.length);
     b.put(VERSION).put((byte) mode.ordinal());
@@ -66,7 +101,7 @@ public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byt
         throw new IllegalArgumentException("malformed aggregation request");
       }
       return new AggregationRequest(Mode.values()[mode], parts[0], parts[1], parts[2], parts[3]);
-    } catch (java.nio.BufferUnderflowException e) {
+    } catch (BufferUnderflowException e) {
       throw new IllegalArgumentException("aggregation request truncated");
     }
   }

@@ -1,0 +1,232 @@
+package dev.cryptoworker.client;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.coprocessor.Batch;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The layout of one encrypted stored cell per logical cell (plus the extra cells a column's
+ * {@link ColumnExpansion} keeps), in one table of one cluster: each logical operation is encoded
+ * into one stored operation ({@link OperationEncoder}, {@link ScanPlanner}) and each stored result
+ * decoded ({@link ResultDecoder}).
+ */
+final class CellLayout implements StorageLayout {
+  private static final Logger LOG = LoggerFactory.getLogger(SecureTable.class);
+
+  private final Table raw;
+  private final TableCodec codec;
+  private final OperationEncoder encoder;
+  private final ScanPlanner planner;
+  private final ResultDecoder decoder;
+  private final AggregationClient aggregations;
+
+  CellLayout(Table raw, TableCodec codec, SecureTableOptions options, ExecutorService pool) {
+    this.raw = raw;
+    this.codec = codec;
+    FilterTranslator filters = new FilterTranslator(codec, options);
+    this.encoder = new OperationEncoder(codec, filters);
+    this.planner = new ScanPlanner(codec, encoder, filters);
+    this.decoder = new ResultDecoder(codec);
+    this.aggregations = new AggregationClient(codec, planner, new RegionFanOut(raw, pool));
+  }
+
+  @Override
+  public List<Table> storedTables() {
+    return List.of(raw);
+  }
+
+  @Override
+  public Result[] get(List<Get> gets) throws IOException {
+    if (gets.size() == 1) {
+      return new Result[] {decoder.decode(raw.get(encoder.encode(gets.get(0))))};
+    }
+    List<Get> encoded = new ArrayList<>(gets.size());
+    for (Get g : gets) {
+      encoded.add(encoder.encode(g));
+    }
+    return decoder.decode(raw.get(encoded));
+  }
+
+  @Override
+  public boolean[] exists(List<Get> gets) throws IOException {
+    if (gets.size() == 1) {
+      return new boolean[] {raw.exists(encoder.encode(gets.get(0)))};
+    }
+    List<Get> encoded = new ArrayList<>(gets.size());
+    for (Get g : gets) {
+      encoded.add(encoder.encode(g));
+    }
+    return raw.exists(encoded);
+  }
+
+  @Override
+  public ResultScanner getScanner(Scan scan) throws IOException {
+    ScanPlan plan = planner.plan(scan);
+    if (plan.evaluatesOnClient()) {
+      // Once per table and reason at WARN (the caller opted in, but should know the cost), then DEBUG.
+      if (codec.firstClientSideScan(plan.clientSideReason())) {
+        LOG.warn(
+            "Table {}: scans evaluated on the client ({}); fetching and decrypting rows the server"
+                + " cannot select. Further such scans are logged at DEBUG.",
+            codec.table(), plan.clientSideReason());
+      } else {
+        LOG.debug("Table {}: scan evaluated on the client ({})", codec.table(), plan.clientSideReason());
+      }
+      if (plan.residualFilter() != null) {
+        // Filters keep per-scan state; never run the caller's instance.
+        plan = new ScanPlan(plan.serverScan(), copyOf(plan.residualFilter()), plan.rowRange(), plan.limit(),
+            plan.clientSideReason());
+      }
+    }
+    return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan);
+  }
+
+  private static Filter copyOf(Filter filter) throws IOException {
+    return ProtobufUtil.toFilter(ProtobufUtil.toFilter(filter));
+  }
+
+  @Override
+  public void put(List<Put> puts) throws IOException {
+    if (puts.size() == 1) {
+      raw.put(encoder.encode(puts.get(0)));
+      return;
+    }
+    List<Put> encoded = new ArrayList<>(puts.size());
+    for (Put p : puts) {
+      encoded.add(encoder.encode(p));
+    }
+    raw.put(encoded);
+  }
+
+  @Override
+  public void delete(List<Delete> deletes) throws IOException {
+    if (deletes.size() == 1) {
+      raw.delete(encoder.encode(deletes.get(0)));
+      return;
+    }
+    List<Delete> encoded = new ArrayList<>(deletes.size());
+    for (Delete d : deletes) {
+      encoded.add(encoder.encode(d));
+    }
+    raw.delete(encoded);
+  }
+
+  @Override
+  public Result mutateRow(RowMutations mutations) throws IOException {
+    return decoder.decode(raw.mutateRow(encoder.encode(mutations)));
+  }
+
+  @Override
+  public Result append(Append append) throws IOException {
+    return decoder.decode(raw.append(encoder.encode(append)));
+  }
+
+  @Override
+  public Result increment(Increment increment) throws IOException {
+    return decoder.decode(raw.increment(encoder.encode(increment)));
+  }
+
+  @Override
+  public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
+      throws IOException, InterruptedException {
+    List<Row> encoded = new ArrayList<>(actions.size());
+    Map<ByteBuffer, byte[]> plainRows = new HashMap<>();
+    for (Row action : actions) {
+      Row e = encoder.encodeAction(action);
+      encoded.add(e);
+      plainRows.put(ByteBuffer.wrap(e.getRow()), action.getRow());
+    }
+    try {
+      if (callback == null) {
+        raw.batch(encoded, results);
+      } else {
+        raw.batchCallback(encoded, results, (region, storedRow, result) -> {
+          Object decoded = result instanceof Result ? decodeOrError((Result) result) : result;
+          @SuppressWarnings("unchecked")
+          R typed = (R) decoded;
+          callback.update(region, plainRows.getOrDefault(ByteBuffer.wrap(storedRow), storedRow), typed);
+        });
+      }
+    } finally {
+      decodeBatchResults(results);
+    }
+  }
+
+  private Object decodeOrError(Result r) {
+    try {
+      return decoder.decode(r);
+    } catch (IOException e) {
+      return e;
+    }
+  }
+
+  /** Decodes Results in place; a row that fails to decode becomes its exception, as HBase reports. */
+  private void decodeBatchResults(Object[] results) {
+    for (int i = 0; i < results.length; i++) {
+      if (results[i] instanceof Result) {
+        results[i] = decodeOrError((Result) results[i]);
+      } else if (results[i] instanceof CheckAndMutateResult) {
+        CheckAndMutateResult c = (CheckAndMutateResult) results[i];
+        Object r = c.getResult() == null ? null : decodeOrError(c.getResult());
+        results[i] = r instanceof IOException ? r : new CheckAndMutateResult(c.isSuccess(), (Result) r);
+      }
+    }
+  }
+
+  @Override
+  public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException {
+    List<CheckAndMutateResult> out = new ArrayList<>(checkAndMutates.size());
+    if (checkAndMutates.size() == 1) {
+      CheckAndMutateResult r = raw.checkAndMutate(encoder.encode(checkAndMutates.get(0)));
+      out.add(new CheckAndMutateResult(r.isSuccess(), decoder.decode(r.getResult())));
+      return out;
+    }
+    List<CheckAndMutate> encoded = new ArrayList<>(checkAndMutates.size());
+    for (CheckAndMutate c : checkAndMutates) {
+      encoded.add(encoder.encode(c));
+    }
+    for (CheckAndMutateResult r : raw.checkAndMutate(encoded)) {
+      out.add(new CheckAndMutateResult(r.isSuccess(), decoder.decode(r.getResult())));
+    }
+    return out;
+  }
+
+  @Override
+  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    return aggregations.aggregate(scan, family, qualifier);
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateBy(
+      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
+    return aggregations.aggregateBy(scan, family, qualifier, groupFamily, groupQualifier);
+  }
+
+  @Override
+  public void close() throws IOException {
+    raw.close();
+  }
+}

@@ -1,0 +1,94 @@
+package dev.cryptoworker.client;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Runs a region request in every region a scan touches, in parallel: the scan is cut at region
+ * boundaries and each piece is scanned on its own thread; each region answers with its result
+ * rows (see {@code RegionRequestObserver}).
+ */
+final class RegionFanOut {
+  private final Table raw;
+  private final ExecutorService pool;
+
+  RegionFanOut(Table raw, ExecutorService pool) {
+    this.raw = raw;
+    this.pool = pool;
+  }
+
+  /** Every row the regions return for {@code scan} (forward; its request attribute set). */
+  List<Result> scanEachRegion(Scan scan) throws IOException {
+    List<Future<List<Result>>> parts = new ArrayList<>();
+    for (Scan regionScan : perRegion(scan)) {
+      parts.add(pool.submit(() -> {
+        List<Result> out = new ArrayList<>();
+        try (ResultScanner s = raw.getScanner(regionScan)) {
+          for (Result r = s.next(); r != null; r = s.next()) {
+            out.add(r);
+          }
+        }
+        return out;
+      }));
+    }
+    List<Result> out = new ArrayList<>();
+    for (Future<List<Result>> part : parts) {
+      out.addAll(await(part));
+    }
+    return out;
+  }
+
+  /** The scan cut at region boundaries, one per region it touches. */
+  private List<Scan> perRegion(Scan scan) throws IOException {
+    List<Scan> out = new ArrayList<>();
+    byte[] start = scan.getStartRow();
+    byte[] stop = scan.getStopRow();
+    try (RegionLocator locator = raw.getRegionLocator()) {
+      for (HRegionLocation location : locator.getAllRegionLocations()) {
+        byte[] regionStart = location.getRegion().getStartKey();
+        byte[] regionEnd = location.getRegion().getEndKey();
+        boolean beforeStop = stop.length == 0 || Bytes.compareTo(regionStart, stop) < 0
+            || (scan.includeStopRow() && Bytes.compareTo(regionStart, stop) == 0);
+        boolean afterStart = regionEnd.length == 0 || Bytes.compareTo(regionEnd, start) > 0;
+        if (!beforeStop || !afterStart) {
+          continue;
+        }
+        Scan s = new Scan(scan);
+        if (Bytes.compareTo(regionStart, start) > 0) {
+          s.withStartRow(regionStart, true);
+        }
+        if (regionEnd.length > 0 && (stop.length == 0 || Bytes.compareTo(regionEnd, stop) < 0)) {
+          s.withStopRow(regionEnd, false);
+        }
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  private static <T> T await(Future<T> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the regions");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException) {
+        throw (IOException) e.getCause();
+      }
+      throw new IOException(e.getCause());
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package dev.cryptoworker.coprocessor;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.cryptobox.ashe.AsheCell;
+import dev.cryptoworker.cryptobox.ashe.AsheSum;
+import dev.cryptoworker.region.AggregationRequest;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+
+/** The aggregation handler on cells, without a region server: keyless ciphertext algebra only. */
+class RegionAggregatorTest {
+  private static final byte[] F = Bytes.toBytes("m");
+  private static final byte[] AMOUNT = Bytes.toBytes("amount");
+  private static final byte[] DEPT = Bytes.toBytes("dept");
+
+  private static List<Cell> row(String key, Object... columnsAndValues) {
+    List<Cell> cells = new ArrayList<>();
+    for (int i = 0; i < columnsAndValues.length; i += 2) {
+      cells.add(new KeyValue(Bytes.toBytes(key), F, (byte[]) columnsAndValues[i], 1L, (byte[]) columnsAndValues[i + 1]));
+    }
+    return cells;
+  }
+
+  private static AggregationRequest ashe(boolean grouped) {
+    return new AggregationRequest(AggregationRequest.Mode.ASHE, F, AMOUNT,
+        grouped ? F : new byte[0], grouped ? DEPT : new byte[0]);
+  }
+
+  @Test
+  void asheCiphertextsAreAddedModTwoToTheSixtyFourPerGroupAndKeyVersion() throws Exception {
+    RegionAggregator a = new RegionAggregator(ashe(true));
+    Map<String, long[]> expected = new HashMap<>(); // group/key -> {ciphertext sum, count}
+    long id = 1;
+    for (int i = 0; i < 50; i++) {
+      String dept = i % 3 == 0 ? "cardio" : "neuro";
+      int keyId = i < 40 ? 7 : 8; // a rotation part-way
+      long c = Long.MAX_VALUE - i; // sums overflow: must wrap
+      a.add(row("r" + i, AMOUNT, new AsheCell(keyId, c, id++).toBytes(), DEPT, Bytes.toBytes(dept)));
+      long[] e = expected.computeIfAbsent(dept + "/" + keyId, k -> new long[2]);
+      e[0] += c;
+      e[1]++;
+    }
+    a.add(row("no-measure", DEPT, Bytes.toBytes("cardio")));
+    a.add(row("no-group", AMOUNT, new AsheCell(7, 1, id++).toBytes()));
+    List<Cell> result = a.result();
+    assertEquals(expected.size(), result.size());
+    for (Cell c : result) {
+      byte[] q = CellUtil.cloneQualifier(c);
+      String group = Bytes.toString(ashe(true).groupOf(q));
+      AsheSum sum = AsheSum.parse(CellUtil.cloneValue(c));
+      long[] e = expected.get(group + "/" + sum.keyId());
+      assertEquals(e[0], sum.ciphertext(), group);
+      assertEquals(e[1], sum.count(), group);
+      assertArrayEquals(Bytes.toBytes("r0"), CellUtil.cloneRow(c), "result row is the first selected row");
+      assertArrayEquals(F, CellUtil.cloneFamily(c));
+    }
+  }
+
+  @Test
+  void plainSumsAddLongsAndIntsAndCount() throws Exception {
+    RegionAggregator a = new RegionAggregator(
+        new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+    a.add(row("a", AMOUNT, Bytes.toBytes(40L)));
+    a.add(row("b", AMOUNT, Bytes.toBytes(-2)));
+    a.add(row("c", DEPT, Bytes.toBytes("x")));
+    List<Cell> result = a.result();
+    assertEquals(1, result.size());
+    ByteBuffer v = ByteBuffer.wrap(CellUtil.cloneValue(result.get(0)));
+    assertEquals(38, v.getLong());
+    assertEquals(2, v.getLong());
+  }
+
+  @Test
+  void newestVersionOfTheMeasureIsTheOneAdded() throws Exception {
+    RegionAggregator a = new RegionAggregator(
+        new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+    a.add(row("a", AMOUNT, Bytes.toBytes(5L), AMOUNT, Bytes.toBytes(1000L)));
+    assertEquals(5, ByteBuffer.wrap(CellUtil.cloneValue(a.result().get(0))).getLong());
+  }
+
+  @Test
+  void noSelectedRowGivesNoResult() {
+    assertTrue(new RegionAggregator(ashe(false)).result().isEmpty());
+  }
+
+  @Test
+  void malformedValuesAndRepeatedIdentifiersAreRefusedNamingTheRow() throws Exception {
+    RegionAggregator a = new RegionAggregator(ashe(false));
+    DoNotRetryIOException e = assertThrows(DoNotRetryIOException.class,
+        () -> a.add(row("bad-row", AMOUNT, Bytes.toBytes("plaintext?"))));
+    assertTrue(e.getMessage().contains("bad-row") && e.getMessage().contains("m:amount"), e.getMessage());
+
+    RegionAggregator b = new RegionAggregator(ashe(false));
+    b.add(row("r1", AMOUNT, new AsheCell(7, 1, 42).toBytes()));
+    assertThrows(DoNotRetryIOException.class, () -> b.add(row("r2", AMOUNT, new AsheCell(7, 2, 42).toBytes())));
+
+    RegionAggregator plain = new RegionAggregator(
+        new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+    assertThrows(DoNotRetryIOException.class, () -> plain.add(row("r", AMOUNT, new byte[3])));
+  }
+}
