@@ -4,11 +4,11 @@ import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.synthetic.Appointment;
 import dev.cryptoworker.synthetic.AppointmentGenerator;
 import dev.cryptoworker.testing.SharedHBaseCluster;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +35,7 @@ class AppointmentsTest {
 
   @Test
   void physicianInDateRangeIsOneServerSideFilteredScan(Connection hbase) throws Exception {
-    String yaml = new String(AppointmentsTest.class.getClassLoader().getResourceAsStream("schemas/appointments.yaml")
-        .readAllBytes(), StandardCharsets.UTF_8).replace("table: appointments", "table: TABLE");
-    TableSchema schema = SecureFixture.schema("appointments", yaml);
+    TableSchema schema = SecureFixture.schema("appointments", ExampleSchemas.appointments());
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
     AppointmentGenerator generator = new AppointmentGenerator(11, 10);
     List<Put> puts = new ArrayList<>();

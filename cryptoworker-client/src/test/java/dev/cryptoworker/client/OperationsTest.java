@@ -41,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class OperationsTest {
   private static final String SCHEMA =
       "table: TABLE\n"
-          + "rowKey: { box: ROWBOX }\n"
+          + "rowKey: { box: PLAIN }\n"
           + "families:\n"
           + "  f:\n"
           + "    default: { box: STD }\n"
@@ -62,7 +62,7 @@ class OperationsTest {
   }
 
   private static Table table(Connection hbase, String rowBox) throws IOException {
-    TableSchema schema = SecureFixture.schema("ops", SCHEMA.replace("ROWBOX", rowBox));
+    TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("ops", SCHEMA), rowBox);
     return SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema).getTable(SecureFixture.name(schema));
   }
 

@@ -41,12 +41,7 @@ class RawStorageAuditTest {
   void noProtectedPlaintextInAnyStoredByte(Connection hbase) throws Exception {
     TableSchema example = ExampleSchemas.patients();
     // The example schema under a unique table name.
-    String yaml =
-        new String(
-                RawStorageAuditTest.class.getClassLoader().getResourceAsStream("schemas/patients.yaml").readAllBytes(),
-                StandardCharsets.UTF_8)
-            .replace("table: patients", "table: TABLE");
-    TableSchema schema = SecureFixture.schema("audit_patients", yaml);
+    TableSchema schema = SecureFixture.schema("audit_patients", example);
     assertEquals(example.families().keySet(), schema.families().keySet());
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
 
@@ -92,12 +87,7 @@ class RawStorageAuditTest {
 
   @Test
   void appointmentsNoProtectedPlaintextInAnyStoredByte(Connection hbase) throws Exception {
-    String yaml =
-        new String(
-                RawStorageAuditTest.class.getClassLoader().getResourceAsStream("schemas/appointments.yaml").readAllBytes(),
-                StandardCharsets.UTF_8)
-            .replace("table: appointments", "table: TABLE");
-    TableSchema schema = SecureFixture.schema("audit_appointments", yaml);
+    TableSchema schema = SecureFixture.schema("audit_appointments", ExampleSchemas.appointments());
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
     AppointmentGenerator generator = new AppointmentGenerator(7, 20);
     Set<String> needles = new HashSet<>();

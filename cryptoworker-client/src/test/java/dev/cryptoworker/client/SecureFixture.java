@@ -1,7 +1,10 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -27,10 +30,19 @@ final class SecureFixture {
     return KeyProvider.fromMasterKey(key);
   }
 
-  /** Parses {@code yaml} with {@code TABLE} replaced by a unique table name. */
+  /** Parses {@code yaml} (table {@code TABLE}) and renames its table to a unique name. */
   static TableSchema schema(String prefix, String yaml) {
-    return TableSchema.parse(
-        yaml.replace("TABLE", SharedHBaseCluster.uniqueTableName(prefix).getNameAsString()), prefix);
+    return schema(prefix, TableSchema.parse(yaml, prefix));
+  }
+
+  /** {@code schema} with its table renamed to a unique name. */
+  static TableSchema schema(String prefix, TableSchema schema) {
+    return schema.toBuilder().tableName(SharedHBaseCluster.uniqueTableName(prefix).getNameAsString()).build();
+  }
+
+  /** {@code schema} with its row keys (bytes) protected by {@code box}. */
+  static TableSchema withRowKey(TableSchema schema, String box) {
+    return schema.toBuilder().rowKey(ColumnPolicy.of(BoxKind.valueOf(box), ValueType.BYTES)).build();
   }
 
   /** Creates the schema's table keeping {@code versions} versions per cell. */

@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SecureTableRoundTripTest {
   private static final String SCHEMA =
       "table: TABLE\n"
-          + "rowKey: { box: ROWBOX }\n"
+          + "rowKey: { box: PLAIN }\n"
           + "families:\n"
           + "  d:\n"
           + "    default: { box: STD }\n"
@@ -74,7 +74,7 @@ class SecureTableRoundTripTest {
   @ParameterizedTest
   @ValueSource(strings = {"PLAIN", "DET"})
   void everyBoxAndTypeRoundTrips(String rowBox, Connection hbase) throws IOException {
-    TableSchema schema = SecureFixture.schema("roundtrip", SCHEMA.replace("ROWBOX", rowBox));
+    TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("roundtrip", SCHEMA), rowBox);
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
     try (Table table = secure.getTable(SecureFixture.name(schema))) {
       byte[] row = toBytes("patient-1");
@@ -112,7 +112,7 @@ class SecureTableRoundTripTest {
   @ParameterizedTest
   @ValueSource(strings = {"PLAIN", "DET"})
   void emptyAndOneMebibyteValues(String rowBox, Connection hbase) throws IOException {
-    TableSchema schema = SecureFixture.schema("sizes", SCHEMA.replace("ROWBOX", rowBox));
+    TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("sizes", SCHEMA), rowBox);
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
     byte[] big = new byte[1 << 20];
     new Random(7).nextBytes(big);
@@ -139,7 +139,7 @@ class SecureTableRoundTripTest {
   @ParameterizedTest
   @ValueSource(strings = {"PLAIN", "DET"})
   void versionsTimeRangesAndDeletes(String rowBox, Connection hbase) throws IOException {
-    TableSchema schema = SecureFixture.schema("versions", SCHEMA.replace("ROWBOX", rowBox));
+    TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("versions", SCHEMA), rowBox);
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
     byte[] row = toBytes("v");
     byte[] q = toBytes("std_string");
@@ -181,7 +181,7 @@ class SecureTableRoundTripTest {
 
   @org.junit.jupiter.api.Test
   void stdRowKeysSupportPutAndFullScanOnly(Connection hbase) throws IOException {
-    TableSchema schema = SecureFixture.schema("stdrow", SCHEMA.replace("ROWBOX", "STD"));
+    TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("stdrow", SCHEMA), "STD");
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
     try (Table table = secure.getTable(SecureFixture.name(schema))) {
       for (int i = 0; i < 5; i++) {

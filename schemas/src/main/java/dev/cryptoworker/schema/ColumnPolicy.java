@@ -7,7 +7,12 @@ import java.util.Optional;
 
 /**
  * How one column's values (or a table's row keys) are protected: the box, the value type, and an
- * optional authenticated companion copy.
+ * optional authenticated companion copy; for SPLASHE, the dimension's values and the measures it
+ * splays.
+ *
+ * <p>A policy is checked where it is used: {@link FamilySchema.Builder#build()} and {@link
+ * TableSchema.Builder#build()} refuse one the schema rules do not allow there (the same rules as
+ * the YAML loader's).
  */
 public final class ColumnPolicy {
   /** Policy of unprotected data. */
@@ -16,34 +21,58 @@ public final class ColumnPolicy {
   private final BoxKind box;
   private final ValueType type;
   private final BoxKind companion;
+  // null when not given (the rules refuse values or splays given to boxes other than SPLASHE)
   private final List<String> values;
   private final List<String> splays;
 
   ColumnPolicy(BoxKind box, ValueType type, BoxKind companion) {
-    this(box, type, companion, List.of(), List.of());
+    this(box, type, companion, null, null);
   }
 
   ColumnPolicy(BoxKind box, ValueType type, BoxKind companion, List<String> values, List<String> splays) {
     this.box = Objects.requireNonNull(box);
     this.type = Objects.requireNonNull(type);
     this.companion = companion;
-    this.values = List.copyOf(values);
-    this.splays = List.copyOf(splays);
-  }
-
-  /** SPLASHE: the dimension's possible values, in schema order (empty for other boxes). */
-  public List<String> values() {
-    return values;
-  }
-
-  /** SPLASHE: the ASHE columns of the same family this dimension splays (empty for other boxes). */
-  public List<String> splays() {
-    return splays;
+    this.values = values == null ? null : List.copyOf(values);
+    this.splays = splays == null ? null : List.copyOf(splays);
   }
 
   /** A policy without companion. */
   public static ColumnPolicy of(BoxKind box, ValueType type) {
     return new ColumnPolicy(box, type, null);
+  }
+
+  /** A policy of {@code bytes} values without companion. */
+  public static ColumnPolicy of(BoxKind box) {
+    return of(box, ValueType.BYTES);
+  }
+
+  /**
+   * A builder of a policy with {@code box}, type {@code bytes} ({@code string} for SPLASHE, whose
+   * dimension values are always strings) and nothing else until set.
+   */
+  public static Builder builder(BoxKind box) {
+    return new Builder(box);
+  }
+
+  /** SPLASHE: the dimension's possible values, in schema order (empty for other boxes). */
+  public List<String> values() {
+    return values == null ? List.of() : values;
+  }
+
+  /** SPLASHE: the ASHE columns of the same family this dimension splays (empty for other boxes). */
+  public List<String> splays() {
+    return splays == null ? List.of() : splays;
+  }
+
+  /** The values as given, or null if none were. */
+  List<String> givenValues() {
+    return values;
+  }
+
+  /** The splayed columns as given, or null if none were. */
+  List<String> givenSplays() {
+    return splays;
   }
 
   public BoxKind box() {
@@ -62,7 +91,7 @@ public final class ColumnPolicy {
   @Override
   public boolean equals(Object o) {
     return o instanceof ColumnPolicy p && p.box == box && p.type == type && p.companion == companion
-        && p.values.equals(values) && p.splays.equals(splays);
+        && Objects.equals(p.values, values) && Objects.equals(p.splays, splays);
   }
 
   @Override
@@ -74,6 +103,59 @@ public final class ColumnPolicy {
   public String toString() {
     return "{box: " + box + ", type: " + type.yamlName()
         + (companion == null ? "" : ", companion: " + companion)
-        + (values.isEmpty() ? "" : ", values: " + values + ", splays: " + splays) + "}";
+        + (values == null && splays == null ? "" : ", values: " + values() + ", splays: " + splays()) + "}";
+  }
+
+  /** Builds a {@link ColumnPolicy}; reusable, each {@link #build()} makes a new one. */
+  public static final class Builder {
+    private final BoxKind box;
+    private ValueType type;
+    private BoxKind companion;
+    private List<String> values;
+    private List<String> splays;
+
+    private Builder(BoxKind box) {
+      this.box = Objects.requireNonNull(box);
+      this.type = box == BoxKind.SPLASHE ? ValueType.STRING : ValueType.BYTES;
+    }
+
+    /** How values are read (default {@code bytes}; SPLASHE dimensions are always strings). */
+    public Builder type(ValueType type) {
+      this.type = Objects.requireNonNull(type);
+      return this;
+    }
+
+    /** OPE only: the box of an authenticated copy in the same cell ({@link BoxKind#STD}). */
+    public Builder companion(BoxKind companion) {
+      this.companion = Objects.requireNonNull(companion);
+      return this;
+    }
+
+    /** SPLASHE only: the dimension's possible values (at least two, distinct). */
+    public Builder values(String... values) {
+      return values(List.of(values));
+    }
+
+    /** SPLASHE only: the dimension's possible values (at least two, distinct). */
+    public Builder values(List<String> values) {
+      this.values = List.copyOf(values);
+      return this;
+    }
+
+    /** SPLASHE only: the ASHE columns of the same family this dimension splays. */
+    public Builder splays(String... columns) {
+      return splays(List.of(columns));
+    }
+
+    /** SPLASHE only: the ASHE columns of the same family this dimension splays. */
+    public Builder splays(List<String> columns) {
+      this.splays = List.copyOf(columns);
+      return this;
+    }
+
+    /** The policy; checked when a family or table using it is built. */
+    public ColumnPolicy build() {
+      return new ColumnPolicy(box, type, companion, values, splays);
+    }
   }
 }

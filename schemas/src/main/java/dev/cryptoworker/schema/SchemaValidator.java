@@ -1,16 +1,20 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
-import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
-/** Every rule a schema must satisfy, in one place; turns a located YAML tree into a schema. */
+/**
+ * Every rule a schema must satisfy, in one place. The builders run them when they build; the YAML
+ * loader checks only the YAML form (mappings, known keys, single values, box and type names),
+ * fills the builders and builds at the document's locations, so both paths refuse the same
+ * schemas for the same reasons, a document with its line and a built schema with the path the key
+ * would have in YAML.
+ */
 final class SchemaValidator {
   private static final Pattern TABLE_NAME =
       Pattern.compile("([A-Za-z0-9_]+:)?[A-Za-z0-9_][A-Za-z0-9_.-]*");
@@ -18,253 +22,160 @@ final class SchemaValidator {
   private static final Set<BoxKind> ROW_KEY_BOXES =
       Set.of(BoxKind.PLAIN, BoxKind.STD, BoxKind.DET, BoxKind.OPE);
 
-  private final String source;
+  private SchemaValidator() {}
 
-  SchemaValidator(String source) {
-    this.source = source;
-  }
-
-  TableSchema validate(YamlNode root) {
-    requireMapping(root, "the schema");
-    allowOnly(root, "table", "rowKey", "families", "description");
-    String table = requireScalar(required(root, "table"));
-    if (!TABLE_NAME.matcher(table).matches()) {
-      throw error(root.fields.get("table"), "'" + table + "' is not a valid HBase table name");
+  /**
+   * The table, once its name and row key pass; {@code at} is the document root. The families
+   * were checked when they were built.
+   */
+  static TableSchema table(String name, ColumnPolicy rowKey, Map<String, FamilySchema> families, Location at) {
+    if (!TABLE_NAME.matcher(name).matches()) {
+      throw at.at("table").error("'" + name + "' is not a valid HBase table name");
     }
-    YamlNode rowKeyNode = root.fields.get("rowKey");
-    if (rowKeyNode == null) {
-      throw error(root, "rowKey is required (write rowKey: { box: PLAIN } for unprotected keys)");
+    if (rowKey == null) {
+      throw at.error("rowKey is required (write rowKey: { box: PLAIN } for unprotected keys)");
     }
-    ColumnPolicy rowKey = policy(rowKeyNode);
+    Location rowKeyAt = at.at("rowKey");
+    ColumnPolicy checkedRowKey = policy(rowKey, true, rowKeyAt);
     if (!ROW_KEY_BOXES.contains(rowKey.box())) {
-      throw error(rowKeyNode, "a row key cannot use box " + rowKey.box() + " (allowed: PLAIN, STD, DET, OPE)");
+      throw rowKeyAt.error("a row key cannot use box " + rowKey.box() + " (allowed: PLAIN, STD, DET, OPE)");
     }
     if (rowKey.companion().isPresent()) {
-      throw error(rowKeyNode, "a row key cannot have a companion");
+      throw rowKeyAt.error("a row key cannot have a companion");
     }
     if (rowKey.box() == BoxKind.OPE && rowKey.type() == ValueType.DATE) {
-      throw error(rowKeyNode, "an OPE row key cannot have type date (its text form would be lost);"
+      throw rowKeyAt.error("an OPE row key cannot have type date (its text form would be lost);"
           + " store epoch milliseconds with type long, or ISO text with type string");
     }
-    YamlNode familiesNode = required(root, "families");
-    requireMapping(familiesNode, "families");
-    if (familiesNode.fields.isEmpty()) {
-      throw error(familiesNode, "at least one family is required");
+    if (families.isEmpty()) {
+      throw at.at("families").error("at least one family is required");
     }
-    Map<String, FamilySchema> families = new LinkedHashMap<>();
-    for (Map.Entry<String, YamlNode> e : familiesNode.fields.entrySet()) {
-      if (!FAMILY_NAME.matcher(e.getKey()).matches()) {
-        throw error(e.getValue(), "'" + e.getKey() + "' is not a valid column family name");
-      }
-      families.put(e.getKey(), family(e.getKey(), e.getValue()));
-    }
-    return new TableSchema(table, rowKey, families, source);
+    return new TableSchema(name, checkedRowKey, families, at.source());
   }
 
-  private FamilySchema family(String name, YamlNode node) {
-    requireMapping(node, "a family");
-    allowOnly(node, "default", "columns", "protectQualifiers");
-    YamlNode defaultNode = node.fields.get("default");
-    if (defaultNode == null) {
-      throw error(node, "'default' is required (the policy of qualifiers not listed under columns)");
+  /** The family, once it passes; {@code at} is the family's key ({@code families.<name>}). */
+  static FamilySchema family(
+      String name,
+      ColumnPolicy defaultPolicy,
+      Map<String, ColumnPolicy> columns,
+      boolean protectQualifiers,
+      Location at) {
+    if (!FAMILY_NAME.matcher(name).matches()) {
+      throw at.error("'" + name + "' is not a valid column family name");
     }
-    ColumnPolicy defaultPolicy = policy(defaultNode);
-    if (defaultPolicy.box() == BoxKind.SPLASHE) {
-      throw error(defaultNode, "SPLASHE applies to one named dimension column, not to a family default");
+    if (defaultPolicy == null) {
+      throw at.error("'default' is required (the policy of qualifiers not listed under columns)");
     }
-    boolean protectQualifiers = false;
-    YamlNode pq = node.fields.get("protectQualifiers");
-    if (pq != null) {
-      String v = requireScalar(pq);
-      if (!v.equals("true") && !v.equals("false")) {
-        throw error(pq, "must be true or false, got '" + v + "'");
+    Location defaultAt = at.at("default");
+    ColumnPolicy checkedDefault = policy(defaultPolicy, false, defaultAt);
+    if (checkedDefault.box() == BoxKind.SPLASHE) {
+      throw defaultAt.error("SPLASHE applies to one named dimension column, not to a family default");
+    }
+    Location columnsAt = at.at("columns");
+    Map<String, ColumnPolicy> checked = new LinkedHashMap<>();
+    for (Map.Entry<String, ColumnPolicy> c : columns.entrySet()) {
+      Location columnAt = columnsAt.at(c.getKey());
+      if (c.getKey().isEmpty()) {
+        throw columnAt.error("a qualifier name must not be empty");
       }
-      protectQualifiers = Boolean.parseBoolean(v);
-    }
-    Map<String, ColumnPolicy> columns = new LinkedHashMap<>();
-    YamlNode columnsNode = node.fields.get("columns");
-    if (columnsNode != null) {
-      requireMapping(columnsNode, "columns");
-      for (Map.Entry<String, YamlNode> c : columnsNode.fields.entrySet()) {
-        if (c.getKey().isEmpty()) {
-          throw error(c.getValue(), "a qualifier name must not be empty");
-        }
-        if (c.getKey().indexOf('\0') >= 0) {
-          throw error(c.getValue(), "a qualifier name must not contain NUL (reserved for SPLASHE columns)");
-        }
-        columns.put(c.getKey(), policy(c.getValue()));
+      if (c.getKey().indexOf('\0') >= 0) {
+        throw columnAt.error("a qualifier name must not contain NUL (reserved for SPLASHE columns)");
       }
-      checkSplays(columnsNode, columns, protectQualifiers);
+      checked.put(c.getKey(), policy(c.getValue(), false, columnAt));
     }
-    return new FamilySchema(name, defaultPolicy, columns, protectQualifiers);
+    checkSplays(checked, protectQualifiers, columnsAt);
+    return new FamilySchema(name, checkedDefault, checked, protectQualifiers);
   }
 
   /** Every SPLASHE dimension splays ASHE columns of its family, each measure at most once. */
-  private void checkSplays(YamlNode columnsNode, Map<String, ColumnPolicy> columns, boolean protectQualifiers) {
+  private static void checkSplays(Map<String, ColumnPolicy> columns, boolean protectQualifiers, Location columnsAt) {
     Map<String, String> splayedBy = new LinkedHashMap<>();
     for (Map.Entry<String, ColumnPolicy> c : columns.entrySet()) {
       if (c.getValue().box() != BoxKind.SPLASHE) {
         continue;
       }
-      YamlNode node = columnsNode.fields.get(c.getKey());
+      Location columnAt = columnsAt.at(c.getKey());
       if (protectQualifiers) {
-        throw error(node, "SPLASHE cannot be combined with protectQualifiers in the same family");
+        throw columnAt.error("SPLASHE cannot be combined with protectQualifiers in the same family");
       }
       for (String measure : c.getValue().splays()) {
         ColumnPolicy m = columns.get(measure);
         if (m == null || m.box() != BoxKind.ASHE) {
-          throw error(node, "splays: '" + measure + "' must be an ASHE column listed in the same family");
+          throw columnAt.error("splays: '" + measure + "' must be an ASHE column listed in the same family");
         }
         String previous = splayedBy.put(measure, c.getKey());
         if (previous != null) {
-          throw error(node, "splays: '" + measure + "' is already splayed by '" + previous + "'");
+          throw columnAt.error("splays: '" + measure + "' is already splayed by '" + previous + "'");
         }
       }
     }
   }
 
-  private ColumnPolicy policy(YamlNode node) {
-    requireMapping(node, "a protection policy");
-    allowOnly(node, "box", "type", "companion", "values", "splays");
-    YamlNode boxNode = required(node, "box");
-    BoxKind box = box(boxNode);
-    ValueType type = ValueType.BYTES;
-    YamlNode typeNode = node.fields.get("type");
-    if (typeNode != null) {
-      type = type(typeNode);
-    }
-    BoxKind companion = null;
-    YamlNode companionNode = node.fields.get("companion");
-    if (companionNode != null) {
-      companion = box(companionNode);
+  /**
+   * The policy as a schema stores it (SPLASHE dimensions hold strings, whatever type was given),
+   * once it passes.
+   */
+  private static ColumnPolicy policy(ColumnPolicy p, boolean rowKey, Location at) {
+    BoxKind box = p.box();
+    ValueType type = p.type();
+    BoxKind companion = p.companion().orElse(null);
+    if (companion != null) {
       if (box != BoxKind.OPE) {
-        throw error(companionNode, "a companion copy is only meaningful for OPE columns, not " + box);
+        throw at.at("companion").error("a companion copy is only meaningful for OPE columns, not " + box);
       }
       if (companion != BoxKind.STD) {
-        throw error(companionNode, "the companion must be STD, got " + companion);
+        throw at.at("companion").error("the companion must be STD, got " + companion);
       }
     }
-    if (box == BoxKind.OPE && type == ValueType.DATE && companion == null && !isRowKey(node)) {
-      throw error(node, "OPE on type date needs companion: STD (the order key, the instant, does not"
+    if (box == BoxKind.OPE && type == ValueType.DATE && companion == null && !rowKey) {
+      throw at.error("OPE on type date needs companion: STD (the order key, the instant, does not"
           + " keep the text's form; the authenticated companion does)");
     }
     if (box == BoxKind.ASHE && type != ValueType.LONG && type != ValueType.INT) {
-      throw error(node, "ASHE sums numbers: type must be long or int, got " + type.yamlName());
+      throw at.error("ASHE sums numbers: type must be long or int, got " + type.yamlName());
     }
-    YamlNode valuesNode = node.fields.get("values");
-    YamlNode splaysNode = node.fields.get("splays");
+    List<String> values = p.givenValues();
+    List<String> splays = p.givenSplays();
     if (box != BoxKind.SPLASHE) {
-      if (valuesNode != null || splaysNode != null) {
-        throw error(valuesNode != null ? valuesNode : splaysNode, "values and splays belong to SPLASHE columns only");
+      if (values != null || splays != null) {
+        throw at.at(values != null ? "values" : "splays").error("values and splays belong to SPLASHE columns only");
       }
-      return new ColumnPolicy(box, type, companion);
+      return p;
     }
-    if (isRowKey(node)) {
-      throw error(node, "a row key cannot use box SPLASHE");
+    if (rowKey) {
+      throw at.error("a row key cannot use box SPLASHE");
     }
-    if (valuesNode == null || splaysNode == null) {
-      throw error(node, "a SPLASHE column needs values (its possible values) and splays (the ASHE columns it filters)");
+    if (values == null || splays == null) {
+      throw at.error("a SPLASHE column needs values (its possible values) and splays (the ASHE columns it filters)");
     }
-    List<String> values = stringList(valuesNode);
-    if (values.size() < 2 || new java.util.HashSet<>(values).size() != values.size()) {
-      throw error(valuesNode, "needs at least two distinct values");
+    Location valuesAt = at.at("values");
+    checkItems(values, valuesAt);
+    if (values.size() < 2 || new HashSet<>(values).size() != values.size()) {
+      throw valuesAt.error("needs at least two distinct values");
     }
     for (String v : values) {
       if (v.indexOf('\0') >= 0) {
-        throw error(valuesNode, "a value must not contain NUL");
+        throw valuesAt.error("a value must not contain NUL");
       }
     }
-    List<String> splays = stringList(splaysNode);
+    Location splaysAt = at.at("splays");
+    checkItems(splays, splaysAt);
     if (splays.isEmpty()) {
-      throw error(splaysNode, "needs at least one ASHE column to splay");
+      throw splaysAt.error("needs at least one ASHE column to splay");
     }
     return new ColumnPolicy(box, ValueType.STRING, null, values, splays);
   }
 
-  private static boolean isRowKey(YamlNode node) {
-    return node.path.equals("rowKey");
-  }
-
-  private List<String> stringList(YamlNode node) {
-    if (node.kind != YamlNode.Kind.SEQUENCE) {
-      throw error(node, "must be a list, such as [a, b]");
-    }
-    List<String> out = new java.util.ArrayList<>();
-    for (YamlNode item : node.items) {
-      out.add(requireScalar(item));
-    }
-    return out;
-  }
-
-  private BoxKind box(YamlNode node) {
-    String v = requireScalar(node);
-    try {
-      return BoxKind.valueOf(v.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw error(node, "unknown box '" + v + "' (expected one of " + names(BoxKind.values()) + ")");
-    }
-  }
-
-  private ValueType type(YamlNode node) {
-    String v = requireScalar(node);
-    for (ValueType t : ValueType.values()) {
-      if (t.yamlName().equals(v.toLowerCase(Locale.ROOT))) {
-        return t;
+  /**
+   * List items are single, non-empty values without white space at either end, as YAML reads them
+   * (the loader strips them; a builder is refused what YAML could not say).
+   */
+  private static void checkItems(List<String> items, Location at) {
+    for (int i = 0; i < items.size(); i++) {
+      String item = items.get(i);
+      if (item.isBlank() || !item.equals(item.strip())) {
+        throw at.item(i).error("must be a non-empty single value, without white space at either end");
       }
     }
-    throw error(
-        node,
-        "unknown type '" + v + "' (expected one of "
-            + Arrays.stream(ValueType.values()).map(ValueType::yamlName).collect(Collectors.joining(", "))
-            + ")");
-  }
-
-  private void allowOnly(YamlNode node, String... allowed) {
-    Set<String> ok = Set.of(allowed);
-    for (Map.Entry<String, YamlNode> e : node.fields.entrySet()) {
-      if (!ok.contains(e.getKey())) {
-        throw error(
-            e.getValue(),
-            "unknown key '" + e.getKey() + "' (allowed here: " + String.join(", ", allowed) + ")",
-            pathOf(node, e.getKey()));
-      }
-    }
-  }
-
-  private YamlNode required(YamlNode node, String key) {
-    YamlNode child = node.fields.get(key);
-    if (child == null) {
-      throw error(node, "'" + key + "' is required");
-    }
-    return child;
-  }
-
-  private void requireMapping(YamlNode node, String what) {
-    if (node.kind != YamlNode.Kind.MAPPING) {
-      throw error(node, what + " must be a mapping of keys to values");
-    }
-  }
-
-  private String requireScalar(YamlNode node) {
-    if (node.kind != YamlNode.Kind.SCALAR || node.text.isBlank()) {
-      throw error(node, "must be a non-empty single value");
-    }
-    return node.text.strip();
-  }
-
-  private InvalidSchemaException error(YamlNode node, String reason) {
-    return error(node, reason, node.path);
-  }
-
-  private InvalidSchemaException error(YamlNode node, String reason, String path) {
-    return new InvalidSchemaException(source, node.line, (path.isEmpty() ? "" : path + ": ") + reason);
-  }
-
-  private static String pathOf(YamlNode parent, String key) {
-    return parent.path.isEmpty() ? key : parent.path + "." + key;
-  }
-
-  private static String names(Enum<?>[] values) {
-    return Arrays.stream(values).map(Enum::name).collect(Collectors.joining(", "));
   }
 }

@@ -12,7 +12,9 @@ import java.util.Optional;
 
 /**
  * The protection schema of one HBase table: how its row key, each column family and each column
- * are protected. Immutable; build one with {@link #load(Path)} or {@link #parse(String)}.
+ * are protected. Immutable; read one with {@link #load(Path)} or {@link #parse(String)}, make one
+ * with {@link #builder(String)}, edit a copy with {@link #toBuilder()}, write one with {@link
+ * #toYaml()}.
  *
  * <pre>
  * table: appointments
@@ -30,7 +32,18 @@ import java.util.Optional;
  * </pre>
  *
  * <p>Unknown keys, boxes or types and contradictory settings are refused with an {@link
- * InvalidSchemaException} naming the source, line and reason.
+ * InvalidSchemaException} naming the source, line and reason; a builder refuses the same
+ * contradictions, naming the path of the offending key.
+ *
+ * <pre>
+ * TableSchema schema = TableSchema.builder("clinic:appointments")
+ *     .rowKey(ColumnPolicy.of(BoxKind.DET))
+ *     .family(FamilySchema.builder("appointment")
+ *         .defaultPolicy(ColumnPolicy.of(BoxKind.STD))
+ *         .column("date", ColumnPolicy.builder(BoxKind.OPE).type(ValueType.DATE).companion(BoxKind.STD).build())
+ *         .build())
+ *     .build();
+ * </pre>
  */
 public final class TableSchema {
   private final String tableName;
@@ -69,7 +82,33 @@ public final class TableSchema {
    * @throws InvalidSchemaException naming the source, line and reason
    */
   public static TableSchema parse(String yaml, String sourceName) {
-    return new SchemaValidator(sourceName).validate(YamlNode.parse(yaml, sourceName));
+    return new YamlSchemaReader(sourceName).read(YamlNode.parse(yaml, sourceName));
+  }
+
+  /** A builder of the table {@code tableName} ({@code ns:name} with a namespace). */
+  public static Builder builder(String tableName) {
+    return new Builder(tableName);
+  }
+
+  /** A builder holding everything {@code schema} holds, to make an edited copy. */
+  public static Builder newBuilder(TableSchema schema) {
+    Builder b = new Builder(schema.tableName);
+    b.rowKey = schema.rowKey;
+    b.families.putAll(schema.families);
+    return b;
+  }
+
+  /** Same as {@link #newBuilder(TableSchema) newBuilder(this)}. */
+  public Builder toBuilder() {
+    return newBuilder(this);
+  }
+
+  /**
+   * This schema as YAML, which {@link #parse(String)} reads back to an equal schema. Names and
+   * values that YAML would read otherwise (numbers, booleans, white space, punctuation) are quoted.
+   */
+  public String toYaml() {
+    return YamlSchemaWriter.write(this);
   }
 
   /** The HBase table name, with namespace if any ({@code ns:name}). */
@@ -92,13 +131,77 @@ public final class TableSchema {
     return Optional.ofNullable(families.get(family));
   }
 
-  /** Where the schema was read from (file name or {@code <schema>}). */
+  /** Where the schema was read from (file name or {@code <schema>}), or {@code <builder>}. */
   public String source() {
     return source;
+  }
+
+  /** Equal table name, row key policy and families; where each schema came from does not count. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TableSchema t && t.tableName.equals(tableName) && t.rowKey.equals(rowKey)
+        && t.families.equals(families);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(tableName, rowKey, families);
   }
 
   @Override
   public String toString() {
     return "TableSchema[" + tableName + " from " + source + "]";
+  }
+
+  /**
+   * Builds a {@link TableSchema}; reusable, each {@link #build()} makes a new immutable schema.
+   */
+  public static final class Builder {
+    private String tableName;
+    private ColumnPolicy rowKey;
+    private final Map<String, FamilySchema> families = new LinkedHashMap<>();
+
+    private Builder(String tableName) {
+      this.tableName = Objects.requireNonNull(tableName);
+    }
+
+    /** Renames the table ({@code ns:name} with a namespace). */
+    public Builder tableName(String tableName) {
+      this.tableName = Objects.requireNonNull(tableName);
+      return this;
+    }
+
+    /** How row keys are protected (required): PLAIN, STD, DET or OPE, without companion. */
+    public Builder rowKey(ColumnPolicy policy) {
+      this.rowKey = Objects.requireNonNull(policy);
+      return this;
+    }
+
+    /** Adds {@code family}, or replaces the family of the same name (keeping its place). */
+    public Builder family(FamilySchema family) {
+      families.put(family.name(), family);
+      return this;
+    }
+
+    /** Removes the family {@code name}, if present. */
+    public Builder removeFamily(String name) {
+      families.remove(name);
+      return this;
+    }
+
+    /**
+     * The schema, checked as the YAML loader checks one; its {@link TableSchema#source()} is
+     * {@code <builder>}.
+     *
+     * @throws InvalidSchemaException naming the path of the offending key, such as {@code
+     *     rowKey}, and the reason
+     */
+    public TableSchema build() {
+      return build(Location.built());
+    }
+
+    TableSchema build(Location root) {
+      return SchemaValidator.table(tableName, rowKey, families, root);
+    }
   }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class TableSchemaTest {
-  private static final String APPOINTMENTS =
+  static final String APPOINTMENTS =
       "table: clinic:appointments\n"
           + "rowKey: { box: DET }\n"
           + "families:\n"

@@ -1,10 +1,14 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.ycsb.HealthcareWorkload;
 import dev.cryptoworker.ycsb.SecureHBaseClient;
 import java.awt.BasicStroke;
@@ -170,27 +174,32 @@ public final class WorkloadBenchmark {
   private Path schemaFile(String records) throws IOException {
     Path file = schemaFiles.get(records);
     if (file == null) {
-      String yaml;
-      try (InputStream in = getClass().getClassLoader().getResourceAsStream("schemas/" + records + ".yaml")) {
-        yaml = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      }
-      if (options.get("rowkeys").equals("ope")) {
-        yaml = yaml.replace("rowKey: { box: DET }", "rowKey: { box: OPE, type: string }");
-      } else if (!options.get("rowkeys").equals("schema")) {
-        throw new IllegalArgumentException("--rowkeys must be schema or ope");
-      }
-      String variant = options.get("variant");
-      if (variant.startsWith("micro-")) {
-        yaml = microSchema(TableSchema.parse(yaml), variant.substring("micro-".length()).toUpperCase(Locale.ROOT));
-      } else if (!variant.equals("full")) {
-        throw new IllegalArgumentException("--variant must be full, micro-std, micro-det or micro-ope");
-      }
       file = Files.createTempFile(records + "-", ".yaml");
       file.toFile().deleteOnExit();
-      Files.writeString(file, yaml, StandardCharsets.UTF_8);
+      Files.writeString(file, benchmarkSchema(records).toYaml(), StandardCharsets.UTF_8);
       schemaFiles.put(records, file);
     }
     return file;
+  }
+
+  /** The reference schema of {@code records} with the row key and variant of the options. */
+  private TableSchema benchmarkSchema(String records) {
+    TableSchema.Builder schema = ExampleSchemas.fromResource("schemas/" + records + ".yaml").toBuilder();
+    if (options.get("rowkeys").equals("ope")) {
+      schema.rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.STRING));
+    } else if (!options.get("rowkeys").equals("schema")) {
+      throw new IllegalArgumentException("--rowkeys must be schema or ope");
+    }
+    String variant = options.get("variant");
+    if (variant.equals("full")) {
+      return schema.build();
+    }
+    for (BoxKind rowKeyBox : List.of(BoxKind.STD, BoxKind.DET, BoxKind.OPE)) {
+      if (variant.equalsIgnoreCase("micro-" + rowKeyBox.name())) {
+        return microSchema(schema.build(), rowKeyBox);
+      }
+    }
+    throw new IllegalArgumentException("--variant must be full, micro-std, micro-det or micro-ope");
   }
 
   /** Creates the plain and the secure table and loads the same records into both. */
@@ -259,14 +268,13 @@ public final class WorkloadBenchmark {
   }
 
   /** The micro-experiment schema: only the row key protected (STD, DET or OPE), every family PLAIN. */
-  private static String microSchema(TableSchema reference, String rowKeyBox) {
-    StringBuilder yaml = new StringBuilder("table: ").append(reference.tableName()).append('\n');
-    yaml.append("rowKey: { box: ").append(rowKeyBox).append(rowKeyBox.equals("OPE") ? ", type: string" : "").append(" }\n");
-    yaml.append("families:\n");
+  private static TableSchema microSchema(TableSchema reference, BoxKind rowKeyBox) {
+    TableSchema.Builder micro = TableSchema.builder(reference.tableName())
+        .rowKey(ColumnPolicy.of(rowKeyBox, rowKeyBox == BoxKind.OPE ? ValueType.STRING : ValueType.BYTES));
     for (FamilySchema f : reference.families().values()) {
-      yaml.append("  ").append(f.name()).append(":\n    default: { box: PLAIN }\n");
+      micro.family(FamilySchema.builder(f.name()).defaultPolicy(ColumnPolicy.PLAIN).build());
     }
-    return yaml.toString();
+    return micro.build();
   }
 
   private Properties sideProperties(Properties base, String side, String records, Configuration conf, String key) {

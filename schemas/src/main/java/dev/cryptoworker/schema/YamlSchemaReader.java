@@ -1,0 +1,152 @@
+package dev.cryptoworker.schema;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Turns a located YAML tree into a schema. Checks only the YAML form (mappings, known keys, single
+ * values, box and type names, booleans, lists); fills the builders, whose {@link SchemaValidator}
+ * rules then refuse a bad schema at the line of the offending key.
+ */
+final class YamlSchemaReader {
+  private final String source;
+
+  YamlSchemaReader(String source) {
+    this.source = source;
+  }
+
+  TableSchema read(YamlNode root) {
+    requireMapping(root, "the schema");
+    allowOnly(root, "table", "rowKey", "families", "description");
+    TableSchema.Builder table = TableSchema.builder(requireScalar(required(root, "table")));
+    ifPresent(root, "rowKey", n -> table.rowKey(policy(n)));
+    YamlNode familiesNode = required(root, "families");
+    requireMapping(familiesNode, "families");
+    for (Map.Entry<String, YamlNode> e : familiesNode.fields.entrySet()) {
+      table.family(family(e.getKey(), e.getValue()));
+    }
+    return table.build(Location.of(source, root));
+  }
+
+  private FamilySchema family(String name, YamlNode node) {
+    requireMapping(node, "a family");
+    allowOnly(node, "default", "columns", "protectQualifiers");
+    FamilySchema.Builder family = FamilySchema.builder(name);
+    ifPresent(node, "default", n -> family.defaultPolicy(policy(n)));
+    ifPresent(node, "protectQualifiers", n -> family.protectQualifiers(bool(n)));
+    ifPresent(node, "columns", n -> {
+      requireMapping(n, "columns");
+      for (Map.Entry<String, YamlNode> c : n.fields.entrySet()) {
+        family.column(c.getKey(), policy(c.getValue()));
+      }
+    });
+    return family.build(Location.of(source, node));
+  }
+
+  private ColumnPolicy policy(YamlNode node) {
+    requireMapping(node, "a protection policy");
+    allowOnly(node, "box", "type", "companion", "values", "splays");
+    ColumnPolicy.Builder policy = ColumnPolicy.builder(box(required(node, "box")));
+    ifPresent(node, "type", n -> policy.type(type(n)));
+    ifPresent(node, "companion", n -> policy.companion(box(n)));
+    ifPresent(node, "values", n -> policy.values(stringList(n)));
+    ifPresent(node, "splays", n -> policy.splays(stringList(n)));
+    return policy.build();
+  }
+
+  /** Reads the child {@code key} of a mapping with {@code read}, if the mapping has it. */
+  private static void ifPresent(YamlNode node, String key, Consumer<YamlNode> read) {
+    YamlNode child = node.fields.get(key);
+    if (child != null) {
+      read.accept(child);
+    }
+  }
+
+  private boolean bool(YamlNode node) {
+    String v = requireScalar(node);
+    if (!v.equals("true") && !v.equals("false")) {
+      throw error(node, "must be true or false, got '" + v + "'");
+    }
+    return Boolean.parseBoolean(v);
+  }
+
+  private List<String> stringList(YamlNode node) {
+    if (node.kind != YamlNode.Kind.SEQUENCE) {
+      throw error(node, "must be a list, such as [a, b]");
+    }
+    List<String> out = new ArrayList<>();
+    for (YamlNode item : node.items) {
+      out.add(requireScalar(item));
+    }
+    return out;
+  }
+
+  private BoxKind box(YamlNode node) {
+    String v = requireScalar(node);
+    try {
+      return BoxKind.valueOf(v.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw error(node, "unknown box '" + v + "' (expected one of " + names(BoxKind.values()) + ")");
+    }
+  }
+
+  private ValueType type(YamlNode node) {
+    String v = requireScalar(node);
+    for (ValueType t : ValueType.values()) {
+      if (t.yamlName().equals(v.toLowerCase(Locale.ROOT))) {
+        return t;
+      }
+    }
+    throw error(
+        node,
+        "unknown type '" + v + "' (expected one of "
+            + Arrays.stream(ValueType.values()).map(ValueType::yamlName).collect(Collectors.joining(", "))
+            + ")");
+  }
+
+  private void allowOnly(YamlNode node, String... allowed) {
+    Set<String> ok = Set.of(allowed);
+    for (Map.Entry<String, YamlNode> e : node.fields.entrySet()) {
+      if (!ok.contains(e.getKey())) {
+        throw error(
+            e.getValue(), "unknown key '" + e.getKey() + "' (allowed here: " + String.join(", ", allowed) + ")");
+      }
+    }
+  }
+
+  private YamlNode required(YamlNode node, String key) {
+    YamlNode child = node.fields.get(key);
+    if (child == null) {
+      throw error(node, "'" + key + "' is required");
+    }
+    return child;
+  }
+
+  private void requireMapping(YamlNode node, String what) {
+    if (node.kind != YamlNode.Kind.MAPPING) {
+      throw error(node, what + " must be a mapping of keys to values");
+    }
+  }
+
+  private String requireScalar(YamlNode node) {
+    if (node.kind != YamlNode.Kind.SCALAR || node.text.isBlank()) {
+      throw error(node, "must be a non-empty single value");
+    }
+    return node.text.strip();
+  }
+
+  private InvalidSchemaException error(YamlNode node, String reason) {
+    return Location.of(source, node).error(reason);
+  }
+
+  private static String names(Enum<?>[] values) {
+    return Arrays.stream(values).map(Enum::name).collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,80 @@
+package dev.cryptoworker.schema;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Writes a schema as YAML that {@link TableSchema#parse(String)} reads back to an equal schema. */
+final class YamlSchemaWriter {
+  /** Written as is; anything else is double-quoted. */
+  private static final Pattern PLAIN = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]*");
+  /** Plain words YAML 1.1 reads as booleans or null. */
+  private static final Set<String> YAML_WORDS = Set.of("true", "false", "yes", "no", "on", "off", "y", "n", "null");
+
+  private YamlSchemaWriter() {}
+
+  static String write(TableSchema schema) {
+    StringBuilder out = new StringBuilder();
+    out.append("table: ").append(scalar(schema.tableName())).append('\n');
+    out.append("rowKey: ").append(policy(schema.rowKeyPolicy())).append('\n');
+    out.append("families:\n");
+    for (FamilySchema family : schema.families().values()) {
+      out.append("  ").append(scalar(family.name())).append(":\n");
+      out.append("    default: ").append(policy(family.defaultPolicy())).append('\n');
+      if (!family.columns().isEmpty()) {
+        out.append("    columns:\n");
+        for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
+          out.append("      ").append(scalar(c.getKey())).append(": ").append(policy(c.getValue())).append('\n');
+        }
+      }
+      if (family.protectQualifiers()) {
+        out.append("    protectQualifiers: true\n");
+      }
+    }
+    return out.toString();
+  }
+
+  private static String policy(ColumnPolicy p) {
+    StringBuilder out = new StringBuilder("{ box: ").append(p.box());
+    if (p.type() != ValueType.BYTES) {
+      out.append(", type: ").append(p.type().yamlName());
+    }
+    p.companion().ifPresent(c -> out.append(", companion: ").append(c));
+    if (p.box() == BoxKind.SPLASHE) {
+      out.append(", values: ").append(list(p.values())).append(", splays: ").append(list(p.splays()));
+    }
+    return out.append(" }").toString();
+  }
+
+  private static String list(List<String> items) {
+    StringBuilder out = new StringBuilder("[");
+    for (String item : items) {
+      out.append(out.length() > 1 ? ", " : "").append(scalar(item));
+    }
+    return out.append(']').toString();
+  }
+
+  /** {@code s} as a YAML scalar: plain if YAML reads it back as that string, else double-quoted. */
+  static String scalar(String s) {
+    if (PLAIN.matcher(s).matches() && !YAML_WORDS.contains(s.toLowerCase(Locale.ROOT))) {
+      return s;
+    }
+    StringBuilder out = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20 || c >= 0x7f && c <= 0x9f || c == 0x2028 || c == 0x2029 || c == 0xfeff
+          || Character.isSurrogate(c)) {
+        // control characters, YAML's extra line breaks, the byte-order mark and surrogates
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('"').toString();
+  }
+}
