@@ -1,13 +1,16 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.ValueType;
 
 /** A codec over one schema with every box, for the fast tests of the seams (no HBase). */
 final class SeamFixture {
   static final String SCHEMA = String.join("\n",
       "table: seams",
-      "rowKey: { box: ROWBOX }",
+      "rowKey: { box: PLAIN }",
       "families:",
       "  f:",
       "    default: { box: STD }",
@@ -35,7 +38,9 @@ final class SeamFixture {
   final ScanPlanner planner;
 
   SeamFixture(String rowBox, SecureTableOptions options) {
-    schema = TableSchema.parse(SCHEMA.replace("ROWBOX", rowBox.equals("OPE") ? "OPE, type: string" : rowBox));
+    schema = TableSchema.parse(SCHEMA).toBuilder()
+        .rowKey(ColumnPolicy.of(BoxKind.valueOf(rowBox), rowBox.equals("OPE") ? ValueType.STRING : ValueType.BYTES))
+        .build();
     long[] ids = {0};
     codec = new TableCodec(schema, keys, BoxRegistry.standard(), scope -> () -> ++ids[0],
         SecureTableOptions.defaults().orderPreservingMemoEntries());
