@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -17,6 +18,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +30,7 @@ class KeyProviderTest {
   }
 
   private static final KeyScope NAME = KeyScope.column("patients", "identification", "name", BoxKind.STD);
+  private static final SecretKeyAccess ACCESS = SecretKeyAccess.insecure();
 
   @Test
   void masterKeyDerivationIsStableAndScoped() throws Exception {
@@ -51,8 +54,8 @@ class KeyProviderTest {
       assertFalse(ring.primary().key().equalsKey(a.keyRing(other, 32).primary().key()), other.toString());
     }
     // Different lengths are different keys, not prefixes of each other.
-    byte[] k32 = ring.primary().key().copyBytes();
-    byte[] k64 = a.keyRing(NAME, 64).primary().key().copyBytes();
+    byte[] k32 = ring.primary().key().copyBytes(ACCESS);
+    byte[] k64 = a.keyRing(NAME, 64).primary().key().copyBytes(ACCESS);
     assertFalse(Arrays.equals(k32, Arrays.copyOf(k64, 32)));
   }
 
@@ -74,7 +77,7 @@ class KeyProviderTest {
   @Test
   void keyMaterialNeverPrints() throws Exception {
     VersionedKey k = KeyProvider.fromMasterKey(master(3)).keyRing(NAME, 32).primary();
-    String hex = java.util.HexFormat.of().formatHex(k.key().copyBytes());
+    String hex = HexFormat.of().formatHex(k.key().copyBytes(ACCESS));
     assertFalse(k.toString().contains(hex));
     assertFalse(k.key().toString().contains(hex.substring(0, 8)));
   }
@@ -98,7 +101,7 @@ class KeyProviderTest {
     // The old key is still there, unchanged, for reading old data, and first in keyset order
     // (identities such as row keys stay under it), whatever the random key ids.
     VersionedKey old = after.byId(before.primary().keyId()).orElseThrow();
-    assertArrayEquals(before.primary().key().copyBytes(), old.key().copyBytes());
+    assertArrayEquals(before.primary().key().copyBytes(ACCESS), old.key().copyBytes(ACCESS));
     assertEquals(before.primary().keyId(), after.keys().get(0).keyId());
     for (int i = 0; i < 5; i++) {
       KeysetFiles.rotate(file, kek);

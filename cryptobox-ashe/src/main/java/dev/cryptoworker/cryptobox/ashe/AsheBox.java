@@ -4,6 +4,7 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -166,7 +167,7 @@ public final class AsheBox implements CryptoBox {
 
     Prf(VersionedKey k) {
       this.keyId = k.keyId();
-      this.key = k.key().copyBytes();
+      this.key = k.key().copyBytes(SecretKeyAccess.insecure());
       this.windows = ThreadLocal.withInitial(Window::new);
     }
 

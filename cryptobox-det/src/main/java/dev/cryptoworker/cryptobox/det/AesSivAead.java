@@ -2,6 +2,7 @@ package dev.cryptoworker.cryptobox.det;
 
 import com.google.crypto.tink.DeterministicAead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
@@ -40,7 +41,7 @@ final class AesSivAead implements DeterministicAead {
 
   /** Tink's format with {@code key}'s id prefix. */
   AesSivAead(VersionedKey key) throws GeneralSecurityException {
-    this(key.key().copyBytes(), KeyIdPrefix.of(key.keyId()));
+    this(key.key().copyBytes(SecretKeyAccess.insecure()), KeyIdPrefix.of(key.keyId()));
   }
 
   /** Raw RFC 5297 AES-SIV (no prefix) with a 32-, 48- or 64-byte key; for the RFC's vectors. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
@@ -25,7 +26,7 @@ class DeterministicBoxTest {
   static VersionedKey key(int id) {
     byte[] k = new byte[64];
     RANDOM.nextBytes(k);
-    return new VersionedKey(id, SecretKeyBytes.copyOf(k));
+    return new VersionedKey(id, SecretKeyBytes.copyOf(k, SecretKeyAccess.insecure()));
   }
 
   /**
@@ -38,7 +39,7 @@ class DeterministicBoxTest {
     for (int i = 0; i < key.length; i++) {
       key[i] = (byte) i;
     }
-    DeterministicBox box = DeterministicBox.create(KeyRing.of(new VersionedKey(0x0a0b0c0d, SecretKeyBytes.copyOf(key))));
+    DeterministicBox box = DeterministicBox.create(KeyRing.of(new VersionedKey(0x0a0b0c0d, SecretKeyBytes.copyOf(key, SecretKeyAccess.insecure()))));
     byte[] c = box.encrypt("format-v1".getBytes(), AD);
     assertEquals(GOLDEN, HexFormat.of().formatHex(c));
     assertArrayEquals("format-v1".getBytes(), box.decrypt(HexFormat.of().parseHex(GOLDEN), AD));

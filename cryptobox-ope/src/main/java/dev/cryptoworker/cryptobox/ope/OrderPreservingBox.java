@@ -5,6 +5,7 @@ import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -261,7 +262,7 @@ public final class OrderPreservingBox implements CryptoBox {
       this.encrypted = new DeterministicMemo(memoEntries);
       this.decrypted = new DeterministicMemo(memoEntries);
       this.keyId = key.keyId();
-      this.material = key.key().copyBytes();
+      this.material = key.key().copyBytes(SecretKeyAccess.insecure());
       this.workers = ThreadLocal.withInitial(() -> new Worker(material));
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
@@ -35,7 +36,7 @@ class OrderPreservingBoxTest {
   /** Avoids a name clash with javax.crypto in this file. */
   static final class SecretKeySpecHolder {
     static SecretKeyBytes of(byte[] k) {
-      return SecretKeyBytes.copyOf(k);
+      return SecretKeyBytes.copyOf(k, SecretKeyAccess.insecure());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.cryptoworker.cryptobox.std;
 
 import com.google.crypto.tink.Aead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
@@ -37,7 +38,7 @@ final class AesGcmAead implements Aead {
     if (key.key().length() != 32) {
       throw new GeneralSecurityException("AES-256-GCM needs a 32-byte key, got " + key.key().length());
     }
-    this.key = new SecretKeySpec(key.key().copyBytes(), "AES");
+    this.key = new SecretKeySpec(key.key().copyBytes(SecretKeyAccess.insecure()), "AES");
     this.prefix = KeyIdPrefix.of(key.keyId());
     this.ciphers = ThreadLocalCiphers.of("AES/GCM/NoPadding");
   }

@@ -10,6 +10,7 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 
@@ -55,7 +56,7 @@ public final class RandomizedBox implements CryptoBox {
     return AesGcmJce.create(
         AesGcmKey.builder()
             .setParameters(parameters)
-            .setKeyBytes(SecretBytes.copyFrom(key.key().copyBytes(), InsecureSecretKeyAccess.get()))
+            .setKeyBytes(SecretBytes.copyFrom(key.key().copyBytes(SecretKeyAccess.insecure()), InsecureSecretKeyAccess.get()))
             .setIdRequirement(key.keyId())
             .build());
   }
