@@ -9,8 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
-import dev.cryptoworker.cryptobox.SecretKeyAccess;
-import dev.cryptoworker.cryptobox.SecretKeyBytes;
+import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -23,10 +22,8 @@ class DeterministicBoxTest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte[] AD = AssociatedData.of("value", "t".getBytes(), "f".getBytes(), "q".getBytes());
 
-  static VersionedKey key(int id) {
-    byte[] k = new byte[64];
-    RANDOM.nextBytes(k);
-    return new VersionedKey(id, SecretKeyBytes.copyOf(k, SecretKeyAccess.insecure()));
+  private static VersionedKey key(int id) {
+    return TestKeys.random(id, DeterministicBox.KEY_LENGTH_BYTES);
   }
 
   /**
@@ -39,7 +36,7 @@ class DeterministicBoxTest {
     for (int i = 0; i < key.length; i++) {
       key[i] = (byte) i;
     }
-    DeterministicBox box = DeterministicBox.create(KeyRing.of(new VersionedKey(0x0a0b0c0d, SecretKeyBytes.copyOf(key, SecretKeyAccess.insecure()))));
+    DeterministicBox box = DeterministicBox.create(KeyRing.of(TestKeys.of(0x0a0b0c0d, key)));
     byte[] c = box.encrypt("format-v1".getBytes(), AD);
     assertEquals(GOLDEN, HexFormat.of().formatHex(c));
     assertArrayEquals("format-v1".getBytes(), box.decrypt(HexFormat.of().parseHex(GOLDEN), AD));

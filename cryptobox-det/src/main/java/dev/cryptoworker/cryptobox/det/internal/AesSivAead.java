@@ -1,4 +1,4 @@
-package dev.cryptoworker.cryptobox.det;
+package dev.cryptoworker.cryptobox.det.internal;
 
 import com.google.crypto.tink.DeterministicAead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
@@ -24,7 +24,7 @@ import javax.crypto.spec.SecretKeySpec;
  * cipher per thread, and the JDK reuses their key schedules; S2V of the empty string is computed
  * once. The block cipher is the JDK's AES.
  */
-final class AesSivAead implements DeterministicAead {
+public final class AesSivAead implements DeterministicAead {
   private static final int BLOCK = 16;
   private static final byte[] ZERO_BLOCK = new byte[BLOCK];
   private static final IvParameterSpec ZERO_IV = new IvParameterSpec(ZERO_BLOCK);
@@ -40,7 +40,7 @@ final class AesSivAead implements DeterministicAead {
   private final ThreadLocal<Cipher> ctr;
 
   /** Tink's format with {@code key}'s id prefix. */
-  AesSivAead(VersionedKey key) throws GeneralSecurityException {
+  public AesSivAead(VersionedKey key) throws GeneralSecurityException {
     this(key.key().copyBytes(SecretKeyAccess.insecure()), KeyIdPrefix.of(key.keyId()));
   }
 

@@ -1,10 +1,17 @@
-package dev.cryptoworker.cryptobox.det;
+package dev.cryptoworker.cryptobox.det.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.crypto.tink.DeterministicAead;
+import com.google.crypto.tink.InsecureSecretKeyAccess;
+import com.google.crypto.tink.daead.AesSivKey;
+import com.google.crypto.tink.daead.AesSivParameters;
+import com.google.crypto.tink.subtle.AesSiv;
+import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
+import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -24,6 +31,26 @@ class AesSivAeadTest {
     return b;
   }
 
+  private static VersionedKey key(int id) {
+    return TestKeys.random(id, 64);
+  }
+
+  /** Tink's own AES-SIV of {@code key}, in the same format: the reference {@link AesSivAead} is tested against. */
+  private static DeterministicAead tink(VersionedKey key) throws GeneralSecurityException {
+    AesSivParameters parameters =
+        AesSivParameters.builder()
+            .setKeySizeBytes(64)
+            .setVariant(AesSivParameters.Variant.TINK)
+            .build();
+    return AesSiv.create(
+        AesSivKey.builder()
+            .setParameters(parameters)
+            .setKeyBytes(key.key().withCopy(SecretKeyAccess.insecure(),
+                raw -> SecretBytes.copyFrom(raw, InsecureSecretKeyAccess.get())))
+            .setIdRequirement(key.keyId())
+            .build());
+  }
+
   /** RFC 5297, appendix A.1 (deterministic authenticated encryption, 256-bit key). */
   @Test
   void matchesRfc5297Vector() throws Exception {
@@ -39,9 +66,9 @@ class AesSivAeadTest {
   @Test
   void tinkAndThisClassProduceTheSameBytes() throws Exception {
     for (int i = 0; i < 300; i++) {
-      VersionedKey key = DeterministicBoxTest.key(RANDOM.nextInt());
+      VersionedKey key = key(RANDOM.nextInt());
       DeterministicAead ours = new AesSivAead(key);
-      DeterministicAead tink = DeterministicBox.tinkDaeadFor(key);
+      DeterministicAead tink = tink(key);
       byte[] m = random(i < 70 ? i : RANDOM.nextInt(400)); // every length around the block size
       byte[] ad = random(i % 3 == 0 ? 0 : RANDOM.nextInt(60));
       byte[] c = ours.encryptDeterministically(m, ad);
@@ -53,13 +80,13 @@ class AesSivAeadTest {
 
   @Test
   void rejectsAlteredTruncatedOrMisboundCiphertexts() throws Exception {
-    DeterministicAead ours = new AesSivAead(DeterministicBoxTest.key(9));
+    DeterministicAead ours = new AesSivAead(key(9));
     byte[] ad = random(12);
     byte[] c = ours.encryptDeterministically(random(23), ad);
     CiphertextChecks.assertAlterationsRejected(c, altered -> ours.decryptDeterministically(altered, ad));
     assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(c, random(12)));
     assertThrows(GeneralSecurityException.class,
-        () -> new AesSivAead(DeterministicBoxTest.key(9)).decryptDeterministically(c, ad));
+        () -> new AesSivAead(key(9)).decryptDeterministically(c, ad));
   }
 
   /** Threads alternating between keys (one per column in CryptoWorker) never mix them up. */
@@ -68,9 +95,9 @@ class AesSivAeadTest {
     List<DeterministicAead> ours = new ArrayList<>();
     List<DeterministicAead> tink = new ArrayList<>();
     for (int k = 0; k < 5; k++) {
-      VersionedKey key = DeterministicBoxTest.key(k + 1);
+      VersionedKey key = key(k + 1);
       ours.add(new AesSivAead(key));
-      tink.add(DeterministicBox.tinkDaeadFor(key));
+      tink.add(tink(key));
     }
     CiphertextChecks.runConcurrently(4, () -> {
       for (int i = 0; i < 2_000; i++) {

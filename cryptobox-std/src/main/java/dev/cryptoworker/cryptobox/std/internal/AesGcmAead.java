@@ -1,4 +1,4 @@
-package dev.cryptoworker.cryptobox.std;
+package dev.cryptoworker.cryptobox.std.internal;
 
 import com.google.crypto.tink.Aead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
@@ -23,7 +23,7 @@ import javax.crypto.spec.SecretKeySpec;
  * whose schedule the JDK reuses while the key stays the same. The cipher itself is the JDK's. Cost:
  * one JCE cipher (a few KB) per key version, column and thread that uses it.
  */
-final class AesGcmAead implements Aead {
+public final class AesGcmAead implements Aead {
   private static final int IV_LENGTH = 12;
   private static final int TAG_LENGTH = 16;
   private static final int HEADER = KeyIdPrefix.LENGTH + IV_LENGTH;
@@ -34,7 +34,7 @@ final class AesGcmAead implements Aead {
   private final byte[] prefix;
   private final ThreadLocal<Cipher> ciphers;
 
-  AesGcmAead(VersionedKey key) throws GeneralSecurityException {
+  public AesGcmAead(VersionedKey key) throws GeneralSecurityException {
     if (key.key().length() != 32) {
       throw new GeneralSecurityException("AES-256-GCM needs a 32-byte key, got " + key.key().length());
     }
