@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -139,5 +140,15 @@ class KeyProviderTest {
     assertThrows(IllegalStateException.class, () -> KeyEncryptionKey.fromFile(kekFile));
     assertThrows(
         IllegalStateException.class, () -> KeyEncryptionKey.fromEnvironment("CRYPTOWORKER_TEST_UNSET_VARIABLE"));
+  }
+
+  /**
+   * Rings are cached and the same ring goes to every box of a scope, so boxes must never destroy
+   * the keys they are given (they wipe only their own temporary copies).
+   */
+  @Test
+  void ringsAreCachedAndShared() throws Exception {
+    KeyProvider p = KeyProvider.fromMasterKey(master(4));
+    assertSame(p.keyRing(NAME, 32), p.keyRing(NAME, 32));
   }
 }

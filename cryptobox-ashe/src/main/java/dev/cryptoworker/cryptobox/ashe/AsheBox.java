@@ -162,12 +162,13 @@ public final class AsheBox implements CryptoBox {
     private static final java.lang.invoke.VarHandle LONGS =
         java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
     final int keyId;
-    private final byte[] key;
+    /** The JCE key object keeps its own copy of the key; the temporary one is wiped. */
+    private final SecretKeySpec key;
     private final ThreadLocal<Window> windows;
 
-    Prf(VersionedKey k) {
+    Prf(VersionedKey k) throws GeneralSecurityException {
       this.keyId = k.keyId();
-      this.key = k.key().copyBytes(SecretKeyAccess.insecure());
+      this.key = k.key().withCopy(SecretKeyAccess.insecure(), raw -> new SecretKeySpec(raw, "AES"));
       this.windows = ThreadLocal.withInitial(Window::new);
     }
 
@@ -185,7 +186,7 @@ public final class AsheBox implements CryptoBox {
       Window() {
         try {
           aes = Cipher.getInstance("AES/ECB/NoPadding");
-          aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"));
+          aes.init(Cipher.ENCRYPT_MODE, key);
         } catch (GeneralSecurityException e) {
           throw new IllegalStateException("AES is not available", e);
         }

@@ -30,7 +30,7 @@ public final class DeterministicBox implements CryptoBox {
   private final KeyedPrimitives<DeterministicAead> daeads;
 
   private DeterministicBox(KeyRing keys) throws GeneralSecurityException {
-    this.daeads = KeyedPrimitives.create(keys, "DET", KEY_LENGTH_BYTES, SIV_LENGTH, AesSivAead::new);
+    this.daeads = KeyedPrimitives.create(keys, "DET", KEY_LENGTH_BYTES, SIV_LENGTH, AesSivAead::create);
   }
 
   /** A box using the primary key of {@code keys} for writes and any of them for reads. */

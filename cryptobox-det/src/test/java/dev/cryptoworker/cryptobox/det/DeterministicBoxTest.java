@@ -93,4 +93,12 @@ class DeterministicBoxTest {
     // New writes use the new key, so equality across key versions does not hold (documented).
     assertFalse(Arrays.equals(c, rotated.encrypt("v".getBytes(), AD)));
   }
+
+  /** The box wipes its temporary key copies only: the ring's keys, shared by the provider's cache, stay intact. */
+  @Test
+  void leavesTheRingsKeysIntact() throws Exception {
+    VersionedKey current = key(2);
+    CiphertextChecks.assertKeysLeftIntact(new KeyRing(current, List.of(key(1), current)), DeterministicBox::create,
+        "x".getBytes());
+  }
 }

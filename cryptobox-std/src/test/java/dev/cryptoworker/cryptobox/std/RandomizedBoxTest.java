@@ -110,4 +110,12 @@ class RandomizedBoxTest {
     assertArrayEquals("a".getBytes(), RandomizedBox.create(KeyRing.of(k)).decrypt(c, AD));
     assertFalse(Arrays.equals(c, RandomizedBox.create(KeyRing.of(k)).encrypt("a".getBytes(), AD)));
   }
+
+  /** The box wipes its temporary key copies only: the ring's keys, shared by the provider's cache, stay intact. */
+  @Test
+  void leavesTheRingsKeysIntact() throws Exception {
+    VersionedKey current = key(2);
+    CiphertextChecks.assertKeysLeftIntact(new KeyRing(current, List.of(key(1), current)), RandomizedBox::create,
+        "x".getBytes());
+  }
 }

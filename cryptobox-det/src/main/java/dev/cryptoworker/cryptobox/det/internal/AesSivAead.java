@@ -39,12 +39,20 @@ public final class AesSivAead implements DeterministicAead {
   private final ThreadLocal<Cipher> cbc;
   private final ThreadLocal<Cipher> ctr;
 
-  /** Tink's format with {@code key}'s id prefix. */
-  public AesSivAead(VersionedKey key) throws GeneralSecurityException {
-    this(key.key().copyBytes(SecretKeyAccess.insecure()), KeyIdPrefix.of(key.keyId()));
+  /**
+   * Tink's format with {@code key}'s id prefix. The key's bytes are copied into the JCE key
+   * objects and the temporary copy is wiped; {@code key} itself is left as it is (its ring may be
+   * shared).
+   */
+  public static AesSivAead create(VersionedKey key) throws GeneralSecurityException {
+    byte[] prefix = KeyIdPrefix.of(key.keyId());
+    return key.key().withCopy(SecretKeyAccess.insecure(), raw -> new AesSivAead(raw, prefix));
   }
 
-  /** Raw RFC 5297 AES-SIV (no prefix) with a 32-, 48- or 64-byte key; for the RFC's vectors. */
+  /**
+   * AES-SIV with a 32-, 48- or 64-byte key and the output prefix {@code prefix} (empty: raw RFC
+   * 5297, for the RFC's and Wycheproof's vectors). Keeps no reference to {@code key}.
+   */
   AesSivAead(byte[] key, byte[] prefix) throws GeneralSecurityException {
     if (key.length != 32 && key.length != 48 && key.length != 64) {
       throw new GeneralSecurityException("AES-SIV needs a 32-, 48- or 64-byte key, got " + key.length);
@@ -60,6 +68,7 @@ public final class AesSivAead implements DeterministicAead {
     byte[] l = ecb.doFinal(ZERO_BLOCK);
     this.k1 = dbl(l);
     this.k2 = dbl(k1);
+    Arrays.fill(l, (byte) 0); // L = AES_K(0) derives both subkeys; only they are kept
     this.zeroMac = cmac(ZERO_BLOCK);
   }
 

@@ -67,7 +67,7 @@ class AesSivAeadTest {
   void tinkAndThisClassProduceTheSameBytes() throws Exception {
     for (int i = 0; i < 300; i++) {
       VersionedKey key = key(RANDOM.nextInt());
-      DeterministicAead ours = new AesSivAead(key);
+      DeterministicAead ours = AesSivAead.create(key);
       DeterministicAead tink = tink(key);
       byte[] m = random(i < 70 ? i : RANDOM.nextInt(400)); // every length around the block size
       byte[] ad = random(i % 3 == 0 ? 0 : RANDOM.nextInt(60));
@@ -80,13 +80,13 @@ class AesSivAeadTest {
 
   @Test
   void rejectsAlteredTruncatedOrMisboundCiphertexts() throws Exception {
-    DeterministicAead ours = new AesSivAead(key(9));
+    DeterministicAead ours = AesSivAead.create(key(9));
     byte[] ad = random(12);
     byte[] c = ours.encryptDeterministically(random(23), ad);
     CiphertextChecks.assertAlterationsRejected(c, altered -> ours.decryptDeterministically(altered, ad));
     assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(c, random(12)));
     assertThrows(GeneralSecurityException.class,
-        () -> new AesSivAead(key(9)).decryptDeterministically(c, ad));
+        () -> AesSivAead.create(key(9)).decryptDeterministically(c, ad));
   }
 
   /** Threads alternating between keys (one per column in CryptoWorker) never mix them up. */
@@ -96,7 +96,7 @@ class AesSivAeadTest {
     List<DeterministicAead> tink = new ArrayList<>();
     for (int k = 0; k < 5; k++) {
       VersionedKey key = key(k + 1);
-      ours.add(new AesSivAead(key));
+      ours.add(AesSivAead.create(key));
       tink.add(tink(key));
     }
     CiphertextChecks.runConcurrently(4, () -> {

@@ -38,7 +38,8 @@ public final class AesGcmAead implements Aead {
     if (key.key().length() != 32) {
       throw new GeneralSecurityException("AES-256-GCM needs a 32-byte key, got " + key.key().length());
     }
-    this.key = new SecretKeySpec(key.key().copyBytes(SecretKeyAccess.insecure()), "AES");
+    // The JCE key object keeps its own copy; withCopy wipes the temporary one.
+    this.key = key.key().withCopy(SecretKeyAccess.insecure(), raw -> new SecretKeySpec(raw, "AES"));
     this.prefix = KeyIdPrefix.of(key.keyId());
     this.ciphers = ThreadLocalCiphers.of("AES/GCM/NoPadding");
   }
