@@ -3,7 +3,7 @@ package dev.cryptoworker.cryptobox;
 import java.security.SecureRandom;
 import java.util.Arrays;
 
-/** Keys for the boxes' tests (published as this module's test jar). */
+/** Keys and random inputs for the boxes' tests (published as this module's test jar). */
 public final class TestKeys {
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -28,6 +28,13 @@ public final class TestKeys {
   /** The raw bytes of {@code key}, for comparing with a reference implementation. */
   public static byte[] bytesOf(VersionedKey key) {
     return key.key().copyBytes(SecretKeyAccess.insecure());
+  }
+
+  /** {@code n} random bytes, for messages and associated data. */
+  public static byte[] randomBytes(int n) {
+    byte[] b = new byte[n];
+    RANDOM.nextBytes(b);
+    return b;
   }
 
   /** Whether every byte of {@code b} is zero. */

@@ -25,12 +25,6 @@ class AesSivAeadTest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final HexFormat HEX = HexFormat.of();
 
-  private static byte[] random(int n) {
-    byte[] b = new byte[n];
-    RANDOM.nextBytes(b);
-    return b;
-  }
-
   private static VersionedKey key(int id) {
     return TestKeys.random(id, 64);
   }
@@ -69,8 +63,8 @@ class AesSivAeadTest {
       VersionedKey key = key(RANDOM.nextInt());
       DeterministicAead ours = AesSivAead.create(key);
       DeterministicAead tink = tink(key);
-      byte[] m = random(i < 70 ? i : RANDOM.nextInt(400)); // every length around the block size
-      byte[] ad = random(i % 3 == 0 ? 0 : RANDOM.nextInt(60));
+      byte[] m = TestKeys.randomBytes(i < 70 ? i : RANDOM.nextInt(400)); // every length around the block size
+      byte[] ad = TestKeys.randomBytes(i % 3 == 0 ? 0 : RANDOM.nextInt(60));
       byte[] c = ours.encryptDeterministically(m, ad);
       assertArrayEquals(tink.encryptDeterministically(m, ad), c, "length " + m.length);
       assertArrayEquals(m, tink.decryptDeterministically(c, ad));
@@ -81,10 +75,10 @@ class AesSivAeadTest {
   @Test
   void rejectsAlteredTruncatedOrMisboundCiphertexts() throws Exception {
     DeterministicAead ours = AesSivAead.create(key(9));
-    byte[] ad = random(12);
-    byte[] c = ours.encryptDeterministically(random(23), ad);
+    byte[] ad = TestKeys.randomBytes(12);
+    byte[] c = ours.encryptDeterministically(TestKeys.randomBytes(23), ad);
     CiphertextChecks.assertAlterationsRejected(c, altered -> ours.decryptDeterministically(altered, ad));
-    assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(c, random(12)));
+    assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(c, TestKeys.randomBytes(12)));
     assertThrows(GeneralSecurityException.class,
         () -> AesSivAead.create(key(9)).decryptDeterministically(c, ad));
   }
@@ -102,7 +96,7 @@ class AesSivAeadTest {
     CiphertextChecks.runConcurrently(4, () -> {
       for (int i = 0; i < 2_000; i++) {
         int k = (i * 3 + 1) % ours.size();
-        byte[] m = random(i % 40);
+        byte[] m = TestKeys.randomBytes(i % 40);
         assertArrayEquals(tink.get(k).encryptDeterministically(m, null), ours.get(k).encryptDeterministically(m, null));
       }
       return null;

@@ -23,12 +23,6 @@ import org.junit.jupiter.api.Test;
 class AesGcmAeadTest {
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private static byte[] random(int n) {
-    byte[] b = new byte[n];
-    RANDOM.nextBytes(b);
-    return b;
-  }
-
   private static VersionedKey key(int id) {
     return TestKeys.random(id, 32);
   }
@@ -57,8 +51,8 @@ class AesGcmAeadTest {
       VersionedKey key = key(RANDOM.nextInt());
       Aead ours = new AesGcmAead(key);
       Aead tink = tink(key);
-      byte[] m = random(RANDOM.nextInt(300));
-      byte[] ad = i % 5 == 0 ? null : random(RANDOM.nextInt(40));
+      byte[] m = TestKeys.randomBytes(RANDOM.nextInt(300));
+      byte[] ad = i % 5 == 0 ? null : TestKeys.randomBytes(RANDOM.nextInt(40));
       assertArrayEquals(m, tink.decrypt(ours.encrypt(m, ad), ad), "Tink reads ours");
       assertArrayEquals(m, ours.decrypt(tink.encrypt(m, ad), ad), "we read Tink's");
     }
@@ -68,10 +62,10 @@ class AesGcmAeadTest {
   void rejectsWhatTinkRejects() throws Exception {
     VersionedKey key = key(42);
     Aead ours = new AesGcmAead(key);
-    byte[] ad = random(8);
-    byte[] c = ours.encrypt(random(20), ad);
+    byte[] ad = TestKeys.randomBytes(8);
+    byte[] c = ours.encrypt(TestKeys.randomBytes(20), ad);
     CiphertextChecks.assertAlterationsRejected(c, altered -> ours.decrypt(altered, ad));
-    assertThrows(GeneralSecurityException.class, () -> ours.decrypt(c, random(8)));
+    assertThrows(GeneralSecurityException.class, () -> ours.decrypt(c, TestKeys.randomBytes(8)));
     assertThrows(GeneralSecurityException.class, () -> new AesGcmAead(key(42)).decrypt(c, ad));
   }
 
@@ -89,7 +83,7 @@ class AesGcmAeadTest {
     CiphertextChecks.runConcurrently(4, () -> {
       for (int i = 0; i < 2_000; i++) {
         int k = (i * 7 + 3) % keys.size();
-        byte[] m = random(i % 50);
+        byte[] m = TestKeys.randomBytes(i % 50);
         byte[] c = ours.get(k).encrypt(m, null);
         assertArrayEquals(m, tink.get(k).decrypt(c, null));
         assertThrows(GeneralSecurityException.class, () -> tink.get((k + 1) % keys.size()).decrypt(c, null));
