@@ -128,7 +128,8 @@ final class PrfSetKeyProvider implements KeyProvider {
     Map<Integer, Prf> byId = prfs.getPrfs();
     for (int id : keysetOrder) {
       byte[] material = byId.get(id).compute(info, keyLengthBytes);
-      VersionedKey key = new VersionedKey(id, SecretKeyBytes.copyOf(material, SecretKeyAccess.insecure()));
+      VersionedKey key =
+          new VersionedKey(id, SecretKeyBytes.copyOf(material, SecretKeyAccess.insecure()));
       Arrays.fill(material, (byte) 0);
       keys.add(key);
       if (id == prfs.getPrimaryId()) {
