@@ -1,5 +1,6 @@
 package dev.cryptoworker.cryptobox;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.security.GeneralSecurityException;
@@ -19,6 +20,31 @@ public final class CiphertextChecks {
   @FunctionalInterface
   public interface Decryption {
     void decrypt(byte[] ciphertext) throws GeneralSecurityException;
+  }
+
+  /** Builds a box from a ring, as the client does. */
+  @FunctionalInterface
+  public interface BoxFactory {
+    CryptoBox create(KeyRing keys) throws GeneralSecurityException;
+  }
+
+  /**
+   * Building a box leaves the ring's keys as they were (a key provider caches rings and hands the
+   * same ring to every box of a column, so a box wipes only its own temporary copies), and a
+   * second box built from the same ring reads the first one's ciphertexts.
+   */
+  public static void assertKeysLeftIntact(KeyRing ring, BoxFactory factory, byte[] plaintext)
+      throws GeneralSecurityException {
+    List<byte[]> before = new ArrayList<>();
+    for (VersionedKey k : ring.keys()) {
+      before.add(TestKeys.bytesOf(k));
+    }
+    CryptoBox first = factory.create(ring);
+    for (int i = 0; i < before.size(); i++) {
+      assertArrayEquals(before.get(i), TestKeys.bytesOf(ring.keys().get(i)), "key " + i + " of the ring changed");
+    }
+    byte[] ad = AssociatedData.of("value", plaintext);
+    assertArrayEquals(plaintext, factory.create(ring).decrypt(first.encrypt(plaintext, ad), ad));
   }
 
   /** Every single-bit alteration and every truncation of {@code ciphertext} is rejected. */

@@ -2,6 +2,7 @@ package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
@@ -27,16 +28,11 @@ final class CounterRows {
     VersionedKey key = keys.keyRing(
         new KeyScope(scope.table(), scope.family(), scope.column(), "identifier-counter", BoxKind.ASHE), 32)
         .oldestOnly().primary();
-    byte[] keyBytes = key.key().copyBytes();
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(keyBytes, "HmacSHA256"));
-      byte[] tag = mac.doFinal(AssociatedData.of("identifier-counter", utf8(scope.table()), utf8(scope.family()),
-          utf8(scope.column())));
-      return Arrays.copyOf(tag, NAME_BYTES);
-    } finally {
-      Arrays.fill(keyBytes, (byte) 0);
-    }
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(key.key().withCopy(SecretKeyAccess.insecure(), bytes -> new SecretKeySpec(bytes, "HmacSHA256")));
+    byte[] tag = mac.doFinal(AssociatedData.of("identifier-counter", utf8(scope.table()), utf8(scope.family()),
+        utf8(scope.column())));
+    return Arrays.copyOf(tag, NAME_BYTES);
   }
 
   /** The row name earlier versions used: the plaintext names. */

@@ -74,6 +74,14 @@ public final class KeyEncryptionKey {
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("key-encryption key in " + source + " is not base64");
     }
+    return fromTemporary(key, source);
+  }
+
+  /**
+   * Builds the key from {@code key}, a temporary this class owns (decoded base64), and overwrites
+   * it with zeros whether that succeeds or not: the AEAD keeps its own copy.
+   */
+  static KeyEncryptionKey fromTemporary(byte[] key, String source) {
     try {
       return fromBytes(key, source);
     } finally {

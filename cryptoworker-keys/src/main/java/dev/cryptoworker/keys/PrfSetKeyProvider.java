@@ -13,12 +13,14 @@ import com.google.crypto.tink.subtle.Hkdf;
 import com.google.crypto.tink.util.Bytes;
 import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -126,8 +128,9 @@ final class PrfSetKeyProvider implements KeyProvider {
     Map<Integer, Prf> byId = prfs.getPrfs();
     for (int id : keysetOrder) {
       byte[] material = byId.get(id).compute(info, keyLengthBytes);
-      VersionedKey key = new VersionedKey(id, SecretKeyBytes.copyOf(material));
-      java.util.Arrays.fill(material, (byte) 0);
+      VersionedKey key =
+          new VersionedKey(id, SecretKeyBytes.copyOf(material, SecretKeyAccess.insecure()));
+      Arrays.fill(material, (byte) 0);
       keys.add(key);
       if (id == prfs.getPrimaryId()) {
         primary = key;

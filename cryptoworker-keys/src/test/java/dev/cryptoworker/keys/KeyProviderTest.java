@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +31,7 @@ class KeyProviderTest {
   }
 
   private static final KeyScope NAME = KeyScope.column("patients", "identification", "name", BoxKind.STD);
+  private static final SecretKeyAccess ACCESS = SecretKeyAccess.insecure();
 
   @Test
   void masterKeyDerivationIsStableAndScoped() throws Exception {
@@ -51,8 +55,8 @@ class KeyProviderTest {
       assertFalse(ring.primary().key().equalsKey(a.keyRing(other, 32).primary().key()), other.toString());
     }
     // Different lengths are different keys, not prefixes of each other.
-    byte[] k32 = ring.primary().key().copyBytes();
-    byte[] k64 = a.keyRing(NAME, 64).primary().key().copyBytes();
+    byte[] k32 = ring.primary().key().copyBytes(ACCESS);
+    byte[] k64 = a.keyRing(NAME, 64).primary().key().copyBytes(ACCESS);
     assertFalse(Arrays.equals(k32, Arrays.copyOf(k64, 32)));
   }
 
@@ -74,7 +78,7 @@ class KeyProviderTest {
   @Test
   void keyMaterialNeverPrints() throws Exception {
     VersionedKey k = KeyProvider.fromMasterKey(master(3)).keyRing(NAME, 32).primary();
-    String hex = java.util.HexFormat.of().formatHex(k.key().copyBytes());
+    String hex = HexFormat.of().formatHex(k.key().copyBytes(ACCESS));
     assertFalse(k.toString().contains(hex));
     assertFalse(k.key().toString().contains(hex.substring(0, 8)));
   }
@@ -98,7 +102,7 @@ class KeyProviderTest {
     // The old key is still there, unchanged, for reading old data, and first in keyset order
     // (identities such as row keys stay under it), whatever the random key ids.
     VersionedKey old = after.byId(before.primary().keyId()).orElseThrow();
-    assertArrayEquals(before.primary().key().copyBytes(), old.key().copyBytes());
+    assertArrayEquals(before.primary().key().copyBytes(ACCESS), old.key().copyBytes(ACCESS));
     assertEquals(before.primary().keyId(), after.keys().get(0).keyId());
     for (int i = 0; i < 5; i++) {
       KeysetFiles.rotate(file, kek);
@@ -136,5 +140,15 @@ class KeyProviderTest {
     assertThrows(IllegalStateException.class, () -> KeyEncryptionKey.fromFile(kekFile));
     assertThrows(
         IllegalStateException.class, () -> KeyEncryptionKey.fromEnvironment("CRYPTOWORKER_TEST_UNSET_VARIABLE"));
+  }
+
+  /**
+   * Rings are cached and the same ring goes to every box of a scope, so boxes must never destroy
+   * the keys they are given (they wipe only their own temporary copies).
+   */
+  @Test
+  void ringsAreCachedAndShared() throws Exception {
+    KeyProvider p = KeyProvider.fromMasterKey(master(4));
+    assertSame(p.keyRing(NAME, 32), p.keyRing(NAME, 32));
   }
 }

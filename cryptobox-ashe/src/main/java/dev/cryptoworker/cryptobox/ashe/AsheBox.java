@@ -5,6 +5,7 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -205,12 +206,13 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
     private static final java.lang.invoke.VarHandle LONGS =
         java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
     final int keyId;
-    private final byte[] key;
+    /** The JCE key object keeps its own copy of the key; the temporary one is wiped. */
+    private final SecretKeySpec key;
     private final ThreadLocal<Window> windows;
 
-    Prf(VersionedKey k) {
+    Prf(VersionedKey k) throws GeneralSecurityException {
       this.keyId = k.keyId();
-      this.key = k.key().copyBytes();
+      this.key = k.key().withCopy(SecretKeyAccess.insecure(), raw -> new SecretKeySpec(raw, "AES"));
       this.windows = ThreadLocal.withInitial(Window::new);
     }
 
@@ -228,7 +230,7 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
       Window() {
         try {
           aes = Cipher.getInstance("AES/ECB/NoPadding");
-          aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"));
+          aes.init(Cipher.ENCRYPT_MODE, key);
         } catch (GeneralSecurityException e) {
           throw new IllegalStateException("AES is not available", e);
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.ByteBuffer;
@@ -22,7 +23,7 @@ class AsheBoxTest {
   private static AsheBox box(AtomicLong counter, boolean ints) throws GeneralSecurityException {
     byte[] k = new byte[32];
     new SecureRandom().nextBytes(k);
-    return AsheBox.create(KeyRing.of(new VersionedKey(5, SecretKeyBytes.copyOf(k))), counter::incrementAndGet, ints);
+    return AsheBox.create(KeyRing.of(new VersionedKey(5, SecretKeyBytes.copyOf(k, SecretKeyAccess.insecure()))), counter::incrementAndGet, ints);
   }
 
   @Test

@@ -1,17 +1,12 @@
 package dev.cryptoworker.cryptobox.det;
 
 import com.google.crypto.tink.DeterministicAead;
-import com.google.crypto.tink.InsecureSecretKeyAccess;
-import com.google.crypto.tink.daead.AesSivKey;
-import com.google.crypto.tink.daead.AesSivParameters;
-import com.google.crypto.tink.subtle.AesSiv;
-import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
-import dev.cryptoworker.cryptobox.VersionedKey;
+import dev.cryptoworker.cryptobox.det.internal.AesSivAead;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,31 +31,12 @@ public final class DeterministicBox implements CryptoBox, EqualityOnCiphertext {
   private final KeyedPrimitives<DeterministicAead> daeads;
 
   private DeterministicBox(KeyRing keys) throws GeneralSecurityException {
-    this.daeads = KeyedPrimitives.create(keys, "DET", KEY_LENGTH_BYTES, SIV_LENGTH, DeterministicBox::daeadFor);
+    this.daeads = KeyedPrimitives.create(keys, "DET", KEY_LENGTH_BYTES, SIV_LENGTH, AesSivAead::create);
   }
 
   /** A box using the primary key of {@code keys} for writes and any of them for reads. */
   public static DeterministicBox create(KeyRing keys) throws GeneralSecurityException {
     return new DeterministicBox(keys);
-  }
-
-  private static DeterministicAead daeadFor(VersionedKey key) throws GeneralSecurityException {
-    return new AesSivAead(key);
-  }
-
-  /** Tink's own AES-SIV of {@code key}, in the same format: the reference {@link AesSivAead} is tested against. */
-  static DeterministicAead tinkDaeadFor(VersionedKey key) throws GeneralSecurityException {
-    AesSivParameters parameters =
-        AesSivParameters.builder()
-            .setKeySizeBytes(KEY_LENGTH_BYTES)
-            .setVariant(AesSivParameters.Variant.TINK)
-            .build();
-    return AesSiv.create(
-        AesSivKey.builder()
-            .setParameters(parameters)
-            .setKeyBytes(SecretBytes.copyFrom(key.key().copyBytes(), InsecureSecretKeyAccess.get()))
-            .setIdRequirement(key.keyId())
-            .build());
   }
 
   @Override

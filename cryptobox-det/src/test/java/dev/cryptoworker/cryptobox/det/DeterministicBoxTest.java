@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
-import dev.cryptoworker.cryptobox.SecretKeyBytes;
+import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -22,10 +22,8 @@ class DeterministicBoxTest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte[] AD = AssociatedData.of("value", "t".getBytes(), "f".getBytes(), "q".getBytes());
 
-  static VersionedKey key(int id) {
-    byte[] k = new byte[64];
-    RANDOM.nextBytes(k);
-    return new VersionedKey(id, SecretKeyBytes.copyOf(k));
+  private static VersionedKey key(int id) {
+    return TestKeys.random(id, DeterministicBox.KEY_LENGTH_BYTES);
   }
 
   /**
@@ -38,7 +36,7 @@ class DeterministicBoxTest {
     for (int i = 0; i < key.length; i++) {
       key[i] = (byte) i;
     }
-    DeterministicBox box = DeterministicBox.create(KeyRing.of(new VersionedKey(0x0a0b0c0d, SecretKeyBytes.copyOf(key))));
+    DeterministicBox box = DeterministicBox.create(KeyRing.of(TestKeys.of(0x0a0b0c0d, key)));
     byte[] c = box.encrypt("format-v1".getBytes(), AD);
     assertEquals(GOLDEN, HexFormat.of().formatHex(c));
     assertArrayEquals("format-v1".getBytes(), box.decrypt(HexFormat.of().parseHex(GOLDEN), AD));
@@ -94,5 +92,13 @@ class DeterministicBoxTest {
     assertArrayEquals("v".getBytes(), rotated.decrypt(c, AD));
     // New writes use the new key, so equality across key versions does not hold (documented).
     assertFalse(Arrays.equals(c, rotated.encrypt("v".getBytes(), AD)));
+  }
+
+  /** The box wipes its temporary key copies only: the ring's keys, shared by the provider's cache, stay intact. */
+  @Test
+  void leavesTheRingsKeysIntact() throws Exception {
+    VersionedKey current = key(2);
+    CiphertextChecks.assertKeysLeftIntact(new KeyRing(current, List.of(key(1), current)), DeterministicBox::create,
+        "x".getBytes());
   }
 }

@@ -8,6 +8,7 @@ import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.RangeBounds;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -16,6 +17,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import javax.crypto.Cipher;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * OPE: deterministic, strictly order-preserving encryption whose ciphertexts compare as unsigned
@@ -279,21 +283,34 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
     ByteBuffer.wrap(out, 1, 4).putInt(key.keyId);
   }
 
-  /** One key version: its key bytes and a per-thread keyed function. */
+  /**
+   * One key version: its three AES-128 keys (tree coins, bit coins, chunk chaining: bytes 0-15,
+   * 16-31 and 32-47 of the key) as JCE key objects, and a per-thread keyed function.
+   */
   static final class OpeKey {
     final int keyId;
-    private final byte[] material;
+    private final SecretKeySpec treeKey;
+    private final SecretKeySpec bitKey;
+    private final SecretKeySpec chainKey;
     private final ThreadLocal<Worker> workers;
     /** Remembered results: plaintext to blocks, and whole ciphertext (no companion) to plaintext. */
     final DeterministicMemo encrypted;
     final DeterministicMemo decrypted;
 
-    OpeKey(VersionedKey key, int memoEntries) {
+    OpeKey(VersionedKey key, int memoEntries) throws GeneralSecurityException {
       this.encrypted = new DeterministicMemo(memoEntries);
       this.decrypted = new DeterministicMemo(memoEntries);
       this.keyId = key.keyId();
-      this.material = key.key().copyBytes();
-      this.workers = ThreadLocal.withInitial(() -> new Worker(material));
+      // Each SecretKeySpec copies its 16 bytes straight from the temporary, which withCopy wipes:
+      // no loose copy of the key is left behind.
+      SecretKeySpec[] parts = key.key().withCopy(SecretKeyAccess.insecure(), raw -> new SecretKeySpec[] {
+          new SecretKeySpec(raw, 0, 16, "AES"),
+          new SecretKeySpec(raw, 16, 16, "AES"),
+          new SecretKeySpec(raw, 32, 16, "AES")});
+      this.treeKey = parts[0];
+      this.bitKey = parts[1];
+      this.chainKey = parts[2];
+      this.workers = ThreadLocal.withInitial(() -> new Worker(treeKey, bitKey, chainKey));
     }
 
     Worker worker() {
@@ -307,17 +324,16 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
      */
     static final class Worker {
       final OrderPreservingFunction function = new OrderPreservingFunction();
-      private final javax.crypto.Cipher chain;
+      private final Cipher chain;
       private final byte[] block = new byte[BLOCK];
       private long tweakHi;
       private long tweakLo;
 
-      Worker(byte[] key) {
-        function.init(Arrays.copyOfRange(key, 0, 16), Arrays.copyOfRange(key, 16, 32));
+      Worker(SecretKey treeKey, SecretKey bitKey, SecretKey chainKey) {
+        function.init(treeKey, bitKey);
         try {
-          chain = javax.crypto.Cipher.getInstance("AES/ECB/NoPadding");
-          chain.init(javax.crypto.Cipher.ENCRYPT_MODE,
-              new javax.crypto.spec.SecretKeySpec(Arrays.copyOfRange(key, 32, 48), "AES"));
+          chain = Cipher.getInstance("AES/ECB/NoPadding");
+          chain.init(Cipher.ENCRYPT_MODE, chainKey);
         } catch (GeneralSecurityException e) {
           throw new IllegalStateException("AES is not available", e);
         }

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import javax.crypto.Cipher;
-import javax.crypto.spec.SecretKeySpec;
+import javax.crypto.SecretKey;
 
 /**
  * A keyed random order-preserving function from 64-bit unsigned integers to 128-bit unsigned
@@ -65,11 +65,11 @@ final class OrderPreservingFunction {
     tweakLo = lo;
   }
 
-  /** Keys the function: two independent 16-byte AES keys (tree coins, bit coins); tweak zero. */
-  void init(byte[] treeKey, byte[] bitKey) {
+  /** Keys the function: two independent AES-128 keys (tree coins, bit coins); tweak zero. */
+  void init(SecretKey treeKey, SecretKey bitKey) {
     try {
-      treeCoins.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(treeKey, "AES"));
-      bitCoins.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(bitKey, "AES"));
+      treeCoins.init(Cipher.ENCRYPT_MODE, treeKey);
+      bitCoins.init(Cipher.ENCRYPT_MODE, bitKey);
       tweakHi = 0;
       tweakLo = 0;
     } catch (GeneralSecurityException e) {

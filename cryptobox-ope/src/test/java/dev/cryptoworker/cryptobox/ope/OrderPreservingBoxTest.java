@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
@@ -18,6 +20,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -35,7 +38,7 @@ class OrderPreservingBoxTest {
   /** Avoids a name clash with javax.crypto in this file. */
   static final class SecretKeySpecHolder {
     static SecretKeyBytes of(byte[] k) {
-      return SecretKeyBytes.copyOf(k);
+      return SecretKeyBytes.copyOf(k, SecretKeyAccess.insecure());
     }
   }
 
@@ -204,4 +207,31 @@ class OrderPreservingBoxTest {
     byte[] max = ByteBuffer.allocate(8).putLong(Long.MAX_VALUE).array();
     assertTrue(Arrays.compareUnsigned(box.encrypt(max, AD), box.upperBoundExclusive(max)) < 0);
   }
+
+  /** The box wipes its temporary key copy only: the ring's keys, shared by the provider's cache, stay intact. */
+  @Test
+  void leavesTheRingsKeysIntact() throws Exception {
+    CiphertextChecks.assertKeysLeftIntact(ring(3, OrderPreservingBox.KEY_LENGTH_BYTES),
+        ring -> OrderPreservingBox.create(ring, OrderPreservingBox.Encoding.BYTES, null, 0), "x".getBytes());
+  }
+
+  /**
+   * Format stability: stored OPE values are compared and decrypted as they are, so the bytes for a
+   * given key and value must never change (this vector predates the key-handling changes of the
+   * SecretKeyAccess work, which left them as they were).
+   */
+  @Test
+  void ciphertextFormatIsStable() throws Exception {
+    byte[] key = new byte[OrderPreservingBox.KEY_LENGTH_BYTES];
+    for (int i = 0; i < key.length; i++) {
+      key[i] = (byte) (i * 7 + 1);
+    }
+    OrderPreservingBox box = OrderPreservingBox.create(
+        KeyRing.of(new VersionedKey(0x0a0b0c0d, SecretKeySpecHolder.of(key))), OrderPreservingBox.Encoding.LONG, null, 0);
+    byte[] value = ByteBuffer.allocate(8).putLong(-42L).array();
+    assertEquals(GOLDEN_LONG, HexFormat.of().formatHex(box.encrypt(value, AD)));
+    assertArrayEquals(value, box.decrypt(HexFormat.of().parseHex(GOLDEN_LONG), AD));
+  }
+
+  private static final String GOLDEN_LONG = "010a0b0c0d800000005070e946e173b3e7471d1817";
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 class OrderPreservingFunctionTest {
@@ -17,7 +18,7 @@ class OrderPreservingFunctionTest {
     byte[] k2 = new byte[16];
     Arrays.fill(k1, (byte) seed);
     Arrays.fill(k2, (byte) (seed + 100));
-    f.init(k1, k2);
+    f.init(new SecretKeySpec(k1, "AES"), new SecretKeySpec(k2, "AES"));
     return f;
   }
 

@@ -1,22 +1,17 @@
 package dev.cryptoworker.cryptobox.std;
 
 import com.google.crypto.tink.Aead;
-import com.google.crypto.tink.InsecureSecretKeyAccess;
-import com.google.crypto.tink.aead.AesGcmKey;
-import com.google.crypto.tink.aead.AesGcmParameters;
-import com.google.crypto.tink.subtle.AesGcmJce;
-import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
-import dev.cryptoworker.cryptobox.VersionedKey;
+import dev.cryptoworker.cryptobox.std.internal.AesGcmAead;
 import java.security.GeneralSecurityException;
 
 /**
  * STD: randomized authenticated encryption, AES-256-GCM in Tink's format (see {@link AesGcmAead}).
  *
- * <p>Ciphertext: 5-byte key-id prefix, 12-byte random IV (drawn by Tink for every call), body,
+ * <p>Ciphertext: 5-byte key-id prefix, 12-byte random IV (drawn by the box for every call), body,
  * 16-byte tag; 33 bytes of overhead. <b>Security:</b> IND-CPA and integrity; the associated data
  * binds the ciphertext to its cell. <b>Leaks:</b> the plaintext length. <b>Limit:</b> with random
  * 96-bit IVs, keep each key under 2^32 encryptions (one key per column makes this far away; rotate
@@ -31,33 +26,12 @@ public final class RandomizedBox implements CryptoBox {
   private final KeyedPrimitives<Aead> aeads;
 
   private RandomizedBox(KeyRing keys) throws GeneralSecurityException {
-    this.aeads = KeyedPrimitives.create(keys, "STD", KEY_LENGTH_BYTES, IV_AND_TAG, RandomizedBox::aeadFor);
+    this.aeads = KeyedPrimitives.create(keys, "STD", KEY_LENGTH_BYTES, IV_AND_TAG, AesGcmAead::new);
   }
 
   /** A box using the primary key of {@code keys} for writes and any of them for reads. */
   public static RandomizedBox create(KeyRing keys) throws GeneralSecurityException {
     return new RandomizedBox(keys);
-  }
-
-  private static Aead aeadFor(VersionedKey key) throws GeneralSecurityException {
-    return new AesGcmAead(key);
-  }
-
-  /** Tink's own AES-GCM of {@code key}, in the same format: the reference {@link AesGcmAead} is tested against. */
-  static Aead tinkAeadFor(VersionedKey key) throws GeneralSecurityException {
-    AesGcmParameters parameters =
-        AesGcmParameters.builder()
-            .setKeySizeBytes(KEY_LENGTH_BYTES)
-            .setIvSizeBytes(12)
-            .setTagSizeBytes(16)
-            .setVariant(AesGcmParameters.Variant.TINK)
-            .build();
-    return AesGcmJce.create(
-        AesGcmKey.builder()
-            .setParameters(parameters)
-            .setKeyBytes(SecretBytes.copyFrom(key.key().copyBytes(), InsecureSecretKeyAccess.get()))
-            .setIdRequirement(key.keyId())
-            .build());
   }
 
   @Override

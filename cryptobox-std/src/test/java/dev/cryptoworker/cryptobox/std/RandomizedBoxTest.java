@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
-import dev.cryptoworker.cryptobox.SecretKeyBytes;
+import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -26,10 +26,8 @@ class RandomizedBoxTest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte[] AD = AssociatedData.of("value", "t".getBytes(), "row".getBytes());
 
-  static VersionedKey key(int id) {
-    byte[] k = new byte[32];
-    RANDOM.nextBytes(k);
-    return new VersionedKey(id, SecretKeyBytes.copyOf(k));
+  private static VersionedKey key(int id) {
+    return TestKeys.random(id, RandomizedBox.KEY_LENGTH_BYTES);
   }
 
   @Test
@@ -63,7 +61,7 @@ class RandomizedBoxTest {
     byte[] c = RandomizedBox.create(KeyRing.of(k)).encrypt(m, AD);
     assertArrayEquals(new byte[] {1, 1, 2, 3, 4}, Arrays.copyOf(c, 5));
     Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding");
-    gcm.init(Cipher.DECRYPT_MODE, new SecretKeySpec(k.key().copyBytes(), "AES"),
+    gcm.init(Cipher.DECRYPT_MODE, new SecretKeySpec(TestKeys.bytesOf(k), "AES"),
         new GCMParameterSpec(128, c, 5, 12));
     // Tink's TINK variant authenticates the prefix implicitly via key choice only; AD is the caller's.
     gcm.updateAAD(AD);
@@ -102,7 +100,7 @@ class RandomizedBoxTest {
   @Test
   void refusesWrongKeySize() {
     assertThrows(GeneralSecurityException.class,
-        () -> RandomizedBox.create(KeyRing.of(new VersionedKey(1, SecretKeyBytes.copyOf(new byte[16])))));
+        () -> RandomizedBox.create(KeyRing.of(TestKeys.of(1, new byte[16]))));
   }
 
   @Test
@@ -111,5 +109,13 @@ class RandomizedBoxTest {
     byte[] c = RandomizedBox.create(KeyRing.of(k)).encrypt("a".getBytes(), AD);
     assertArrayEquals("a".getBytes(), RandomizedBox.create(KeyRing.of(k)).decrypt(c, AD));
     assertFalse(Arrays.equals(c, RandomizedBox.create(KeyRing.of(k)).encrypt("a".getBytes(), AD)));
+  }
+
+  /** The box wipes its temporary key copies only: the ring's keys, shared by the provider's cache, stay intact. */
+  @Test
+  void leavesTheRingsKeysIntact() throws Exception {
+    VersionedKey current = key(2);
+    CiphertextChecks.assertKeysLeftIntact(new KeyRing(current, List.of(key(1), current)), RandomizedBox::create,
+        "x".getBytes());
   }
 }

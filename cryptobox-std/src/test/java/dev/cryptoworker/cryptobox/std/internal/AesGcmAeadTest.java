@@ -1,10 +1,17 @@
-package dev.cryptoworker.cryptobox.std;
+package dev.cryptoworker.cryptobox.std.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.crypto.tink.Aead;
+import com.google.crypto.tink.InsecureSecretKeyAccess;
+import com.google.crypto.tink.aead.AesGcmKey;
+import com.google.crypto.tink.aead.AesGcmParameters;
+import com.google.crypto.tink.subtle.AesGcmJce;
+import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
+import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -16,20 +23,36 @@ import org.junit.jupiter.api.Test;
 class AesGcmAeadTest {
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private static byte[] random(int n) {
-    byte[] b = new byte[n];
-    RANDOM.nextBytes(b);
-    return b;
+  private static VersionedKey key(int id) {
+    return TestKeys.random(id, 32);
+  }
+
+  /** Tink's own AES-GCM of {@code key}, in the same format: the reference {@link AesGcmAead} is tested against. */
+  private static Aead tink(VersionedKey key) throws GeneralSecurityException {
+    AesGcmParameters parameters =
+        AesGcmParameters.builder()
+            .setKeySizeBytes(32)
+            .setIvSizeBytes(12)
+            .setTagSizeBytes(16)
+            .setVariant(AesGcmParameters.Variant.TINK)
+            .build();
+    return AesGcmJce.create(
+        AesGcmKey.builder()
+            .setParameters(parameters)
+            .setKeyBytes(key.key().withCopy(SecretKeyAccess.insecure(),
+                raw -> SecretBytes.copyFrom(raw, InsecureSecretKeyAccess.get())))
+            .setIdRequirement(key.keyId())
+            .build());
   }
 
   @Test
   void tinkAndThisClassReadEachOthersCiphertexts() throws Exception {
     for (int i = 0; i < 200; i++) {
-      VersionedKey key = RandomizedBoxTest.key(RANDOM.nextInt());
+      VersionedKey key = key(RANDOM.nextInt());
       Aead ours = new AesGcmAead(key);
-      Aead tink = RandomizedBox.tinkAeadFor(key);
-      byte[] m = random(RANDOM.nextInt(300));
-      byte[] ad = i % 5 == 0 ? null : random(RANDOM.nextInt(40));
+      Aead tink = tink(key);
+      byte[] m = TestKeys.randomBytes(RANDOM.nextInt(300));
+      byte[] ad = i % 5 == 0 ? null : TestKeys.randomBytes(RANDOM.nextInt(40));
       assertArrayEquals(m, tink.decrypt(ours.encrypt(m, ad), ad), "Tink reads ours");
       assertArrayEquals(m, ours.decrypt(tink.encrypt(m, ad), ad), "we read Tink's");
     }
@@ -37,13 +60,13 @@ class AesGcmAeadTest {
 
   @Test
   void rejectsWhatTinkRejects() throws Exception {
-    VersionedKey key = RandomizedBoxTest.key(42);
+    VersionedKey key = key(42);
     Aead ours = new AesGcmAead(key);
-    byte[] ad = random(8);
-    byte[] c = ours.encrypt(random(20), ad);
+    byte[] ad = TestKeys.randomBytes(8);
+    byte[] c = ours.encrypt(TestKeys.randomBytes(20), ad);
     CiphertextChecks.assertAlterationsRejected(c, altered -> ours.decrypt(altered, ad));
-    assertThrows(GeneralSecurityException.class, () -> ours.decrypt(c, random(8)));
-    assertThrows(GeneralSecurityException.class, () -> new AesGcmAead(RandomizedBoxTest.key(42)).decrypt(c, ad));
+    assertThrows(GeneralSecurityException.class, () -> ours.decrypt(c, TestKeys.randomBytes(8)));
+    assertThrows(GeneralSecurityException.class, () -> new AesGcmAead(key(42)).decrypt(c, ad));
   }
 
   /** Threads alternating between keys (one per column in CryptoWorker) never mix them up. */
@@ -53,14 +76,14 @@ class AesGcmAeadTest {
     List<Aead> ours = new ArrayList<>();
     List<Aead> tink = new ArrayList<>();
     for (int k = 0; k < 6; k++) {
-      keys.add(RandomizedBoxTest.key(k + 1));
+      keys.add(key(k + 1));
       ours.add(new AesGcmAead(keys.get(k)));
-      tink.add(RandomizedBox.tinkAeadFor(keys.get(k)));
+      tink.add(tink(keys.get(k)));
     }
     CiphertextChecks.runConcurrently(4, () -> {
       for (int i = 0; i < 2_000; i++) {
         int k = (i * 7 + 3) % keys.size();
-        byte[] m = random(i % 50);
+        byte[] m = TestKeys.randomBytes(i % 50);
         byte[] c = ours.get(k).encrypt(m, null);
         assertArrayEquals(m, tink.get(k).decrypt(c, null));
         assertThrows(GeneralSecurityException.class, () -> tink.get((k + 1) % keys.size()).decrypt(c, null));

@@ -1,10 +1,17 @@
-package dev.cryptoworker.cryptobox.det;
+package dev.cryptoworker.cryptobox.det.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.crypto.tink.DeterministicAead;
+import com.google.crypto.tink.InsecureSecretKeyAccess;
+import com.google.crypto.tink.daead.AesSivKey;
+import com.google.crypto.tink.daead.AesSivParameters;
+import com.google.crypto.tink.subtle.AesSiv;
+import com.google.crypto.tink.util.SecretBytes;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
+import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
@@ -18,10 +25,24 @@ class AesSivAeadTest {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final HexFormat HEX = HexFormat.of();
 
-  private static byte[] random(int n) {
-    byte[] b = new byte[n];
-    RANDOM.nextBytes(b);
-    return b;
+  private static VersionedKey key(int id) {
+    return TestKeys.random(id, 64);
+  }
+
+  /** Tink's own AES-SIV of {@code key}, in the same format: the reference {@link AesSivAead} is tested against. */
+  private static DeterministicAead tink(VersionedKey key) throws GeneralSecurityException {
+    AesSivParameters parameters =
+        AesSivParameters.builder()
+            .setKeySizeBytes(64)
+            .setVariant(AesSivParameters.Variant.TINK)
+            .build();
+    return AesSiv.create(
+        AesSivKey.builder()
+            .setParameters(parameters)
+            .setKeyBytes(key.key().withCopy(SecretKeyAccess.insecure(),
+                raw -> SecretBytes.copyFrom(raw, InsecureSecretKeyAccess.get())))
+            .setIdRequirement(key.keyId())
+            .build());
   }
 
   /** RFC 5297, appendix A.1 (deterministic authenticated encryption, 256-bit key). */
@@ -39,11 +60,11 @@ class AesSivAeadTest {
   @Test
   void tinkAndThisClassProduceTheSameBytes() throws Exception {
     for (int i = 0; i < 300; i++) {
-      VersionedKey key = DeterministicBoxTest.key(RANDOM.nextInt());
-      DeterministicAead ours = new AesSivAead(key);
-      DeterministicAead tink = DeterministicBox.tinkDaeadFor(key);
-      byte[] m = random(i < 70 ? i : RANDOM.nextInt(400)); // every length around the block size
-      byte[] ad = random(i % 3 == 0 ? 0 : RANDOM.nextInt(60));
+      VersionedKey key = key(RANDOM.nextInt());
+      DeterministicAead ours = AesSivAead.create(key);
+      DeterministicAead tink = tink(key);
+      byte[] m = TestKeys.randomBytes(i < 70 ? i : RANDOM.nextInt(400)); // every length around the block size
+      byte[] ad = TestKeys.randomBytes(i % 3 == 0 ? 0 : RANDOM.nextInt(60));
       byte[] c = ours.encryptDeterministically(m, ad);
       assertArrayEquals(tink.encryptDeterministically(m, ad), c, "length " + m.length);
       assertArrayEquals(m, tink.decryptDeterministically(c, ad));
@@ -53,13 +74,13 @@ class AesSivAeadTest {
 
   @Test
   void rejectsAlteredTruncatedOrMisboundCiphertexts() throws Exception {
-    DeterministicAead ours = new AesSivAead(DeterministicBoxTest.key(9));
-    byte[] ad = random(12);
-    byte[] c = ours.encryptDeterministically(random(23), ad);
+    DeterministicAead ours = AesSivAead.create(key(9));
+    byte[] ad = TestKeys.randomBytes(12);
+    byte[] c = ours.encryptDeterministically(TestKeys.randomBytes(23), ad);
     CiphertextChecks.assertAlterationsRejected(c, altered -> ours.decryptDeterministically(altered, ad));
-    assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(c, random(12)));
+    assertThrows(GeneralSecurityException.class, () -> ours.decryptDeterministically(c, TestKeys.randomBytes(12)));
     assertThrows(GeneralSecurityException.class,
-        () -> new AesSivAead(DeterministicBoxTest.key(9)).decryptDeterministically(c, ad));
+        () -> AesSivAead.create(key(9)).decryptDeterministically(c, ad));
   }
 
   /** Threads alternating between keys (one per column in CryptoWorker) never mix them up. */
@@ -68,14 +89,14 @@ class AesSivAeadTest {
     List<DeterministicAead> ours = new ArrayList<>();
     List<DeterministicAead> tink = new ArrayList<>();
     for (int k = 0; k < 5; k++) {
-      VersionedKey key = DeterministicBoxTest.key(k + 1);
-      ours.add(new AesSivAead(key));
-      tink.add(DeterministicBox.tinkDaeadFor(key));
+      VersionedKey key = key(k + 1);
+      ours.add(AesSivAead.create(key));
+      tink.add(tink(key));
     }
     CiphertextChecks.runConcurrently(4, () -> {
       for (int i = 0; i < 2_000; i++) {
         int k = (i * 3 + 1) % ours.size();
-        byte[] m = random(i % 40);
+        byte[] m = TestKeys.randomBytes(i % 40);
         assertArrayEquals(tink.get(k).encryptDeterministically(m, null), ours.get(k).encryptDeterministically(m, null));
       }
       return null;

@@ -1,7 +1,8 @@
-package dev.cryptoworker.cryptobox.std;
+package dev.cryptoworker.cryptobox.std.internal;
 
 import com.google.crypto.tink.Aead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
@@ -14,7 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
  * AES-256-GCM as a Tink {@link Aead}, byte for byte in the format of Tink's {@code AesGcmJce}
  * with the TINK output prefix: {@code 0x01 | key id | 12-byte random IV | ciphertext | 16-byte
  * tag}, the prefix not authenticated. Tink's {@code AesGcmJceUtil} and this class produce and
- * accept the same bytes (a test checks both directions).
+ * accept the same bytes (a test checks both directions), and it reproduces or rejects every
+ * Wycheproof AES-GCM vector with its parameters (256-bit key, 96-bit IV, 128-bit tag).
  *
  * <p>Why not Tink's class: it keeps one JCE {@link Cipher} per thread for all keys, so a thread
  * that alternates between keys (CryptoWorker has one per column) recomputes the AES key schedule
@@ -22,7 +24,7 @@ import javax.crypto.spec.SecretKeySpec;
  * whose schedule the JDK reuses while the key stays the same. The cipher itself is the JDK's. Cost:
  * one JCE cipher (a few KB) per key version, column and thread that uses it.
  */
-final class AesGcmAead implements Aead {
+public final class AesGcmAead implements Aead {
   private static final int IV_LENGTH = 12;
   private static final int TAG_LENGTH = 16;
   private static final int HEADER = KeyIdPrefix.LENGTH + IV_LENGTH;
@@ -33,24 +35,40 @@ final class AesGcmAead implements Aead {
   private final byte[] prefix;
   private final ThreadLocal<Cipher> ciphers;
 
-  AesGcmAead(VersionedKey key) throws GeneralSecurityException {
+  public AesGcmAead(VersionedKey key) throws GeneralSecurityException {
     if (key.key().length() != 32) {
       throw new GeneralSecurityException("AES-256-GCM needs a 32-byte key, got " + key.key().length());
     }
-    this.key = new SecretKeySpec(key.key().copyBytes(), "AES");
+    // The JCE key object keeps its own copy; withCopy wipes the temporary one.
+    this.key = key.key().withCopy(SecretKeyAccess.insecure(), raw -> new SecretKeySpec(raw, "AES"));
     this.prefix = KeyIdPrefix.of(key.keyId());
     this.ciphers = ThreadLocalCiphers.of("AES/GCM/NoPadding");
   }
 
+  /** Encrypts under a fresh random 12-byte IV. */
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
+    byte[] iv = new byte[IV_LENGTH];
+    RANDOM.get().nextBytes(iv);
+    return insecureEncryptWithNonce(iv, plaintext, associatedData);
+  }
+
+  /**
+   * Encrypts under the caller's IV; for known-answer tests only (Wycheproof), as Tink keeps it
+   * apart in {@code InsecureNonceAesGcmJce}. An IV used twice under one key reveals the
+   * authentication key and the XOR of the two plaintexts, which is why it is package-private and
+   * the box calls {@link #encrypt}.
+   */
+  byte[] insecureEncryptWithNonce(byte[] iv, byte[] plaintext, byte[] associatedData)
+      throws GeneralSecurityException {
+    if (iv.length != IV_LENGTH) {
+      throw new GeneralSecurityException("AES-GCM here takes 12-byte IVs, got " + iv.length);
+    }
     if (plaintext.length > Integer.MAX_VALUE - HEADER - TAG_LENGTH) {
       throw new GeneralSecurityException("plaintext too long");
     }
     byte[] out = new byte[HEADER + plaintext.length + TAG_LENGTH];
     System.arraycopy(prefix, 0, out, 0, prefix.length);
-    byte[] iv = new byte[IV_LENGTH];
-    RANDOM.get().nextBytes(iv);
     System.arraycopy(iv, 0, out, KeyIdPrefix.LENGTH, IV_LENGTH);
     Cipher cipher = ciphers.get();
     cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, iv));
