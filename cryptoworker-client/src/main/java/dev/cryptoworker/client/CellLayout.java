@@ -58,16 +58,28 @@ final class CellLayout implements StorageLayout {
     return List.of(raw);
   }
 
+  /** Encodes one operation. */
+  @FunctionalInterface
+  private interface Encoding<T> {
+    T encode(T operation) throws IOException;
+  }
+
+  private static <T> List<T> encodeAll(List<T> operations, Encoding<T> encoding) throws IOException {
+    List<T> out = new ArrayList<>(operations.size());
+    for (T operation : operations) {
+      out.add(encoding.encode(operation));
+    }
+    return out;
+  }
+
+  // A single operation goes through HBase's single-operation call, which reports errors unwrapped.
+
   @Override
   public Result[] get(List<Get> gets) throws IOException {
     if (gets.size() == 1) {
       return new Result[] {decoder.decode(raw.get(encoder.encode(gets.get(0))))};
     }
-    List<Get> encoded = new ArrayList<>(gets.size());
-    for (Get g : gets) {
-      encoded.add(encoder.encode(g));
-    }
-    return decoder.decode(raw.get(encoded));
+    return decoder.decode(raw.get(encodeAll(gets, encoder::encode)));
   }
 
   @Override
@@ -75,11 +87,7 @@ final class CellLayout implements StorageLayout {
     if (gets.size() == 1) {
       return new boolean[] {raw.exists(encoder.encode(gets.get(0)))};
     }
-    List<Get> encoded = new ArrayList<>(gets.size());
-    for (Get g : gets) {
-      encoded.add(encoder.encode(g));
-    }
-    return raw.exists(encoded);
+    return raw.exists(encodeAll(gets, encoder::encode));
   }
 
   @Override
@@ -112,26 +120,18 @@ final class CellLayout implements StorageLayout {
   public void put(List<Put> puts) throws IOException {
     if (puts.size() == 1) {
       raw.put(encoder.encode(puts.get(0)));
-      return;
+    } else {
+      raw.put(encodeAll(puts, encoder::encode));
     }
-    List<Put> encoded = new ArrayList<>(puts.size());
-    for (Put p : puts) {
-      encoded.add(encoder.encode(p));
-    }
-    raw.put(encoded);
   }
 
   @Override
   public void delete(List<Delete> deletes) throws IOException {
     if (deletes.size() == 1) {
       raw.delete(encoder.encode(deletes.get(0)));
-      return;
+    } else {
+      raw.delete(encodeAll(deletes, encoder::encode));
     }
-    List<Delete> encoded = new ArrayList<>(deletes.size());
-    for (Delete d : deletes) {
-      encoded.add(encoder.encode(d));
-    }
-    raw.delete(encoded);
   }
 
   @Override
@@ -204,11 +204,7 @@ final class CellLayout implements StorageLayout {
       out.add(new CheckAndMutateResult(r.isSuccess(), decoder.decode(r.getResult())));
       return out;
     }
-    List<CheckAndMutate> encoded = new ArrayList<>(checkAndMutates.size());
-    for (CheckAndMutate c : checkAndMutates) {
-      encoded.add(encoder.encode(c));
-    }
-    for (CheckAndMutateResult r : raw.checkAndMutate(encoded)) {
+    for (CheckAndMutateResult r : raw.checkAndMutate(encodeAll(checkAndMutates, encoder::encode))) {
       out.add(new CheckAndMutateResult(r.isSuccess(), decoder.decode(r.getResult())));
     }
     return out;

@@ -50,7 +50,6 @@ final class TableCodec {
     final CryptoBox defaultBox;
     final Map<String, CryptoBox> columnBoxes = new HashMap<>();
     ColumnExpansion expansion;
-    SplayedColumns splayed;
 
     FamilyCodec(FamilySchema schema, CryptoBox qualifierBox, CryptoBox defaultBox) {
       this.schema = schema;
@@ -99,8 +98,7 @@ final class TableCodec {
             "column " + family.name() + ":" + c.getKey()));
       }
       families.put(family.name(), codec);
-      codec.splayed = family.hasSplayedColumns() ? new SplayedColumns(this, family) : null;
-      codec.expansion = codec.splayed != null ? codec.splayed : new OneCellPerColumn(this);
+      codec.expansion = ColumnExpansions.forFamily(this, family);
     }
   }
 
@@ -184,7 +182,8 @@ final class TableCodec {
 
   /** The family's SPLASHE columns, if it has any. */
   Optional<SplayedColumns> splayed(byte[] family) throws UnsupportedSecureOperationException {
-    return Optional.ofNullable(familyCodec(family).splayed);
+    ColumnExpansion e = familyCodec(family).expansion;
+    return e instanceof SplayedColumns ? Optional.of((SplayedColumns) e) : Optional.empty();
   }
 
   private FamilyCodec familyCodec(byte[] family) throws UnsupportedSecureOperationException {

@@ -1,0 +1,33 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.schema.FamilySchema;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which {@link ColumnExpansion} a family gets: the first factory that claims it, else one stored
+ * cell per logical cell. A box that keeps cells beside its columns (SPLASHE today, SSE index
+ * entries next) adds one factory here.
+ */
+final class ColumnExpansions {
+  /** Claims the families whose schema needs this expansion. */
+  @FunctionalInterface
+  interface Factory {
+    Optional<ColumnExpansion> forFamily(TableCodec codec, FamilySchema family);
+  }
+
+  private static final List<Factory> FACTORIES = List.of(
+      (codec, family) -> family.hasSplayedColumns() ? Optional.of(new SplayedColumns(codec, family)) : Optional.empty());
+
+  private ColumnExpansions() {}
+
+  static ColumnExpansion forFamily(TableCodec codec, FamilySchema family) {
+    for (Factory f : FACTORIES) {
+      Optional<ColumnExpansion> e = f.forFamily(codec, family);
+      if (e.isPresent()) {
+        return e.get();
+      }
+    }
+    return new OneCellPerColumn(codec);
+  }
+}
