@@ -12,11 +12,14 @@ import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -25,6 +28,8 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.ValueFilter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -62,10 +67,10 @@ class KeyMaterialInLogsTest {
     secrets.add(keys.keyRing(KeyScope.column(t, "f", "id", BoxKind.DET), 64).primary().key().copyBytes());
     secrets.add(keys.keyRing(KeyScope.column(t, "f", "seq", BoxKind.OPE), 48).primary().key().copyBytes());
     secrets.add(keys.keyRing(KeyScope.column(t, "f", "total", BoxKind.ASHE), 32).primary().key().copyBytes());
-    String lower = log.toLowerCase(java.util.Locale.ROOT);
+    String lower = log.toLowerCase(Locale.ROOT);
     for (byte[] secret : secrets) {
       String hex = HexFormat.of().formatHex(secret, 0, 12);
-      String b64 = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(secret, 12));
+      String b64 = Base64.getEncoder().encodeToString(Arrays.copyOf(secret, 12));
       assertFalse(lower.contains(hex), "key bytes in hex in the log");
       assertFalse(log.contains(b64), "key bytes in base64 in the log");
       assertFalse(log.contains(new String(secret, 0, 12, StandardCharsets.ISO_8859_1)), "raw key bytes in the log");
@@ -94,8 +99,8 @@ class KeyMaterialInLogsTest {
         System.out.println(t.get(new Get(toBytes("r1"))));
         System.out.println(t.aggregate(new Scan(), f, toBytes("total")));
         try {
-          t.getScanner(new Scan().setFilter(new org.apache.hadoop.hbase.filter.ValueFilter(
-              org.apache.hadoop.hbase.CompareOperator.EQUAL, new org.apache.hadoop.hbase.filter.BinaryComparator(toBytes("x")))));
+          t.getScanner(new Scan().setFilter(new ValueFilter(
+              CompareOperator.EQUAL, new BinaryComparator(toBytes("x")))));
         } catch (UnsupportedSecureOperationException e) {
           e.printStackTrace();
         }
