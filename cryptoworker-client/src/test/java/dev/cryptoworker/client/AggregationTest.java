@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.cryptobox.ashe.AsheCell;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
@@ -28,7 +29,9 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
@@ -181,7 +184,7 @@ class AggregationTest {
     assertThrows(UnsupportedSecureOperationException.class,
         () -> table.aggregateBy(new Scan(), M, AMOUNT, M, toBytes("secret")));
     assertThrows(UnsupportedSecureOperationException.class,
-        () -> table.increment(new org.apache.hadoop.hbase.client.Increment(toBytes("r-0001")).addColumn(M, AMOUNT, 1)));
+        () -> table.increment(new Increment(toBytes("r-0001")).addColumn(M, AMOUNT, 1)));
   }
 
   @Test
@@ -226,7 +229,7 @@ class AggregationTest {
     try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
       for (Result r : SecureFixture.scanAll(raw, new Scan().addColumn(M, AMOUNT))) {
         Cell c = r.getColumnLatestCell(M, AMOUNT);
-        long id = dev.cryptoworker.cryptobox.ashe.AsheCell.parse(CellUtil.cloneValue(c)).id();
+        long id = AsheCell.parse(CellUtil.cloneValue(c)).id();
         String previous = owners.put(id, Bytes.toString(r.getRow()));
         assertEquals(null, previous, "identifier " + id + " used twice");
         // Raw audit: the plaintext amount is not in the stored cell.
@@ -242,7 +245,7 @@ class AggregationTest {
 
   /** Counts a table's regions. */
   private static final class RegionCount implements AutoCloseable {
-    private final org.apache.hadoop.hbase.client.RegionLocator locator;
+    private final RegionLocator locator;
 
     RegionCount(Connection hbase, TableName name) throws IOException {
       this.locator = hbase.getRegionLocator(name);

@@ -9,6 +9,8 @@ import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -57,7 +59,7 @@ class ConcurrencyTest {
     }
     AtomicLong casSuccesses = new AtomicLong();
     AtomicLong checks = new AtomicLong();
-    java.util.Set<String> written = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    Set<String> written = ConcurrentHashMap.newKeySet();
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     List<Future<?>> futures = new ArrayList<>();
     for (int w = 0; w < THREADS; w++) {

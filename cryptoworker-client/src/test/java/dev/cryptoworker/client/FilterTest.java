@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -73,7 +74,7 @@ class FilterTest {
     try (var admin = hbase.getAdmin()) {
       admin.createTable(
           TableDescriptorBuilder.newBuilder(oracleName)
-              .setColumnFamily(org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("p"))
+              .setColumnFamily(ColumnFamilyDescriptorBuilder.of("p"))
               .build());
     }
     secure = sc.getTable(SecureFixture.name(schema));

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -28,6 +29,8 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.ValueFilter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -98,8 +101,8 @@ class KeyMaterialInLogsTest {
         System.out.println(t.get(new Get(toBytes("r1"))));
         System.out.println(t.aggregate(new Scan(), f, toBytes("total")));
         try {
-          t.getScanner(new Scan().setFilter(new org.apache.hadoop.hbase.filter.ValueFilter(
-              org.apache.hadoop.hbase.CompareOperator.EQUAL, new org.apache.hadoop.hbase.filter.BinaryComparator(toBytes("x")))));
+          t.getScanner(new Scan().setFilter(new ValueFilter(
+              CompareOperator.EQUAL, new BinaryComparator(toBytes("x")))));
         } catch (UnsupportedSecureOperationException e) {
           e.printStackTrace();
         }

@@ -12,6 +12,7 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -75,7 +76,7 @@ class KeyRotationTest {
   @Test
   void rotatedKeysetReadsAndFindsEverything(Connection hbase, @TempDir Path dir) throws Exception {
     Path keyset = dir.resolve("keyset.json");
-    KeyEncryptionKey kek = KeyEncryptionKey.fromBytes(new java.security.SecureRandom().generateSeed(32));
+    KeyEncryptionKey kek = KeyEncryptionKey.fromBytes(new SecureRandom().generateSeed(32));
     KeysetFiles.generate(keyset, kek);
     TableSchema schema = SecureFixture.schema("rotation", SCHEMA);
     SecureConnection before = SecureFixture.createSecure(hbase, KeyProvider.fromKeysetFile(keyset, kek), schema);

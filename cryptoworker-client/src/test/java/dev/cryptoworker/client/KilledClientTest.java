@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
@@ -92,7 +93,7 @@ class KilledClientTest {
       TableSchema schema = TableSchema.parse(SCHEMA.replace("TABLE", args[2]));
       KeyProvider keys = KeyProvider.fromMasterKey(Base64.getDecoder().decode(System.getenv("KILLED_CLIENT_KEY")));
       try (Connection c = ConnectionFactory.createConnection(conf);
-          Table t = SecureConnection.wrap(c, keys, List.of(schema)).getTable(org.apache.hadoop.hbase.TableName.valueOf(args[2]))) {
+          Table t = SecureConnection.wrap(c, keys, List.of(schema)).getTable(TableName.valueOf(args[2]))) {
         for (int b = 0; ; b++) {
           List<Put> puts = new ArrayList<>();
           for (int i = 0; i < BATCH; i++) {

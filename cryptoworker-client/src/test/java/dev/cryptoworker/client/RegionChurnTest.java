@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -80,7 +82,7 @@ class RegionChurnTest {
               admin.move(biggest.getRegion().getEncodedNameAsBytes(), target);
             }
             n++;
-          } catch (java.io.IOException | java.util.concurrent.ExecutionException e) {
+          } catch (IOException | ExecutionException e) {
             // A daughter is not splittable until compacted: try the next region next round.
           }
           Thread.sleep(700);

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +23,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
@@ -64,7 +68,7 @@ class RegionServerFailureTest {
         KeyProvider keys = SecureFixture.randomKeys();
         SecureConnection secure = SecureConnection.wrap(connection, keys, List.of(schema));
         // DET row keys start with the 5-byte key-id prefix: split on the byte after it.
-        byte[] prefix = java.util.Arrays.copyOf(new TableCodec(schema, keys).encodeRow(toBytes("x")), 5);
+        byte[] prefix = Arrays.copyOf(new TableCodec(schema, keys).encodeRow(toBytes("x")), 5);
         byte[][] splits = new byte[3][];
         for (int i = 0; i < 3; i++) {
           splits[i] = Bytes.add(prefix, new byte[] {(byte) (64 * (i + 1))});
@@ -79,7 +83,7 @@ class RegionServerFailureTest {
         for (int w = 0; w < WRITERS; w++) {
           int writer = w;
           writers.add(pool.submit(() -> {
-            try (Table t = secure.getTable(org.apache.hadoop.hbase.TableName.valueOf("failover"))) {
+            try (Table t = secure.getTable(TableName.valueOf("failover"))) {
               for (int i = 0; !stop.get(); i++) {
                 String row = "w" + writer + "-" + i;
                 String value = "payload of " + row;
@@ -88,7 +92,7 @@ class RegionServerFailureTest {
                       .addColumn(F, toBytes("v"), toBytes(value)).addColumn(F, toBytes("when"), toBytes((long) i))
                       .addColumn(F, toBytes("total"), toBytes((long) i)));
                   acknowledged.put(row, value);
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                   failed.incrementAndGet();
                 }
               }
@@ -100,7 +104,7 @@ class RegionServerFailureTest {
         int before = acknowledged.size();
         hbase.abortRegionServer(0);
         Thread.sleep(12_000);
-        try (org.apache.hadoop.hbase.client.Admin admin = connection.getAdmin()) {
+        try (Admin admin = connection.getAdmin()) {
           assertEquals(1, admin.getClusterMetrics().getLiveServerMetrics().size(), "one region server is dead");
         }
         stop.set(true);
@@ -112,7 +116,7 @@ class RegionServerFailureTest {
         assertTrue(before > 100 && after > before, "writes went on before and after the crash: " + before + " -> " + after);
 
         long lost = 0;
-        try (Table t = secure.getTable(org.apache.hadoop.hbase.TableName.valueOf("failover"))) {
+        try (Table t = secure.getTable(TableName.valueOf("failover"))) {
           List<Get> gets = new ArrayList<>();
           List<String> rows = new ArrayList<>(acknowledged.keySet());
           for (String row : rows) {

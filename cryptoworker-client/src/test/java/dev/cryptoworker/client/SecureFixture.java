@@ -7,6 +7,7 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
+import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +69,7 @@ final class SecureFixture {
   /** A child JVM on this test classpath running {@code main} with {@code args}, output merged. */
   static ProcessBuilder childJvm(Class<?> main, String... args) {
     List<String> command = new ArrayList<>(List.of(
-        java.nio.file.Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
         "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
         "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
         "-cp", System.getProperty("java.class.path")));

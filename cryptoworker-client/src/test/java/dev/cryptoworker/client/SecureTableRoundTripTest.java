@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.schema.TableSchema;
@@ -25,6 +26,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -179,7 +181,7 @@ class SecureTableRoundTripTest {
     }
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void stdRowKeysSupportPutAndFullScanOnly(Connection hbase) throws IOException {
     TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("stdrow", SCHEMA), "STD");
     SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
@@ -196,8 +198,7 @@ class SecureTableRoundTripTest {
       }
       assertEquals(5, rows.stream().distinct().count());
       UnsupportedSecureOperationException e =
-          org.junit.jupiter.api.Assertions.assertThrows(
-              UnsupportedSecureOperationException.class, () -> table.get(new Get(toBytes("row-1"))));
+          assertThrows(UnsupportedSecureOperationException.class, () -> table.get(new Get(toBytes("row-1"))));
       assertTrue(e.getMessage().contains("STD row keys are randomized"), e.getMessage());
     }
   }

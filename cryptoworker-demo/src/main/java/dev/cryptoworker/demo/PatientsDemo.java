@@ -33,6 +33,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -160,7 +161,7 @@ public final class PatientsDemo {
       byte[] appointment = Bytes.toBytes("appointment");
       out.printf("All appointments of %s from 2018-01-01 to 2018-06-30 (DET equality AND OPE range,"
           + " one server-side scan on ciphertext):%n", physician);
-      Scan scan = new Scan().setScanMetricsEnabled(true).setFilter(new org.apache.hadoop.hbase.filter.FilterList(
+      Scan scan = new Scan().setScanMetricsEnabled(true).setFilter(new FilterList(
           new SingleColumnValueFilter(Bytes.toBytes("physician"), Bytes.toBytes("physicianId"), CompareOperator.EQUAL,
               new BinaryComparator(Bytes.toBytes(physician))),
           new SingleColumnValueFilter(appointment, Bytes.toBytes("date"), CompareOperator.GREATER_OR_EQUAL,

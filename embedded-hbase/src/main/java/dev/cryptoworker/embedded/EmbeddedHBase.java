@@ -1,9 +1,11 @@
 package dev.cryptoworker.embedded;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -11,10 +13,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -45,13 +50,13 @@ public final class EmbeddedHBase implements AutoCloseable {
 
   private final Process process;
   private final OutputStream commands;
-  private final java.util.concurrent.BlockingQueue<String> replies;
+  private final BlockingQueue<String> replies;
   private final String zookeeperQuorum;
   private final int zookeeperPort;
   private final Path logFile;
 
   private EmbeddedHBase(Process process, String quorum, int port, Path logFile,
-      java.util.concurrent.BlockingQueue<String> replies) {
+      BlockingQueue<String> replies) {
     this.process = process;
     this.replies = replies;
     this.commands = process.getOutputStream();
@@ -105,7 +110,7 @@ public final class EmbeddedHBase implements AutoCloseable {
       reply = replies.poll(120, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted waiting for the embedded HBase");
+      throw new InterruptedIOException("interrupted waiting for the embedded HBase");
     }
     if (reply == null || !reply.equals("OK")) {
       throw new IOException("embedded HBase refused '" + command + "': " + (reply == null ? "no answer" : reply));
@@ -207,7 +212,7 @@ public final class EmbeddedHBase implements AutoCloseable {
               .redirectOutput(ProcessBuilder.Redirect.PIPE)
               .start();
       CompletableFuture<String> ready = new CompletableFuture<>();
-      java.util.concurrent.BlockingQueue<String> replies = new java.util.concurrent.LinkedBlockingQueue<>();
+      BlockingQueue<String> replies = new LinkedBlockingQueue<>();
       Thread pump = new Thread(() -> pump(process.getInputStream(), ready, replies, log), "embedded-hbase-output");
       pump.setDaemon(true);
       pump.start();
@@ -241,7 +246,7 @@ public final class EmbeddedHBase implements AutoCloseable {
         }
         entries.add(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
       }
-      return String.join(java.io.File.pathSeparator, entries);
+      return String.join(File.pathSeparator, entries);
     }
   }
 
@@ -255,7 +260,7 @@ public final class EmbeddedHBase implements AutoCloseable {
 
   /** Copies the child's output to the log file and completes {@code ready} on the READY line. */
   private static void pump(InputStream in, CompletableFuture<String> ready,
-      java.util.concurrent.BlockingQueue<String> replies, Path log) {
+      BlockingQueue<String> replies, Path log) {
     try (BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
       String line;
       while ((line = reader.readLine()) != null) {
@@ -266,7 +271,7 @@ public final class EmbeddedHBase implements AutoCloseable {
         } else {
           Files.writeString(
               log, line + System.lineSeparator(), StandardCharsets.UTF_8,
-              java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+              StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         }
       }
     } catch (IOException e) {

@@ -1,10 +1,11 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.DateValues;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
+import java.util.Locale;
 
 /**
  * How the bytes of a value are to be read. Order-preserving and homomorphic boxes need it to map
@@ -29,7 +30,7 @@ public enum ValueType {
 
   /** The schema spelling, for example {@code long}. */
   public String yamlName() {
-    return name().toLowerCase(java.util.Locale.ROOT);
+    return name().toLowerCase(Locale.ROOT);
   }
 
   /**

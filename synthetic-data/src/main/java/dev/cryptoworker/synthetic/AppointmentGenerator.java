@@ -1,5 +1,6 @@
 package dev.cryptoworker.synthetic;
 
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
@@ -62,7 +63,7 @@ public final class AppointmentGenerator {
 
   public Appointment appointment(long index) {
     SplittableRandom r = new SplittableRandom(seed * 7_000_003L + index);
-    long span = java.time.Duration.between(FIRST, END).getSeconds();
+    long span = Duration.between(FIRST, END).getSeconds();
     LocalDateTime when = FIRST.plusSeconds(r.nextLong(span));
     Map<String, Map<String, String>> cells = new LinkedHashMap<>();
     cells.put("physician", Map.of("physicianId", physicianId(r.nextInt(physicians))));

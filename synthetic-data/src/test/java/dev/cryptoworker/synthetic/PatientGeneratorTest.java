@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class PatientGeneratorTest {
@@ -36,7 +38,7 @@ class PatientGeneratorTest {
 
   @Test
   void mainIdsAreMostlyDistinct() {
-    java.util.Set<String> ids = new java.util.HashSet<>();
+    Set<String> ids = new HashSet<>();
     for (int i = 0; i < 1000; i++) {
       ids.add(new PatientGenerator(4).patient(i).mainId());
     }

@@ -2,6 +2,7 @@ package dev.cryptoworker.ycsb;
 
 import dev.cryptoworker.synthetic.AppointmentGenerator;
 import dev.cryptoworker.synthetic.PatientGenerator;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.Map;
@@ -169,7 +170,7 @@ public class HealthcareWorkload extends CoreWorkload {
 
   /** A date-range filter: {@code qrf.window.days} days from a start uniform in 2015-2020. */
   void qrf(DB db) {
-    long span = java.time.Duration.between(AppointmentGenerator.FIRST, AppointmentGenerator.END).toDays() - windowDays;
+    long span = Duration.between(AppointmentGenerator.FIRST, AppointmentGenerator.END).toDays() - windowDays;
     LocalDateTime from = AppointmentGenerator.FIRST.plusDays(random.nextLong(span));
     Scan scan = filterScan().setFilter(qrfFilter(from, from.plusDays(windowDays)));
     ((FilterScans) db).filterScan(table, "QRF", scan, new Vector<>());

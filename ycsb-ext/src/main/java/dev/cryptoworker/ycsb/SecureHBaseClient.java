@@ -18,6 +18,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.Vector;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -228,9 +230,9 @@ public class SecureHBaseClient extends DB implements FilterScans {
   }
 
   private void copy(Result r, Map<String, ByteIterator> out) {
-    for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
-      out.put(fieldName(org.apache.hadoop.hbase.CellUtil.cloneFamily(c), org.apache.hadoop.hbase.CellUtil.cloneQualifier(c)),
-          new ByteArrayByteIterator(org.apache.hadoop.hbase.CellUtil.cloneValue(c)));
+    for (Cell c : r.rawCells()) {
+      out.put(fieldName(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c)),
+          new ByteArrayByteIterator(CellUtil.cloneValue(c)));
     }
   }
 

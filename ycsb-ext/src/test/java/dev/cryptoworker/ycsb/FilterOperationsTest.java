@@ -11,7 +11,9 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.security.SecureRandom;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,13 +88,13 @@ class FilterOperationsTest {
 
   /** Rows as sorted strings of their sorted fields: sides compare regardless of row order. */
   private static List<String> rows(Vector<HashMap<String, ByteIterator>> result) {
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     for (HashMap<String, ByteIterator> row : result) {
       Map<String, String> sorted = new TreeMap<>();
       row.forEach((k, v) -> sorted.put(k, v.toString()));
       out.add(sorted.toString());
     }
-    java.util.Collections.sort(out);
+    Collections.sort(out);
     return out;
   }
 

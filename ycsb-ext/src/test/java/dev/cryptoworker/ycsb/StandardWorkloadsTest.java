@@ -7,6 +7,9 @@ import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
@@ -18,9 +21,9 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 import site.ycsb.DB;
 import site.ycsb.Status;
 import site.ycsb.measurements.Measurements;
@@ -77,9 +80,9 @@ class StandardWorkloadsTest {
       p.setProperty("cryptoworker.masterkey", key);
       p.setProperty("hbase.zookeeper.quorum", conf.get("hbase.zookeeper.quorum"));
       p.setProperty("hbase.zookeeper.property.clientPort", conf.get("hbase.zookeeper.property.clientPort"));
-      java.nio.file.Path schemaFile = java.nio.file.Files.createTempFile(
-          java.nio.file.Paths.get(System.getProperty("java.io.tmpdir")), "schema", ".yaml");
-      java.nio.file.Files.writeString(schemaFile,
+      Path schemaFile = Files.createTempFile(
+          Paths.get(System.getProperty("java.io.tmpdir")), "schema", ".yaml");
+      Files.writeString(schemaFile,
           "table: " + table + "\nrowKey: { box: OPE, type: string }\nfamilies:\n  family:\n    default: { box: STD }\n");
       p.setProperty("cryptoworker.schema", schemaFile.toString());
 

@@ -14,9 +14,11 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
@@ -99,8 +101,8 @@ public final class AggregationMacroBenchmark {
         measure(table, rows, rounds, regions, expected, outDir, args);
       }
     } finally {
-      try (java.util.stream.Stream<Path> files = Files.walk(data)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      try (Stream<Path> files = Files.walk(data)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.benchmarks.macro;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Optional;
@@ -24,8 +25,8 @@ final class CpuClock {
     }
   }
 
-  private final com.sun.management.OperatingSystemMXBean os =
-      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private final OperatingSystemMXBean os =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
   private Optional<ProcessHandle> server = Optional.empty();
 
   void watchServer(long pid) {

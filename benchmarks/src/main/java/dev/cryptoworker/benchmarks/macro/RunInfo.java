@@ -1,5 +1,6 @@
 package dev.cryptoworker.benchmarks.macro;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,7 @@ final class RunInfo {
   static String describe() {
     return String.format(Locale.ROOT, "Commit: %s  %nJVM: %s %s  %nMachine: %d cores, %.0f GiB, %s%n", gitCommit(),
         System.getProperty("java.vm.name"), System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-        ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize()
+        ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize()
             / 1073741824.0,
         LocalDate.now());
   }

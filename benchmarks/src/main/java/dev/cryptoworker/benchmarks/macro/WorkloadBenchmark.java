@@ -2,6 +2,7 @@ package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -20,12 +21,14 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +38,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.Histogram;
 import org.apache.hadoop.conf.Configuration;
@@ -87,7 +92,7 @@ public final class WorkloadBenchmark {
     b.options.put("variant", "full");
     b.options.put("distribution", "");
     b.options.put("name", "ycsb-macro");
-    b.options.put("ope-memo", Integer.toString(dev.cryptoworker.cryptobox.ope.OrderPreservingBox.DEFAULT_MEMO_ENTRIES));
+    b.options.put("ope-memo", Integer.toString(OrderPreservingBox.DEFAULT_MEMO_ENTRIES));
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       if (!b.options.containsKey(kv[0]) || kv.length != 2) {
@@ -149,8 +154,8 @@ public final class WorkloadBenchmark {
         embedded.close();
       }
       if (data != null) {
-        try (java.util.stream.Stream<Path> files = Files.walk(data)) {
-          files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try (Stream<Path> files = Files.walk(data)) {
+          files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
       }
     }
@@ -167,7 +172,7 @@ public final class WorkloadBenchmark {
     try {
       return TableSchema.load(schemaFile(records));
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -286,7 +291,7 @@ public final class WorkloadBenchmark {
     try {
       p.setProperty("cryptoworker.schema", schemaFile(records).toString());
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
     p.setProperty("cryptoworker.masterkey", key);
     p.setProperty("cryptoworker.opememo", options.get("ope-memo"));
@@ -433,7 +438,7 @@ public final class WorkloadBenchmark {
   private static long runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
       long operations, long maxMillis) throws Exception {
     long deadline = System.nanoTime() + maxMillis * 1_000_000L;
-    java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
+    AtomicLong started = new AtomicLong();
     List<Future<?>> running = new ArrayList<>();
     for (int t = 0; t < dbs.size(); t++) {
       MeasuringDb db = dbs.get(t);

@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.LocalHBaseCluster;
 import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 
@@ -89,7 +90,7 @@ public final class EmbeddedHBaseServer {
           cluster.getRegionServer(index).abort("aborted on request (fault injection)");
           System.out.println("OK");
         } else if (command.equals("start-regionserver")) {
-          org.apache.hadoop.hbase.util.JVMClusterUtil.RegionServerThread t = cluster.addRegionServer();
+          JVMClusterUtil.RegionServerThread t = cluster.addRegionServer();
           t.start();
           t.waitForServerOnline();
           System.out.println("OK");
