@@ -1,6 +1,7 @@
 package dev.cryptoworker.cryptobox;
 
 import java.security.GeneralSecurityException;
+import java.util.Arrays;
 
 /**
  * The 5-byte header of keyed ciphertexts: a format byte {@code 0x01} and the big-endian key id
@@ -18,7 +19,7 @@ public final class KeyIdPrefix {
   /** Whether {@code ciphertext} starts with {@code prefix} (a header from {@link #of}). */
   public static boolean isPrefixOf(byte[] prefix, byte[] ciphertext) {
     return ciphertext.length >= prefix.length
-        && java.util.Arrays.equals(prefix, 0, prefix.length, ciphertext, 0, prefix.length);
+        && Arrays.equals(prefix, 0, prefix.length, ciphertext, 0, prefix.length);
   }
 
   /** The header of ciphertexts made under key {@code keyId}. */

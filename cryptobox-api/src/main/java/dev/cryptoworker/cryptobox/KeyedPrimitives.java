@@ -1,7 +1,9 @@
 package dev.cryptoworker.cryptobox;
 
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,8 +54,8 @@ public final class KeyedPrimitives<P> {
   }
 
   /** Every primitive, the primary's first. */
-  public java.util.List<P> all() {
-    java.util.List<P> out = new java.util.ArrayList<>();
+  public List<P> all() {
+    List<P> out = new ArrayList<>();
     out.add(primary);
     for (VersionedKey k : keys.keys()) {
       if (k.keyId() != keys.primary().keyId()) {

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
@@ -33,7 +35,7 @@ final class RegionFanOut {
   List<Result> scanEachRegion(Scan scan) throws IOException {
     List<Future<List<Result>>> parts = new ArrayList<>();
     for (Scan regionScan : perRegion(scan)) {
-      parts.add(pool.submit(() -> {
+      parts.add(submit(() -> {
         List<Result> out = new ArrayList<>();
         try (ResultScanner s = raw.getScanner(regionScan)) {
           for (Result r = s.next(); r != null; r = s.next()) {
@@ -48,6 +50,14 @@ final class RegionFanOut {
       out.addAll(await(part));
     }
     return out;
+  }
+
+  private <T> Future<T> submit(Callable<T> task) throws IOException {
+    try {
+      return pool.submit(task);
+    } catch (RejectedExecutionException e) {
+      throw new IOException("the SecureConnection of this table is closed: region calls need its thread pool", e);
+    }
   }
 
   /** The scan cut at region boundaries, one per region it touches. */

@@ -112,6 +112,7 @@ public final class SecureConnection implements Closeable {
    * HBase table.
    */
   public Table getTable(TableName name) throws IOException {
+    requireOpen();
     TableCodec codec = codecs.get(name);
     return codec == null ? defaultCluster().getTable(name) : open(name, codec);
   }
@@ -129,10 +130,14 @@ public final class SecureConnection implements Closeable {
     return open(name, codec);
   }
 
-  private SecureTable open(TableName name, TableCodec codec) throws IOException {
+  private void requireOpen() {
     if (closed) {
       throw new IllegalStateException("this SecureConnection is closed");
     }
+  }
+
+  private SecureTable open(TableName name, TableCodec codec) throws IOException {
+    requireOpen();
     return new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, codec, clusters, options, pool)),
         codec.table());
   }
@@ -153,7 +158,8 @@ public final class SecureConnection implements Closeable {
 
   /**
    * Shuts down this connection's thread pool (running calls finish). Does not close the wrapped
-   * connection. Idempotent; tables obtained before keep working except for aggregations.
+   * connection. Idempotent; tables obtained before keep working, except that aggregations on them
+   * fail with an {@code IOException}.
    */
   @Override
   public void close() {

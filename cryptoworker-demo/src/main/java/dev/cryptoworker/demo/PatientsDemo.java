@@ -104,8 +104,14 @@ public final class PatientsDemo {
   private void demo(Connection connection, DemoOptions options) throws IOException {
     TableSchema schema = ExampleSchemas.patients();
     TableSchema appointmentsSchema = ExampleSchemas.appointments();
+    try (SecureConnection secure = SecureConnection.wrap(connection, keys(), List.of(schema, appointmentsSchema))) {
+      demo(connection, secure, schema, appointmentsSchema, options);
+    }
+  }
+
+  private void demo(Connection connection, SecureConnection secure, TableSchema schema, TableSchema appointmentsSchema,
+      DemoOptions options) throws IOException {
     TableName name = TableName.valueOf(schema.tableName());
-    SecureConnection secure = SecureConnection.wrap(connection, keys(), List.of(schema, appointmentsSchema));
     recreate(connection, secure, schema, options);
     out.printf("Created table '%s' from %s: row key %s, mainId %s, other identification/contact/observation"
         + " fields STD, appointment ids as DET-protected qualifiers.%n", name, schema.source(),

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 
 /**
@@ -70,7 +71,7 @@ public final class KeysetFiles {
     String json =
         TinkJsonProtoKeysetFormat.serializeEncryptedKeyset(handle, kek.aead(), ASSOCIATED_DATA);
     if (!replace) {
-      Files.writeString(file, json, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE_NEW);
+      Files.writeString(file, json, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
       return;
     }
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");

@@ -3,7 +3,7 @@ package dev.cryptoworker.schema;
 /**
  * A schema was refused. The message reads {@code source:line: path: reason}, for example {@code
  * patients.yaml:7: families.identification.columns.mainId.box: unknown box 'DETT' (expected one of
- * PLAIN, STD, DET, OPE, ASHE, SSE)}.
+ * PLAIN, STD, DET, OPE, ASHE, SSE, SPLASHE)}.
  */
 public final class InvalidSchemaException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;

@@ -111,6 +111,9 @@ public class SecureHBaseClient extends DB implements FilterScans {
         Shared shared = SHARED.get(sharedKey);
         if (--shared.references == 0) {
           SHARED.remove(sharedKey);
+          if (shared.secure != null) {
+            shared.secure.close();
+          }
           shared.connection.close();
         }
       }

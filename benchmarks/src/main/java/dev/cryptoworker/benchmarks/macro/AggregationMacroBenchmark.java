@@ -82,11 +82,11 @@ public final class AggregationMacroBenchmark {
       Configuration conf = HBaseConfiguration.create();
       conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
       conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
-      try (Connection connection = ConnectionFactory.createConnection(conf)) {
-        byte[] key = new byte[32];
-        new SecureRandom().nextBytes(key);
-        TableSchema schema = TableSchema.parse(SCHEMA, "aggregation-bench");
-        SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(key), List.of(schema));
+      byte[] key = new byte[32];
+      new SecureRandom().nextBytes(key);
+      TableSchema schema = TableSchema.parse(SCHEMA, "aggregation-bench");
+      try (Connection connection = ConnectionFactory.createConnection(conf);
+          SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(key), List.of(schema))) {
         byte[][] splits = new byte[regions - 1][];
         for (int i = 1; i < regions; i++) {
           splits[i - 1] = Bytes.toBytes(String.format("r%09d", (long) rows * i / regions));

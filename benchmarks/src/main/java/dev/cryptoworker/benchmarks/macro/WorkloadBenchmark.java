@@ -226,7 +226,9 @@ public final class WorkloadBenchmark {
       }
       admin.createTable(plain.build());
     }
-    SecureConnection.wrap(connection, keys, List.of(schema)).createTable(schema);
+    try (SecureConnection secure = SecureConnection.wrap(connection, keys, List.of(schema))) {
+      secure.createTable(schema);
+    }
     int recordsToLoad = intOption("records");
     for (String side : List.of("plain", "secure")) {
       Properties p = sideProperties(new Properties(), side, records, conf, key);

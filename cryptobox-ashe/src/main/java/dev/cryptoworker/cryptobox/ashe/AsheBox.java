@@ -8,7 +8,10 @@ import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import java.util.HashMap;
 import java.util.List;
@@ -203,8 +206,8 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
    */
   static final class Prf {
     private static final int WINDOW_BLOCKS = 32;
-    private static final java.lang.invoke.VarHandle LONGS =
-        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final VarHandle LONGS =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     final int keyId;
     /** The JCE key object keeps its own copy of the key; the temporary one is wiped. */
     private final SecretKeySpec key;

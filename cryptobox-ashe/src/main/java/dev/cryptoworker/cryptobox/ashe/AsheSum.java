@@ -1,6 +1,7 @@
 package dev.cryptoworker.cryptobox.ashe;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The keyless homomorphic sum of ASHE values of one key version: ciphertexts added mod 2^64,
@@ -81,7 +82,7 @@ public final class AsheSum {
     int keyId = b.getInt();
     long c = b.getLong();
     long count = b.getLong();
-    IdSet ids = IdSetCodec.decode(java.util.Arrays.copyOfRange(bytes, 20, bytes.length));
+    IdSet ids = IdSetCodec.decode(Arrays.copyOfRange(bytes, 20, bytes.length));
     if (ids.size() != count) {
       throw new IllegalArgumentException("ASHE sum of " + count + " values carries " + ids.size() + " identifiers");
     }
