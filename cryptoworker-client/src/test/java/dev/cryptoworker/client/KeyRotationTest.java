@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.hadoop.hbase.CompareOperator;
@@ -104,6 +105,11 @@ class KeyRotationTest {
       // Sums add values of both key versions.
       assertEquals(new AggregateResult(1320, 4), after.getSecureTable(SecureFixture.name(schema))
           .aggregate(new Scan(), F, toBytes("paid")));
+      // Grouping by a DET column: Porto is stored under both key versions, and is still one group.
+      NavigableMap<byte[], AggregateResult> byCity = after.getSecureTable(SecureFixture.name(schema))
+          .aggregateBy(new Scan(), F, toBytes("paid"), F, toBytes("city"));
+      assertEquals(new AggregateResult(120, 2), byCity.get(toBytes("Porto")));
+      assertEquals(3, byCity.size());
     }
     // A provider without the new key cannot read new data: a clear error naming the key id.
     try (Table t = before.getTable(SecureFixture.name(schema))) {
