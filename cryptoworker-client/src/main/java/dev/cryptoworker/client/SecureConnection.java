@@ -108,13 +108,24 @@ public final class SecureConnection implements Closeable {
   }
 
   /**
-   * A table for {@code name}: a {@link SecureTable} if a schema names it, otherwise the plain
-   * HBase table.
+   * The {@link SecureTable} for {@code name}; for a table no schema names, the plain HBase table
+   * only if the options allow {@linkplain SecureTableOptions#unprotectedTables() unprotected tables}.
+   *
+   * @throws IllegalArgumentException if no schema names the table and unprotected tables are not
+   *     allowed
    */
   public Table getTable(TableName name) throws IOException {
     requireOpen();
     TableCodec codec = codecs.get(name);
-    return codec == null ? defaultCluster().getTable(name) : open(name, codec);
+    if (codec != null) {
+      return open(name, codec);
+    }
+    if (!options.unprotectedTables()) {
+      throw new IllegalArgumentException("no schema for table " + name + " (schemas: " + codecs.keySet()
+          + "); refused rather than reading and writing it unprotected. For deliberate plaintext"
+          + " tables build the connection with SecureTableOptions.builder().unprotectedTables(true)");
+    }
+    return defaultCluster().getTable(name);
   }
 
   /**

@@ -10,13 +10,15 @@ public final class SecureTableOptions {
 
   private final boolean clientSideEvaluation;
   private final int orderPreservingMemoEntries;
+  private final boolean unprotectedTables;
 
   private SecureTableOptions(Builder b) {
     this.clientSideEvaluation = b.clientSideEvaluation;
     this.orderPreservingMemoEntries = b.orderPreservingMemoEntries;
+    this.unprotectedTables = b.unprotectedTables;
   }
 
-  /** Client-side evaluation off. */
+  /** Client-side evaluation off, tables without a schema refused. */
   public static SecureTableOptions defaults() {
     return DEFAULTS;
   }
@@ -44,10 +46,25 @@ public final class SecureTableOptions {
     return orderPreservingMemoEntries;
   }
 
+  /**
+   * Whether {@link SecureConnection#getTable} hands out the plain HBase table for a table no schema
+   * names. Off by default: a typo in a schema's table name must not silently write plaintext.
+   */
+  public boolean unprotectedTables() {
+    return unprotectedTables;
+  }
+
   /** Builder of {@link SecureTableOptions}. */
   public static final class Builder {
     private boolean clientSideEvaluation;
     private int orderPreservingMemoEntries = OrderPreservingBox.DEFAULT_MEMO_ENTRIES;
+    private boolean unprotectedTables;
+
+    /** See {@link SecureTableOptions#unprotectedTables()}. */
+    public Builder unprotectedTables(boolean allowed) {
+      this.unprotectedTables = allowed;
+      return this;
+    }
 
     private Builder() {}
 

@@ -15,6 +15,7 @@ import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -55,6 +56,23 @@ class SecureConnectionTest {
     IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
         () -> SecureConnection.builder().connection(hbase).keys(keys).schema(schema).schema(schema).build());
     assertTrue(twice.getMessage().contains("two schemas"), twice.getMessage());
+  }
+
+  @Test
+  void aTableWithoutSchemaIsRefusedUnlessUnprotectedTablesAreAllowed(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("conn", SCHEMA);
+    TableName typo = TableName.valueOf(schema.tableName() + "_typo");
+    try (SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema))) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> secure.getTable(typo));
+      assertTrue(e.getMessage().contains(typo.getNameAsString()) && e.getMessage().contains("unprotectedTables"),
+          e.getMessage());
+    }
+    try (SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema),
+        SecureTableOptions.builder().unprotectedTables(true).build());
+        Table plain = secure.getTable(typo)) {
+      assertFalse(plain instanceof SecureTable);
+      assertEquals(typo, plain.getName());
+    }
   }
 
   @Test
