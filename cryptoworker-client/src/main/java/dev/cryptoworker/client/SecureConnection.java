@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -26,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -33,6 +35,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The entry point: wraps an HBase {@link Connection} with keys and table schemas, and hands out
@@ -53,6 +57,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
  * schema or key fails here, not on first use.
  */
 public final class SecureConnection implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SecureConnection.class);
   /** The name of the cluster a single {@link Builder#connection} registers. */
   public static final String DEFAULT_CLUSTER = "default";
   /** The region-side Process step, registered on tables whose boxes need region-side work. */
@@ -62,14 +67,17 @@ public final class SecureConnection implements Closeable {
 
   private final Map<String, Connection> clusters;
   private final Map<TableName, TableCodec> codecs;
+  private final Map<TableName, KeyCheck> keyChecks;
+  private final Set<TableName> keysVerified = ConcurrentHashMap.newKeySet();
   private final SecureTableOptions options;
   private final ExecutorService pool;
   private volatile boolean closed;
 
   private SecureConnection(Map<String, Connection> clusters, Map<TableName, TableCodec> codecs,
-      SecureTableOptions options) {
+      Map<TableName, KeyCheck> keyChecks, SecureTableOptions options) {
     this.clusters = clusters;
     this.codecs = codecs;
+    this.keyChecks = keyChecks;
     this.options = options;
     this.pool = newPool();
   }
@@ -149,8 +157,33 @@ public final class SecureConnection implements Closeable {
 
   private SecureTable open(TableName name, TableCodec codec) throws IOException {
     requireOpen();
+    verifyKeys(name);
     return new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, codec, clusters, options, pool)),
         codec.table());
+  }
+
+  /**
+   * Compares this client's keys with the table's key check, once per table (a descriptor read).
+   * Tables created by earlier versions have none: logged once, not refused.
+   */
+  private void verifyKeys(TableName name) throws IOException {
+    if (keysVerified.contains(name)) {
+      return;
+    }
+    TableDescriptor descriptor;
+    try (Table table = defaultCluster().getTable(name)) {
+      descriptor = table.getDescriptor();
+    } catch (TableNotFoundException e) {
+      return; // nothing to read yet; checked when the table exists
+    }
+    String stored = descriptor.getValue(KeyCheck.ATTRIBUTE);
+    if (stored == null) {
+      LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
+          + " will not be detected before reads", name);
+    } else {
+      keyChecks.get(name).verify(stored);
+    }
+    keysVerified.add(name);
   }
 
   private Connection defaultCluster() {
@@ -228,11 +261,13 @@ public final class SecureConnection implements Closeable {
    *     differ from the schema's
    */
   public void createTable(TableDescriptorBuilder descriptor, byte[][] splitKeys) throws IOException {
-    TableDescriptor d = descriptor.build();
-    TableCodec codec = codecs.get(d.getTableName());
+    TableName name = descriptor.build().getTableName();
+    TableCodec codec = codecs.get(name);
     if (codec == null) {
-      throw new IllegalArgumentException("no schema for table " + d.getTableName());
+      throw new IllegalArgumentException("no schema for table " + name);
     }
+    TableDescriptor d = TableDescriptorBuilder.newBuilder(descriptor.build())
+        .setValue(KeyCheck.ATTRIBUTE, keyChecks.get(name).encode()).build();
     Set<String> families = new TreeSet<>();
     for (ColumnFamilyDescriptor cf : d.getColumnFamilies()) {
       families.add(cf.getNameAsString());
@@ -328,6 +363,7 @@ public final class SecureConnection implements Closeable {
             : "clusters " + clusters.keySet() + " given, but no " + DEFAULT_CLUSTER + " cluster to store tables in");
       }
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
+      Map<TableName, KeyCheck> keyChecks = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
       BoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
       for (TableSchema schema : schemas) {
@@ -339,9 +375,14 @@ public final class SecureConnection implements Closeable {
         }
         codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers,
             options.orderPreservingMemoEntries()));
+        try {
+          keyChecks.put(name, KeyCheck.of(keys, schema.tableName()));
+        } catch (GeneralSecurityException e) {
+          throw new IllegalStateException("table " + name + ": cannot derive keys", e);
+        }
       }
       return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),
-          Collections.unmodifiableMap(codecs), options);
+          Collections.unmodifiableMap(codecs), Collections.unmodifiableMap(keyChecks), options);
     }
 
     private static HBaseIdentifierSource identifierSource(Connection connection, KeyProvider keys, KeyScope scope)

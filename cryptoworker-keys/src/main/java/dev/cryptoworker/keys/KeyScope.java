@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param family column family, or empty for row keys
  * @param column qualifier, {@code *} for a family default, or empty for row keys and qualifiers
  * @param purpose {@code row}, {@code qualifier}, {@code value}, {@code companion} (an OPE column's
- *     authenticated copy) or {@code identifier-counter} (the name of an ASHE counter row)
+ *     authenticated copy), {@code identifier-counter} (the name of an ASHE counter row) or {@code
+ *     key-check} (a table's key check)
  * @param box the scheme the key is for
  */
 public record KeyScope(String table, String family, String column, String purpose, BoxKind box) {
