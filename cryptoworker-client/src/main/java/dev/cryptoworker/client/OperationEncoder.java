@@ -53,6 +53,7 @@ final class OperationEncoder {
 
   Put encode(Put put) throws IOException {
     byte[] row = put.getRow();
+    codec.checkRowType(row);
     Put out = new Put(codec.encodeRow(row), put.getTimestamp());
     for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
       codec.expansion(e.getKey()).encode(row, e.getKey(), e.getValue(), out);

@@ -152,6 +152,19 @@ final class TableCodec {
 
   // ---- row keys
 
+  /**
+   * Refuses a row key that is not a value of the row key's type (checked on writes; scan bounds
+   * may be any bytes).
+   */
+  void checkRowType(byte[] row) {
+    ValueType type = schema.rowKeyPolicy().type();
+    String problem = type.problemWith(row);
+    if (problem != null) {
+      throw new IllegalArgumentException("table " + table + ", " + describeRowKey() + ": row key is not a valid "
+          + type.yamlName() + ": " + problem);
+    }
+  }
+
   byte[] encodeRow(byte[] row) throws IOException {
     try {
       return rowBox.encrypt(row, AssociatedData.of("row", tableBytes));

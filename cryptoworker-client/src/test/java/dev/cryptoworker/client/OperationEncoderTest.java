@@ -112,6 +112,15 @@ class OperationEncoderTest {
   }
 
   @Test
+  void rowKeysOfTheWrongTypeAreRefusedOnWrite() {
+    SeamFixture s = new SeamFixture("OPE"); // type: string
+    byte[] notUtf8 = {(byte) 0xC3, (byte) 0x28};
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> s.encoder.encode(new Put(notUtf8).addColumn(F, toBytes("plain"), toBytes("x"))));
+    assertTrue(e.getMessage().contains("row key (OPE)") && e.getMessage().contains("UTF-8"), e.getMessage());
+  }
+
+  @Test
   void valuesOfTheWrongTypeAreRefusedBeforeEncryption() {
     SeamFixture s = new SeamFixture("DET");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
