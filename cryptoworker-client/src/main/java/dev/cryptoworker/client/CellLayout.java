@@ -16,7 +16,6 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
@@ -91,7 +90,7 @@ final class CellLayout implements StorageLayout {
   }
 
   @Override
-  public ResultScanner getScanner(Scan scan) throws IOException {
+  public SecureResultScanner getScanner(Scan scan) throws IOException {
     ScanPlan plan = planner.plan(scan);
     if (plan.evaluatesOnClient()) {
       // Once per table and reason at WARN (the caller opted in, but should know the cost), then DEBUG.
@@ -106,10 +105,10 @@ final class CellLayout implements StorageLayout {
       if (plan.residualFilter() != null) {
         // Filters keep per-scan state; never run the caller's instance.
         plan = new ScanPlan(plan.serverScan(), copyOf(plan.residualFilter()), plan.rowRange(), plan.limit(),
-            plan.clientSideReason());
+            plan.clientSideReason(), plan.skipUndecodable());
       }
     }
-    return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan);
+    return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan, codec.table());
   }
 
   private static Filter copyOf(Filter filter) throws IOException {

@@ -9,21 +9,30 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decode for scans: decrypts each row from the raw scanner and applies whatever the plan left to
  * the client (row range, residual filter, limit).
  */
-final class DecodingResultScanner implements ResultScanner {
+final class DecodingResultScanner implements SecureResultScanner {
+  private static final Logger LOG = LoggerFactory.getLogger(SecureTable.class);
+
   private final ResultScanner raw;
   private final ResultDecoder decoder;
   private final ClientSideFilter residual;
   private final PlainRowRange rowRange;
   private final int limit;
+  private final boolean skipUndecodable;
+  private final String table;
+  private long skipped;
   private int returned;
   private boolean done;
 
-  DecodingResultScanner(ResultScanner raw, ResultDecoder decoder, ScanPlan plan) {
+  DecodingResultScanner(ResultScanner raw, ResultDecoder decoder, ScanPlan plan, String table) {
+    this.skipUndecodable = plan.skipUndecodable();
+    this.table = table;
     this.raw = raw;
     this.decoder = decoder;
     this.residual = plan.residualFilter() == null ? null : new ClientSideFilter(plan.residualFilter());
@@ -47,7 +56,19 @@ final class DecodingResultScanner implements ResultScanner {
         done = true;
         break;
       }
-      Result row = decoder.decode(rawRow);
+      Result row;
+      try {
+        row = decoder.decode(rawRow);
+      } catch (CellDecodingException e) {
+        if (!skipUndecodable) {
+          throw e;
+        }
+        skipped++;
+        // Neither the row (it may be a decrypted key) nor values: table, column and reason only.
+        LOG.warn("Table {}: skipped a stored row that does not decode ({}: {}); {} skipped by this scan",
+            table, e.column(), e.reason(), skipped);
+        continue;
+      }
       if (rowRange != null && !rowRange.contains(row.getRow())) {
         continue;
       }
@@ -107,6 +128,11 @@ final class DecodingResultScanner implements ResultScanner {
         return r;
       }
     };
+  }
+
+  @Override
+  public long skippedRows() {
+    return skipped;
   }
 
   @Override

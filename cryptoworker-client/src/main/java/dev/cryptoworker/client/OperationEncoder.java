@@ -289,7 +289,7 @@ final class OperationEncoder {
 
   static void copyAttributes(OperationWithAttributes from, OperationWithAttributes to) {
     for (Map.Entry<String, byte[]> a : from.getAttributesMap().entrySet()) {
-      if (!a.getKey().equals(SecureScans.CLIENT_SIDE_ATTRIBUTE)) {
+      if (!SecureScans.isOption(a.getKey())) {
         to.setAttribute(a.getKey(), a.getValue());
       }
     }

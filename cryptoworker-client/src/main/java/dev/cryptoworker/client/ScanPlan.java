@@ -12,9 +12,10 @@ import org.apache.hadoop.hbase.filter.Filter;
  * @param rowRange plaintext row range checked on decoded rows, or null
  * @param limit maximum rows returned after client-side evaluation, or -1
  * @param clientSideReason why part of the scan runs on the client, or null
+ * @param skipUndecodable whether stored rows that do not decode are skipped and counted
  */
-record ScanPlan(
-    Scan serverScan, Filter residualFilter, PlainRowRange rowRange, int limit, String clientSideReason) {
+record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange rowRange, int limit, String clientSideReason,
+    boolean skipUndecodable) {
 
   boolean evaluatesOnClient() {
     return clientSideReason != null;

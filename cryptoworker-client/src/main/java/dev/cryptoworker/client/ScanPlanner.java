@@ -27,6 +27,7 @@ final class ScanPlanner {
     boolean clientAllowed = SecureScans.allowsClientSideEvaluation(scan, filters.options());
     Scan out = new Scan(scan);
     out.setAttribute(SecureScans.CLIENT_SIDE_ATTRIBUTE, null);
+    out.setAttribute(SecureScans.SKIP_UNDECODABLE_ATTRIBUTE, null);
     out.setFamilyMap(operations.encodeFamilyMap(scan.getFamilyMap()));
 
     String reason = null;
@@ -77,6 +78,7 @@ final class ScanPlanner {
       }
       out.setLimit(-1); // the client applies the limit after its own filtering
     }
-    return new ScanPlan(out, t.clientResidual(), residualRange, reason == null ? -1 : limit, reason);
+    return new ScanPlan(out, t.clientResidual(), residualRange, reason == null ? -1 : limit, reason,
+        SecureScans.skipsUndecodableRows(scan, filters.options()));
   }
 }

@@ -20,7 +20,6 @@ import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
@@ -235,18 +234,19 @@ public final class SecureTable implements Table {
     return exists(gets);
   }
 
+  /** Decoded rows; see {@link SecureScans#skipUndecodableRows} for rows that do not decode. */
   @Override
-  public ResultScanner getScanner(Scan scan) throws IOException {
+  public SecureResultScanner getScanner(Scan scan) throws IOException {
     return layout.getScanner(Objects.requireNonNull(scan, "scan"));
   }
 
   @Override
-  public ResultScanner getScanner(byte[] family) throws IOException {
+  public SecureResultScanner getScanner(byte[] family) throws IOException {
     return getScanner(new Scan().addFamily(family));
   }
 
   @Override
-  public ResultScanner getScanner(byte[] family, byte[] qualifier) throws IOException {
+  public SecureResultScanner getScanner(byte[] family, byte[] qualifier) throws IOException {
     return getScanner(new Scan().addColumn(family, qualifier));
   }
 

@@ -11,8 +11,10 @@ public final class SecureTableOptions {
   private final boolean clientSideEvaluation;
   private final int orderPreservingMemoEntries;
   private final boolean unprotectedTables;
+  private final boolean skipUndecodableRows;
 
   private SecureTableOptions(Builder b) {
+    this.skipUndecodableRows = b.skipUndecodableRows;
     this.clientSideEvaluation = b.clientSideEvaluation;
     this.orderPreservingMemoEntries = b.orderPreservingMemoEntries;
     this.unprotectedTables = b.unprotectedTables;
@@ -54,8 +56,24 @@ public final class SecureTableOptions {
     return unprotectedTables;
   }
 
+  /**
+   * Whether every scan skips and counts stored rows that do not decode instead of throwing (see
+   * {@link SecureScans#skipUndecodableRows}). Off by default: an undecodable row is an error.
+   */
+  public boolean skipUndecodableRows() {
+    return skipUndecodableRows;
+  }
+
   /** Builder of {@link SecureTableOptions}. */
   public static final class Builder {
+    private boolean skipUndecodableRows;
+
+    /** See {@link SecureTableOptions#skipUndecodableRows()}. */
+    public Builder skipUndecodableRows(boolean skip) {
+      this.skipUndecodableRows = skip;
+      return this;
+    }
+
     private boolean clientSideEvaluation;
     private int orderPreservingMemoEntries = OrderPreservingBox.DEFAULT_MEMO_ENTRIES;
     private boolean unprotectedTables;

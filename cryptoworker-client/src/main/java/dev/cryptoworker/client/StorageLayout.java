@@ -12,7 +12,6 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
@@ -42,7 +41,7 @@ interface StorageLayout extends Closeable {
 
   boolean[] exists(List<Get> gets) throws IOException;
 
-  ResultScanner getScanner(Scan scan) throws IOException;
+  SecureResultScanner getScanner(Scan scan) throws IOException;
 
   void put(List<Put> puts) throws IOException;
 

@@ -11,16 +11,20 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -174,6 +178,42 @@ class TamperingTest {
     }
     CellDecodingException e = readFails("alice");
     assertTrue(e.column().contains("qualifier in family dyn"), e.column());
+  }
+
+  @Test
+  void undecodableRowsStopScansByDefaultAndAreSkippedAndCountedWhenAsked() throws IOException {
+    // A row written by a plain client: plaintext row key and value, in a protected table.
+    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+      raw.put(new Put(toBytes("plain-row")).addColumn(F, DET_Q, toBytes("plain value")));
+    }
+    try (Table t = secure.getTable(SecureFixture.name(schema));
+        ResultScanner s = t.getScanner(new Scan())) {
+      assertThrows(CellDecodingException.class, () -> {
+        while (s.next() != null) {
+          // read until the bad row
+        }
+      });
+    }
+    SecureTable t = secure.getSecureTable(SecureFixture.name(schema));
+    try (SecureResultScanner s = t.getScanner(SecureScans.skipUndecodableRows(new Scan()))) {
+      List<String> rows = new ArrayList<>();
+      for (Result r = s.next(); r != null; r = s.next()) {
+        rows.add(Bytes.toString(r.getRow()));
+      }
+      assertEquals(Set.of("alice", "bob"), Set.copyOf(rows));
+      assertEquals(1, s.skippedRows());
+    }
+    try (SecureConnection skipping = SecureConnection.wrap(hbase, keys, List.of(schema),
+            SecureTableOptions.builder().skipUndecodableRows(true).build());
+        SecureResultScanner s = skipping.getSecureTable(SecureFixture.name(schema)).getScanner(new Scan())) {
+      int n = 0;
+      while (s.next() != null) {
+        n++;
+      }
+      assertEquals(2, n);
+      assertEquals(1, s.skippedRows());
+    }
+    t.close();
   }
 
   @Test
