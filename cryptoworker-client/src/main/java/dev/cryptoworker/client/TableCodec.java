@@ -42,6 +42,7 @@ final class TableCodec {
   private final CryptoBox rowBox;
   private final Map<String, FamilyCodec> families = new HashMap<>();
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
+  private final StoredFormDiagnosis diagnosis;
 
   /** Boxes of one family: qualifier-name box, default value box, per-column value boxes. */
   private static final class FamilyCodec {
@@ -70,6 +71,7 @@ final class TableCodec {
     this.schema = schema;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
+    this.diagnosis = new StoredFormDiagnosis(table, keys, registry);
     // Row keys and qualifier names are identities: always under the oldest key (see the README).
     KeyProvider identities = (scope, length) -> keys.keyRing(scope, length).oldestOnly();
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
@@ -299,8 +301,13 @@ final class TableCodec {
     try {
       return box.decrypt(stored, valueAssociatedData(box, row, family, qualifier));
     } catch (GeneralSecurityException e) {
+      FamilySchema f = familyCodec(family).schema;
+      String name = Bytes.toString(qualifier);
+      String column = f.isListed(name) ? name : "*";
+      String why = diagnosis.explain(f.name(), column, policy(family, qualifier), stored,
+          other -> valueAssociatedData(other, row, family, qualifier));
       throw new CellDecodingException(
-          table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage());
+          table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage() + "; " + why);
     }
   }
 

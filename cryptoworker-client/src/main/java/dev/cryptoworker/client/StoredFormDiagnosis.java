@@ -1,0 +1,69 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.schema.ColumnPolicy;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Explains a value that does not decrypt under its column's policy: tries the column's keys under
+ * the other boxes (and the family default's keys), so that a schema changed under stored data
+ * says what the cell was written as. Runs only on the failure path; never reports a value.
+ */
+final class StoredFormDiagnosis {
+  private static final List<BoxKind> CANDIDATES = List.of(BoxKind.STD, BoxKind.DET, BoxKind.OPE, BoxKind.ASHE);
+
+  private final String table;
+  private final KeyProvider keys;
+  private final BoxRegistry registry;
+
+  StoredFormDiagnosis(String table, KeyProvider keys, BoxRegistry registry) {
+    this.table = table;
+    this.keys = keys;
+    this.registry = registry;
+  }
+
+  /**
+   * What the stored cell is, if another policy of the column reads it, or its key id otherwise.
+   *
+   * @param associatedData the associated data a box of a kind binds (with or without the row)
+   */
+  String explain(String family, String column, ColumnPolicy expected, byte[] stored,
+      Function<CryptoBox, byte[]> associatedData) {
+    for (String scopeColumn : column.equals("*") ? List.of("*") : List.of(column, "*")) {
+      for (BoxKind kind : CANDIDATES) {
+        if (kind == expected.box() && scopeColumn.equals(column)) {
+          continue; // the policy that just failed
+        }
+        try {
+          CryptoBox box = registry.create(new BoxContext(ColumnPolicy.of(kind, expected.type()),
+              KeyScope.column(table, family, scopeColumn, kind), keys,
+              scope -> () -> {
+                throw new IllegalStateException("diagnosis never encrypts");
+              }, 0, registry));
+          box.decrypt(stored, associatedData.apply(box));
+          return "the stored cell was written as " + kind
+              + (scopeColumn.equals(column) ? "" : " under the family default's keys")
+              + ", but the schema says " + expected.box()
+              + ": the schema no longer matches the stored data (migrate the column, or restore its policy)";
+        } catch (Exception notThisOne) {
+          // try the next candidate
+        }
+      }
+    }
+    return keyIdOf(stored);
+  }
+
+  private static String keyIdOf(byte[] stored) {
+    if (stored.length >= KeyIdPrefix.LENGTH && stored[0] == KeyIdPrefix.FORMAT) {
+      return "the stored cell carries key id "
+          + Integer.toUnsignedString(ByteBuffer.wrap(stored, 1, 4).getInt(), 16);
+    }
+    return "the stored cell is not in CryptoWorker's format (written by a plain client?)";
+  }
+}
