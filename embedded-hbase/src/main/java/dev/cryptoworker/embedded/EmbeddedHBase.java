@@ -244,7 +244,9 @@ public final class EmbeddedHBase implements AutoCloseable {
           throw new IOException(
               CLASSPATH_RESOURCE + " is missing: build the embedded-hbase module with Maven first");
         }
-        entries.add(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
+        for (Path p : ServerClasspath.resolve(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+          entries.add(p.toString());
+        }
       }
       return String.join(File.pathSeparator, entries);
     }
