@@ -388,7 +388,10 @@ public final class WorkloadBenchmark {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     // Both sides do the same number of operations, so inserts grow both tables alike (timed runs
     // let the faster side grow its table more and slow its own later filter scans). The plain
-    // side's warm-up sets the count: its rate times the round length.
+    // side's warm-up sets the count: its rate times the round length. One operation is one YCSB
+    // transaction (doTransaction) everywhere: in this budget (runSide counts transactions) and in
+    // the throughput (the recorder counts observations, and ObservedDb observes a read-modify-write
+    // once, as READ-MODIFY-WRITE, not as the READ and UPDATE it performs).
     long warmupMillis = intOption("warmup") * 1000L;
     long warmupOps = runSide(pool, workloads.get("plain"), dbs.get("plain"), states.get("plain"), Long.MAX_VALUE, warmupMillis);
     runSide(pool, workloads.get("secure"), dbs.get("secure"), states.get("secure"), warmupOps, CAP * warmupMillis);
@@ -435,9 +438,9 @@ public final class WorkloadBenchmark {
 
   /**
    * Runs one side's threads, each doing transactions back to back, until {@code operations} are
-   * done or {@code maxMillis} have passed; returns the operations done.
+   * done or {@code maxMillis} have passed; returns the operations (YCSB transactions) done.
    */
-  private static long runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
+  static long runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
       long operations, long maxMillis) throws Exception {
     long deadline = System.nanoTime() + maxMillis * 1_000_000L;
     AtomicLong started = new AtomicLong();
