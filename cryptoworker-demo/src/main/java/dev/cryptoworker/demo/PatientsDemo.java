@@ -59,8 +59,12 @@ public final class PatientsDemo {
     try {
       options = DemoOptions.parse(args);
     } catch (IllegalArgumentException e) {
-      System.err.println(e.getMessage());
+      System.err.println("PatientsDemo: " + e.getMessage());
       System.exit(2);
+      return;
+    }
+    if (options.help()) {
+      System.out.print(DemoOptions.usage());
       return;
     }
     new PatientsDemo().run(options);
@@ -135,7 +139,8 @@ public final class PatientsDemo {
       if (admin.tableExists(name)) {
         if (!options.dropExisting()) {
           throw new IllegalStateException(
-              "table " + name + " already exists on this cluster; pass --drop-existing=true to replace it");
+              "table " + name + " already exists on this cluster; rerun with -Ddemo.dropExisting=true (or --drop-existing"
+                  + " when running PatientsDemo directly) to replace it");
         }
         admin.disableTable(name);
         admin.deleteTable(name);

@@ -142,12 +142,11 @@ public class HealthcareWorkload extends CoreWorkload {
     }
   }
 
+  /** One operation, counted and timed once by an {@link ObservedDb} (see there). */
   @Override
   public void doTransactionReadModifyWrite(DB db) {
     long keynum = existingKey();
-    String key = buildKeyName(keynum);
-    db.read(table, key, null, new HashMap<>());
-    db.update(table, key, values(keynum));
+    ObservedDb.readModifyWrite(db, table, buildKeyName(keynum), values(keynum));
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -19,13 +18,15 @@ import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -60,57 +62,46 @@ import site.ycsb.measurements.Measurements;
  * seeded Patients and Appointments data into a plain and a secure table, runs every workload on
  * both sides with the same binding code, interleaved in rounds so machine noise hits both, and
  * reports throughput, p50/p95/p99 latency per operation and the secure/plain ratio as Markdown,
- * CSV and a PNG chart in {@code benchmarks/results/}.
+ * CSV and a PNG chart, by default in a new directory {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}
+ * (the paths are printed at the end; {@code --out=benchmarks/results} refreshes the committed ones).
  *
- * <p>Options ({@code -Dbench.args="..."}): {@code --workloads=A,B,E-1,E-2,F,G,H},
- * {@code --records=3000}, {@code --seconds=20} (per workload, as the plain side's time), {@code --rounds=4},
- * {@code --warmup=5} (seconds the plain side runs before measuring, the secure side then doing as
- * many operations, so JIT compilation is not measured; the plain side's rate there sets how many
- * operations each side does per round: both sides do the same work),
- * {@code --threads=2}, {@code --zookeeper=host:port} (an existing cluster instead of the embedded
- * one), {@code --out=benchmarks/results}, {@code --name=ycsb-macro} (result file names),
- * {@code --rowkeys=schema|ope} (OPE row keys instead of the schemas' DET ones),
- * {@code --variant=full|micro-std|micro-det|micro-ope} (micro: only the row key protected),
- * {@code --distribution=zipfian|uniform} (overrides the workload files), {@code --ope-memo=16384}
- * (OPE values remembered per column by the client; 0 measures every OPE operation).
+ * <p>Options: {@code -Dbench.args="--help"} prints them all, with their defaults and the
+ * workloads; they are defined once, in {@link BenchOptions}. A usage error exits with status 2
+ * before any server starts.
  */
 public final class WorkloadBenchmark {
+  private static final DateTimeFormatter RUN_NAME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
+
   private final PrintStream out = System.out;
-  private final Map<String, String> options = new LinkedHashMap<>();
+  private final BenchOptions options;
+  /** When the job started: names its results directory. */
+  private final LocalDateTime started = LocalDateTime.now();
+
+  private WorkloadBenchmark(BenchOptions options) {
+    this.options = options;
+  }
 
   public static void main(String[] args) throws Exception {
-    WorkloadBenchmark b = new WorkloadBenchmark();
-    b.options.put("workloads", "A,B,E-1,E-2,F,G,H");
-    b.options.put("records", "3000");
-    b.options.put("seconds", "20");
-    b.options.put("rounds", "4");
-    b.options.put("warmup", "5");
-    b.options.put("threads", "2");
-    b.options.put("zookeeper", "");
-    b.options.put("out", "benchmarks/results");
-    b.options.put("rowkeys", "schema");
-    b.options.put("variant", "full");
-    b.options.put("distribution", "");
-    b.options.put("name", "ycsb-macro");
-    b.options.put("ope-memo", Integer.toString(OrderPreservingBox.DEFAULT_MEMO_ENTRIES));
-    for (String a : args) {
-      String[] kv = a.replaceFirst("^--", "").split("=", 2);
-      if (!b.options.containsKey(kv[0]) || kv.length != 2) {
-        throw new IllegalArgumentException("unknown option " + a + "; options: " + b.options.keySet());
-      }
-      b.options.put(kv[0], kv[1]);
+    BenchOptions options;
+    try {
+      options = BenchOptions.parse(args);
+    } catch (BenchOptions.UsageException e) {
+      System.err.println("WorkloadBenchmark: " + e.getMessage());
+      System.exit(2);
+      return;
     }
-    if (b.intOption("warmup") < 1) {
-      throw new IllegalArgumentException("--warmup must be at least 1 s: it also sets the operations per round");
+    if (options.helpRequested()) {
+      System.out.print(BenchOptions.helpText());
+      return;
     }
-    b.run(String.join(" ", args));
+    new WorkloadBenchmark(options).run(String.join(" ", args));
   }
 
   /** CPU time of the client (this JVM) and of the embedded region server's JVM, if known. */
   private final CpuClock cpu = new CpuClock();
 
   private int intOption(String name) {
-    return Integer.parseInt(options.get(name));
+    return options.integer(name);
   }
 
   private void run(String args) throws Exception {
@@ -136,15 +127,15 @@ public final class WorkloadBenchmark {
       List<Row> rows = new ArrayList<>();
       try (Connection connection = ConnectionFactory.createConnection(conf)) {
         TreeSet<String> recordTypes = new TreeSet<>();
-        List<String> workloads = List.of(options.get("workloads").split(","));
+        List<String> workloads = options.workloads();
         for (String w : workloads) {
-          recordTypes.add(workloadProperties(w).getProperty("healthcare.records"));
+          recordTypes.add(WorkloadFiles.load(w).getProperty("healthcare.records"));
         }
         for (String type : recordTypes) {
           prepare(connection, type, KeyProvider.fromMasterKey(key), conf, keyBase64);
         }
         for (String w : workloads) {
-          settle(connection, workloadProperties(w).getProperty("healthcare.records"));
+          settle(connection, WorkloadFiles.load(w).getProperty("healthcare.records"));
           rows.add(runWorkload(w, conf, keyBase64));
         }
       }
@@ -192,8 +183,6 @@ public final class WorkloadBenchmark {
     TableSchema.Builder schema = ExampleSchemas.fromResource("schemas/" + records + ".yaml").toBuilder();
     if (options.get("rowkeys").equals("ope")) {
       schema.rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.STRING));
-    } else if (!options.get("rowkeys").equals("schema")) {
-      throw new IllegalArgumentException("--rowkeys must be schema or ope");
     }
     String variant = options.get("variant");
     if (variant.equals("full")) {
@@ -204,7 +193,7 @@ public final class WorkloadBenchmark {
         return microSchema(schema.build(), rowKeyBox);
       }
     }
-    throw new IllegalArgumentException("--variant must be full, micro-std, micro-det or micro-ope");
+    throw new IllegalStateException("unknown variant " + variant + " (BenchOptions checks it)");
   }
 
   /** Creates the plain and the secure table and loads the same records into both. */
@@ -312,18 +301,6 @@ public final class WorkloadBenchmark {
     return p;
   }
 
-  private static Properties workloadProperties(String name) throws IOException {
-    Properties p = new Properties();
-    try (InputStream in = WorkloadBenchmark.class.getClassLoader().getResourceAsStream("workloads/" + name + ".properties")) {
-      if (in == null) {
-        throw new IllegalArgumentException("no workload " + name
-            + " (known: A, B, E-1, E-2, F, G, H, micro-insert, micro-read, micro-rmw, micro-scan, micro-qrf)");
-      }
-      p.load(in);
-    }
-    return p;
-  }
-
   /** One workload's results. */
   record Row(String workload, Map<String, Double> throughput, Map<String, MeasuringDb.Recorder> recorders,
       Map<String, CpuClock.Usage> cpu) {
@@ -353,7 +330,7 @@ public final class WorkloadBenchmark {
   }
 
   private Row runWorkload(String name, Configuration conf, String key) throws Exception {
-    Properties base = workloadProperties(name);
+    Properties base = WorkloadFiles.load(name);
     String records = base.getProperty("healthcare.records");
     int threads = intOption("threads");
     int rounds = intOption("rounds");
@@ -388,7 +365,10 @@ public final class WorkloadBenchmark {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     // Both sides do the same number of operations, so inserts grow both tables alike (timed runs
     // let the faster side grow its table more and slow its own later filter scans). The plain
-    // side's warm-up sets the count: its rate times the round length.
+    // side's warm-up sets the count: its rate times the round length. One operation is one YCSB
+    // transaction (doTransaction) everywhere: in this budget (runSide counts transactions) and in
+    // the throughput (the recorder counts observations, and ObservedDb observes a read-modify-write
+    // once, as READ-MODIFY-WRITE, not as the READ and UPDATE it performs).
     long warmupMillis = intOption("warmup") * 1000L;
     long warmupOps = runSide(pool, workloads.get("plain"), dbs.get("plain"), states.get("plain"), Long.MAX_VALUE, warmupMillis);
     runSide(pool, workloads.get("secure"), dbs.get("secure"), states.get("secure"), warmupOps, CAP * warmupMillis);
@@ -435,9 +415,9 @@ public final class WorkloadBenchmark {
 
   /**
    * Runs one side's threads, each doing transactions back to back, until {@code operations} are
-   * done or {@code maxMillis} have passed; returns the operations done.
+   * done or {@code maxMillis} have passed; returns the operations (YCSB transactions) done.
    */
-  private static long runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
+  static long runSide(ExecutorService pool, HealthcareWorkload w, List<MeasuringDb> dbs, List<Object> states,
       long operations, long maxMillis) throws Exception {
     long deadline = System.nanoTime() + maxMillis * 1_000_000L;
     AtomicLong started = new AtomicLong();
@@ -458,11 +438,10 @@ public final class WorkloadBenchmark {
   }
 
   private void report(List<Row> rows, String args) throws IOException {
-    Path outDir = Path.of(options.get("out"));
-    Files.createDirectories(outDir);
+    Path outDir = options.get("out").isEmpty() ? newRunDirectory(Path.of(BenchOptions.RUNS_DIRECTORY), started)
+        : Files.createDirectories(Path.of(options.get("out")));
     StringBuilder md = new StringBuilder("# Plain HBase vs CryptoWorker: YCSB workloads, one cluster, one run\n\n");
     md.append("| workload | plain ops/s | secure ops/s | secure/plain | failures (plain/secure) |\n|---|---|---|---|---|\n");
-    StringBuilder csv = new StringBuilder("workload,side,operation,count,throughput_ops_s,p50_us,p95_us,p99_us\n");
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %s | %d / %d |%n", r.workload(), r.throughput().get("plain"),
           r.throughput().get("secure"), r.ratioText(), r.recorders().get("plain").failures.get(),
@@ -484,8 +463,6 @@ public final class WorkloadBenchmark {
           }
           md.append(String.format(Locale.ROOT, "| %s | %s | %s | %,d | %d | %d | %d |%n", r.workload(), op, side, h.getTotalCount(),
               h.getValueAtPercentile(50), h.getValueAtPercentile(95), h.getValueAtPercentile(99)));
-          csv.append(String.format(Locale.ROOT, "%s,%s,%s,%d,%.1f,%d,%d,%d%n", r.workload(), side, op, h.getTotalCount(),
-              r.throughput().get(side), h.getValueAtPercentile(50), h.getValueAtPercentile(95), h.getValueAtPercentile(99)));
         }
       }
     }
@@ -504,18 +481,70 @@ public final class WorkloadBenchmark {
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe()).append("\n![secure/plain throughput](ycsb-macro.png)\n");
     String name = options.get("name");
-    Files.writeString(outDir.resolve(name + ".md"), md.toString().replace("(ycsb-macro.png)", "(" + name + ".png)"),
-        StandardCharsets.UTF_8);
-    Files.writeString(outDir.resolve(name + ".csv"), csv, StandardCharsets.UTF_8);
-    chart(rows, outDir.resolve(name + ".png"));
+    Path mdFile = outDir.resolve(name + ".md");
+    Path csvFile = outDir.resolve(name + ".csv");
+    Path pngFile = outDir.resolve(name + ".png");
+    Files.writeString(mdFile, md.toString().replace("(ycsb-macro.png)", "(" + name + ".png)"), StandardCharsets.UTF_8);
+    Files.writeString(csvFile, csv(rows), StandardCharsets.UTF_8);
+    chart(rows, pngFile);
     out.println();
     out.print(md);
+    out.printf("%nWrote:%n");
+    for (Path file : List.of(mdFile, csvFile, pngFile)) {
+      out.printf("  %s%n", file.toAbsolutePath().normalize());
+    }
   }
 
-  /** Bars of secure/plain throughput per workload, with the 0.85 and 0.90 targets. */
+  /** A new directory {@code runs/<yyyyMMdd-HHmmss>} for a run started at {@code start} ({@code -2}, ... appended if taken). */
+  static Path newRunDirectory(Path runs, LocalDateTime start) throws IOException {
+    Files.createDirectories(runs);
+    String name = RUN_NAME.format(start);
+    for (int n = 1; ; n++) {
+      try {
+        return Files.createDirectory(runs.resolve(n == 1 ? name : name + "-" + n));
+      } catch (FileAlreadyExistsException e) {
+        // another run started in the same second: take the next name
+      }
+    }
+  }
+
+  static final String CSV_HEADER = "workload,side,operation,count,throughput_ops_s,p50_us,p95_us,p99_us";
+
+  /**
+   * The CSV: for each workload and side, one row per operation (its count, its own rate in
+   * operations per second, its latency percentiles in microseconds), then one {@code ALL} row for
+   * every operation of the side, whose rate is the side's throughput. Each figure appears once:
+   * the side's throughput is not repeated on every operation's row.
+   */
+  static String csv(List<Row> rows) {
+    StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+    for (Row r : rows) {
+      for (String side : List.of("plain", "secure")) {
+        MeasuringDb.Recorder recorder = r.recorders().get(side);
+        double throughput = r.throughput().get(side);
+        for (Map.Entry<String, Histogram> op : new TreeMap<>(recorder.latencies).entrySet()) {
+          long count = op.getValue().getTotalCount();
+          csvRow(csv, r.workload(), side, op.getKey(), op.getValue(), throughput * count / Math.max(1, recorder.operations()));
+        }
+        csvRow(csv, r.workload(), side, "ALL", recorder.all(), throughput);
+      }
+    }
+    return csv.toString();
+  }
+
+  private static void csvRow(StringBuilder csv, String workload, String side, String operation, Histogram h, double rate) {
+    csv.append(String.format(Locale.ROOT, "%s,%s,%s,%d,%.1f,%d,%d,%d%n", workload, side, operation, h.getTotalCount(), rate,
+        h.getValueAtPercentile(50), h.getValueAtPercentile(95), h.getValueAtPercentile(99)));
+  }
+
+  private static final Color BAR = new Color(60, 110, 180);
+  private static final Color TARGET = new Color(200, 60, 60);
+  private static final double[] TARGETS = {0.85, 0.90};
+
+  /** Bars of secure/plain throughput per workload, with the 0.85 and 0.90 targets and a legend saying which is which. */
   private static void chart(List<Row> rows, Path file) throws IOException {
     int w = 900;
-    int h = 420;
+    int h = 440;
     BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
     Graphics2D g = img.createGraphics();
     g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
@@ -523,12 +552,23 @@ public final class WorkloadBenchmark {
     g.fillRect(0, 0, w, h);
     int left = 60;
     int bottom = h - 50;
-    int top = 40;
+    int top = 70;
     double max = Math.max(1.2, rows.stream().filter(r -> !r.refused()).mapToDouble(Row::ratio).max().orElse(1) * 1.1);
     g.setColor(Color.BLACK);
     g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
     g.drawString("CryptoWorker / plain HBase throughput per workload (same cluster, same run)", left, 25);
     g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+    g.setColor(BAR);
+    g.fillRect(left, 38, 18, 10);
+    g.setColor(Color.BLACK);
+    g.drawString("bars: secure/plain throughput of the workload (1.0 = as fast as plain HBase)", left + 26, 48);
+    g.setColor(TARGET);
+    g.setStroke(dashed());
+    g.drawLine(left, 60, left + 18, 60);
+    g.setStroke(new BasicStroke(1));
+    g.drawString(String.format(Locale.ROOT, "dashed lines: target secure/plain ratios %.2f and %.2f (the same for every"
+        + " workload)", TARGETS[0], TARGETS[1]), left + 26, 64);
+    g.setColor(Color.BLACK);
     g.drawLine(left, top, left, bottom);
     g.drawLine(left, bottom, w - 20, bottom);
     for (double y = 0; y <= max; y += 0.2) {
@@ -538,12 +578,13 @@ public final class WorkloadBenchmark {
       g.setColor(Color.BLACK);
       g.drawString(String.format(Locale.ROOT, "%.1f", y), 25, py + 4);
     }
-    for (double target : new double[] {0.85, 0.90}) {
+    for (double target : TARGETS) {
       int py = bottom - (int) ((bottom - top) * target / max);
-      g.setColor(new Color(200, 60, 60));
-      g.setStroke(new BasicStroke(1, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0));
+      g.setColor(TARGET);
+      g.setStroke(dashed());
       g.drawLine(left + 1, py, w - 20, py);
-      g.drawString(String.format(Locale.ROOT, "%.2f", target), w - 55, py - 3);
+      // the lower target's label under its line, the higher's above, so they never overlap
+      g.drawString(String.format(Locale.ROOT, "%.2f", target), w - 55, target == TARGETS[0] ? py + 13 : py - 3);
     }
     g.setStroke(new BasicStroke(1));
     int slot = (w - 20 - left) / Math.max(1, rows.size());
@@ -556,7 +597,7 @@ public final class WorkloadBenchmark {
       }
       int barH = (int) ((bottom - top) * r.ratio() / max);
       int x = left + i * slot + slot / 4;
-      g.setColor(new Color(60, 110, 180));
+      g.setColor(BAR);
       g.fillRect(x, bottom - barH, slot / 2, barH);
       g.setColor(Color.BLACK);
       g.drawString(r.workload(), x, bottom + 18);
@@ -564,5 +605,9 @@ public final class WorkloadBenchmark {
     }
     g.dispose();
     ImageIO.write(img, "png", file.toFile());
+  }
+
+  private static BasicStroke dashed() {
+    return new BasicStroke(1, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0);
   }
 }
