@@ -40,7 +40,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * the baseline.
  *
  * <p>Options: {@code --rows=N} (200000), {@code --rounds=N} (7), {@code --regions=N} (4),
- * {@code --out=dir} (benchmarks/results).
+ * {@code --out=dir} (default: a new {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}; {@code
+ * --out=benchmarks/results} refreshes the committed results).
  */
 public final class AggregationMacroBenchmark {
   private static final String SCHEMA =
@@ -61,7 +62,7 @@ public final class AggregationMacroBenchmark {
     int rows = 200_000;
     int rounds = 7;
     int regions = 4;
-    Path outDir = Path.of("benchmarks", "results");
+    Path outDir = null;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       switch (kv[0]) {
@@ -69,8 +70,14 @@ public final class AggregationMacroBenchmark {
         case "rounds" -> rounds = Integer.parseInt(kv[1]);
         case "regions" -> regions = Integer.parseInt(kv[1]);
         case "out" -> outDir = Path.of(kv[1]);
-        default -> throw new IllegalArgumentException("unknown option " + a);
+        default -> throw new IllegalArgumentException("unknown option " + a + " (options: --rows, --rounds, --regions, --out)");
       }
+    }
+    if (rows < 1 || rounds < 1 || regions < 1) {
+      throw new IllegalArgumentException("--rows, --rounds and --regions must be at least 1");
+    }
+    if (outDir == null) {
+      outDir = RunDirectories.newRunDirectory();
     }
     new AggregationMacroBenchmark().run(rows, rounds, regions, outDir, String.join(" ", args));
   }
@@ -191,6 +198,8 @@ public final class AggregationMacroBenchmark {
     Files.writeString(outDir.resolve("aggregation-macro.csv"), csv, StandardCharsets.UTF_8);
     out.println();
     out.print(md);
+    out.printf("%nWrote:%n  %s%n  %s%n", outDir.resolve("aggregation-macro.md").toAbsolutePath(),
+        outDir.resolve("aggregation-macro.csv").toAbsolutePath());
   }
 
   private static double median(double[] v) {

@@ -57,8 +57,8 @@ class ReportTest {
   @Test
   void eachRunGetsANewDirectory(@TempDir Path tmp) throws Exception {
     LocalDateTime t = LocalDateTime.of(2026, 1, 2, 3, 4, 5);
-    Path first = WorkloadBenchmark.newRunDirectory(tmp.resolve("runs"), t);
-    Path second = WorkloadBenchmark.newRunDirectory(tmp.resolve("runs"), t);
+    Path first = RunDirectories.newRunDirectory(tmp.resolve("runs"), t);
+    Path second = RunDirectories.newRunDirectory(tmp.resolve("runs"), t);
     assertEquals(tmp.resolve("runs").resolve("20260102-030405"), first);
     assertNotEquals(first, second);
     assertTrue(Files.isDirectory(first) && Files.isDirectory(second));
