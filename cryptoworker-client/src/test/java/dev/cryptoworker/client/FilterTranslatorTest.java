@@ -62,6 +62,17 @@ class FilterTranslatorTest {
   }
 
   @Test
+  void filterOperandsOfTheWrongTypeAreRefused() {
+    SeamFixture s = new SeamFixture("DET");
+    IllegalArgumentException ope = assertThrows(IllegalArgumentException.class,
+        () -> s.filters.translate(scvf("ope", CompareOperator.LESS, toBytes("not a long")), false));
+    assertTrue(ope.getMessage().contains("f:ope (OPE)") && ope.getMessage().contains("long"), ope.getMessage());
+    IllegalArgumentException det = assertThrows(IllegalArgumentException.class,
+        () -> s.filters.translate(scvf("det", CompareOperator.EQUAL, new byte[] {(byte) 0xC3, (byte) 0x28}), false));
+    assertTrue(det.getMessage().contains("UTF-8"), det.getMessage());
+  }
+
+  @Test
   void plainFiltersPassUnchangedWhateverTheComparator() throws Exception {
     SeamFixture s = new SeamFixture("DET");
     SingleColumnValueFilter regex = new SingleColumnValueFilter(F, toBytes("plain"), CompareOperator.EQUAL,
