@@ -23,7 +23,8 @@ public record KeysetKey(int id, String status, boolean primary, boolean oldest) 
     return hex(id);
   }
 
-  static String hex(int id) {
+  /** {@code id} as 8 hex digits. */
+  public static String hex(int id) {
     return String.format("%08x", id);
   }
 }
