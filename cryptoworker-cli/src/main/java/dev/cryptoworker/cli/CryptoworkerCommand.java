@@ -1,5 +1,8 @@
 package dev.cryptoworker.cli;
 
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
 import java.util.Map;
 import java.util.Objects;
 import picocli.AutoComplete.GenerateCompletion;
@@ -71,6 +74,16 @@ public final class CryptoworkerCommand {
 
     private static String describe(Throwable e) {
       String message = e.getMessage();
+      // The file system's exceptions carry only the path.
+      if (e instanceof NoSuchFileException) {
+        return "no such file: " + message;
+      }
+      if (e instanceof FileAlreadyExistsException) {
+        return "file already exists (never overwritten): " + message;
+      }
+      if (e instanceof AccessDeniedException) {
+        return "permission denied: " + message;
+      }
       return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }
 

@@ -96,7 +96,11 @@ class KeysCommandTest {
     keysetWithTwoKeys();
     Cli.Result again = keys("generate", "--keyset", keyset().toString());
     assertEquals(1, again.exitCode());
-    assertEquals(1, again.err().lines().count(), again.err());
+    assertEquals("cryptoworker: file already exists (never overwritten): " + keyset()
+        + System.lineSeparator(), again.err());
+    Cli.Result missing = keys("list", "--keyset", dir.resolve("none.json").toString());
+    assertEquals("cryptoworker: no such file: " + dir.resolve("none.json")
+        + System.lineSeparator(), missing.err());
   }
 
   @Test
