@@ -23,6 +23,11 @@ class KeysetFilesTest {
     return file;
   }
 
+  private static IllegalArgumentException disableRefused(Path file, KeysetKey key, boolean force) {
+    return assertThrows(
+        IllegalArgumentException.class, () -> KeysetFiles.disable(file, KEK, key.id(), force));
+  }
+
   @Test
   void describeListsKeysOldestFirstWithPrimaryAndOldest() throws Exception {
     Path file = keysetWithThreeKeys();
@@ -53,9 +58,7 @@ class KeysetFilesTest {
   void refusesThePrimaryEvenWithForce() throws Exception {
     Path file = keysetWithThreeKeys();
     KeysetKey primary = KeysetFiles.describe(file, KEK).get(2);
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class, () -> KeysetFiles.disable(file, KEK, primary.id(), true));
+    IllegalArgumentException e = disableRefused(file, primary, true);
     assertEquals("key " + primary.hexId() + " is the primary key; rotate first, then disable it",
         e.getMessage());
   }
@@ -64,9 +67,7 @@ class KeysetFilesTest {
   void refusesTheOldestUnlessForced() throws Exception {
     Path file = keysetWithThreeKeys();
     KeysetKey oldest = KeysetFiles.describe(file, KEK).get(0);
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class, () -> KeysetFiles.disable(file, KEK, oldest.id(), false));
+    IllegalArgumentException e = disableRefused(file, oldest, false);
     assertTrue(e.getMessage().contains("oldest key"), e.getMessage());
     assertEquals("ENABLED", KeysetFiles.describe(file, KEK).get(0).status());
 
