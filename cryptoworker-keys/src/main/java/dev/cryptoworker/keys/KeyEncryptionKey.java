@@ -6,10 +6,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.InputStream;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Map;
 
 /**
  * The 32-byte AES-256-GCM key that encrypts a keyset file, read as base64 from an environment
@@ -37,7 +40,17 @@ public final class KeyEncryptionKey {
    * @throws IllegalStateException if the variable is unset or not a base64 32-byte key
    */
   public static KeyEncryptionKey fromEnvironment(String name) {
-    String value = System.getenv(name);
+    return fromEnvironment(name, System.getenv());
+  }
+
+  /**
+   * Reads a base64 32-byte key from the variable {@code name} of {@code environment} (a map like
+   * {@link System#getenv()}; tests and tools pass their own).
+   *
+   * @throws IllegalStateException if the variable is unset or not a base64 32-byte key
+   */
+  public static KeyEncryptionKey fromEnvironment(String name, Map<String, String> environment) {
+    String value = environment.get(name);
     if (value == null || value.isBlank()) {
       throw new IllegalStateException("environment variable " + name + " is not set");
     }
@@ -47,6 +60,38 @@ public final class KeyEncryptionKey {
   /** Reads a base64 32-byte key from a file (surrounding whitespace ignored). */
   public static KeyEncryptionKey fromFile(Path file) throws IOException {
     return fromBase64(Files.readString(file, StandardCharsets.US_ASCII), "file " + file);
+  }
+
+  /**
+   * Reads the 32-byte AES secret key stored under {@code alias} in a PKCS#12 keystore.
+   *
+   * @param password the keystore's password
+   * @param entryPassword the entry's password (for PKCS#12 usually the keystore's)
+   * @throws IOException if the keystore cannot be read or its password is wrong
+   * @throws IllegalStateException if the alias is missing or is not a 32-byte secret key
+   */
+  public static KeyEncryptionKey fromKeyStore(
+      Path keyStore, char[] password, String alias, char[] entryPassword) throws IOException {
+    String source = "keystore " + keyStore + " alias " + alias;
+    KeyStore.Entry entry;
+    try (InputStream in = Files.newInputStream(keyStore)) {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(in, password);
+      if (!store.containsAlias(alias)) {
+        throw new IllegalStateException("keystore " + keyStore + " has no entry " + alias);
+      }
+      entry = store.getEntry(alias, new KeyStore.PasswordProtection(entryPassword));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot read " + source + ": " + e.getMessage(), e);
+    }
+    if (!(entry instanceof KeyStore.SecretKeyEntry secret)) {
+      throw new IllegalStateException(source + " is not a secret key entry");
+    }
+    byte[] encoded = secret.getSecretKey().getEncoded();
+    if (encoded == null) {
+      throw new IllegalStateException(source + " cannot be exported as raw key bytes");
+    }
+    return fromTemporary(encoded, source);
   }
 
   /** Uses {@code key} (32 bytes) directly; the array is copied. */

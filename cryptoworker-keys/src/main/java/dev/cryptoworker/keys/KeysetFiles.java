@@ -1,5 +1,6 @@
 package dev.cryptoworker.keys;
 
+import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
 import java.io.IOException;
@@ -9,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Creates, reads and rotates encrypted keyset files: Tink JSON keysets of HKDF-PRF root keys,
@@ -51,6 +54,86 @@ public final class KeysetFiles {
             .withRandomId()
             .makePrimary());
     write(file, builder.build(), kek, true);
+  }
+
+  /**
+   * The keys of the keyset in {@code file}, in keyset order (oldest first): ids, status, which is
+   * primary and which is the oldest enabled one. No key material.
+   */
+  public static List<KeysetKey> describe(Path file, KeyEncryptionKey kek)
+      throws IOException, GeneralSecurityException {
+    KeysetHandle handle = read(file, kek);
+    int oldest = oldestEnabledIndex(handle);
+    List<KeysetKey> keys = new ArrayList<>();
+    for (int i = 0; i < handle.size(); i++) {
+      KeysetHandle.Entry entry = handle.getAt(i);
+      keys.add(
+          new KeysetKey(entry.getId(), entry.getStatus().toString(), entry.isPrimary(), i == oldest));
+    }
+    return List.copyOf(keys);
+  }
+
+  /**
+   * Disables the key {@code keyId}: ciphertexts under it no longer decrypt until it is enabled
+   * again. Refuses the primary key, and the oldest enabled key unless {@code force}: row keys and
+   * protected qualifier names of every table are under that one, so disabling it makes every row
+   * unaddressable.
+   *
+   * @throws IllegalArgumentException if the key is not in the keyset or may not be disabled
+   */
+  public static void disable(Path file, KeyEncryptionKey kek, int keyId, boolean force)
+      throws IOException, GeneralSecurityException {
+    KeysetHandle old = read(file, kek);
+    int index = indexOf(old, keyId, file);
+    if (old.getAt(index).isPrimary()) {
+      throw new IllegalArgumentException(
+          "key " + KeysetKey.hex(keyId) + " is the primary key; rotate first, then disable it");
+    }
+    if (index == oldestEnabledIndex(old) && !force) {
+      throw new IllegalArgumentException(
+          "key " + KeysetKey.hex(keyId) + " is the keyset's oldest key: row keys and protected"
+              + " qualifier names of every table are encrypted under it, so disabling it makes"
+              + " every row unreadable (use --force only if no table has data under it)");
+    }
+    setStatus(file, kek, old, index, KeyStatus.DISABLED);
+  }
+
+  /**
+   * Enables the key {@code keyId} again.
+   *
+   * @throws IllegalArgumentException if the key is not in the keyset
+   */
+  public static void enable(Path file, KeyEncryptionKey kek, int keyId)
+      throws IOException, GeneralSecurityException {
+    KeysetHandle old = read(file, kek);
+    setStatus(file, kek, old, indexOf(old, keyId, file), KeyStatus.ENABLED);
+  }
+
+  private static void setStatus(
+      Path file, KeyEncryptionKey kek, KeysetHandle old, int index, KeyStatus status)
+      throws IOException, GeneralSecurityException {
+    KeysetHandle.Builder builder = KeysetHandle.newBuilder(old);
+    builder.getAt(index).setStatus(status);
+    write(file, builder.build(), kek, true);
+  }
+
+  private static int indexOf(KeysetHandle handle, int keyId, Path file) {
+    for (int i = 0; i < handle.size(); i++) {
+      if (handle.getAt(i).getId() == keyId) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException(
+        "keyset file " + file + " has no key " + KeysetKey.hex(keyId));
+  }
+
+  private static int oldestEnabledIndex(KeysetHandle handle) {
+    for (int i = 0; i < handle.size(); i++) {
+      if (handle.getAt(i).getStatus() == KeyStatus.ENABLED) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   static KeysetHandle read(Path file, KeyEncryptionKey kek)
