@@ -59,13 +59,13 @@ final class CellLayout implements StorageLayout {
 
   /** Encodes one operation. */
   @FunctionalInterface
-  private interface Encoding<T> {
-    T encode(T operation) throws IOException;
+  private interface Encoding<I, O> {
+    O encode(I operation) throws IOException;
   }
 
-  private static <T> List<T> encodeAll(List<T> operations, Encoding<T> encoding) throws IOException {
-    List<T> out = new ArrayList<>(operations.size());
-    for (T operation : operations) {
+  private static <I, O> List<O> encodeAll(List<? extends I> operations, Encoding<I, O> encoding) throws IOException {
+    List<O> out = new ArrayList<>(operations.size());
+    for (I operation : operations) {
       out.add(encoding.encode(operation));
     }
     return out;
@@ -151,17 +151,16 @@ final class CellLayout implements StorageLayout {
   @Override
   public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
       throws IOException, InterruptedException {
-    List<Row> encoded = new ArrayList<>(actions.size());
-    Map<ByteBuffer, byte[]> plainRows = new HashMap<>();
-    for (Row action : actions) {
-      Row e = encoder.encodeAction(action);
-      encoded.add(e);
-      plainRows.put(ByteBuffer.wrap(e.getRow()), action.getRow());
-    }
+    List<Row> encoded = CellLayout.<Row, Row>encodeAll(actions, encoder::encodeAction);
     try {
       if (callback == null) {
         raw.batch(encoded, results);
       } else {
+        // The callback names rows: map stored rows back to the caller's.
+        Map<ByteBuffer, byte[]> plainRows = new HashMap<>();
+        for (int i = 0; i < actions.size(); i++) {
+          plainRows.put(ByteBuffer.wrap(encoded.get(i).getRow()), actions.get(i).getRow());
+        }
         raw.batchCallback(encoded, results, (region, storedRow, result) -> {
           Object decoded = result instanceof Result ? decodeOrError((Result) result) : result;
           @SuppressWarnings("unchecked")

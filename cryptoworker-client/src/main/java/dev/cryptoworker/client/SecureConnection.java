@@ -67,17 +67,15 @@ public final class SecureConnection implements Closeable {
 
   private final Map<String, Connection> clusters;
   private final Map<TableName, TableCodec> codecs;
-  private final Map<TableName, KeyCheck> keyChecks;
   private final Set<TableName> keysVerified = ConcurrentHashMap.newKeySet();
   private final SecureTableOptions options;
   private final ExecutorService pool;
   private volatile boolean closed;
 
   private SecureConnection(Map<String, Connection> clusters, Map<TableName, TableCodec> codecs,
-      Map<TableName, KeyCheck> keyChecks, SecureTableOptions options) {
+      SecureTableOptions options) {
     this.clusters = clusters;
     this.codecs = codecs;
-    this.keyChecks = keyChecks;
     this.options = options;
     this.pool = newPool();
   }
@@ -157,7 +155,7 @@ public final class SecureConnection implements Closeable {
 
   private SecureTable open(TableName name, TableCodec codec) throws IOException {
     requireOpen();
-    verifyKeys(name);
+    verifyKeys(name, codec);
     return new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, codec, clusters, options, pool)),
         codec.table());
   }
@@ -166,7 +164,7 @@ public final class SecureConnection implements Closeable {
    * Compares this client's keys with the table's key check, once per table (a descriptor read).
    * Tables created by earlier versions have none: logged once, not refused.
    */
-  private void verifyKeys(TableName name) throws IOException {
+  private void verifyKeys(TableName name, TableCodec codec) throws IOException {
     if (keysVerified.contains(name)) {
       return;
     }
@@ -181,7 +179,7 @@ public final class SecureConnection implements Closeable {
       LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
           + " will not be detected before reads", name);
     } else {
-      keyChecks.get(name).verify(stored);
+      codec.keyCheck().verify(stored);
     }
     keysVerified.add(name);
   }
@@ -267,7 +265,7 @@ public final class SecureConnection implements Closeable {
       throw new IllegalArgumentException("no schema for table " + name);
     }
     TableDescriptor d = TableDescriptorBuilder.newBuilder(descriptor.build())
-        .setValue(KeyCheck.ATTRIBUTE, keyChecks.get(name).encode()).build();
+        .setValue(KeyCheck.ATTRIBUTE, codec.keyCheck().encode()).build();
     Set<String> families = new TreeSet<>();
     for (ColumnFamilyDescriptor cf : d.getColumnFamilies()) {
       families.add(cf.getNameAsString());
@@ -363,7 +361,6 @@ public final class SecureConnection implements Closeable {
             : "clusters " + clusters.keySet() + " given, but no " + DEFAULT_CLUSTER + " cluster to store tables in");
       }
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
-      Map<TableName, KeyCheck> keyChecks = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
       BoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
       for (TableSchema schema : schemas) {
@@ -375,14 +372,9 @@ public final class SecureConnection implements Closeable {
         }
         codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers,
             options.orderPreservingMemoEntries()));
-        try {
-          keyChecks.put(name, KeyCheck.of(keys, schema.tableName()));
-        } catch (GeneralSecurityException e) {
-          throw new IllegalStateException("table " + name + ": cannot derive keys", e);
-        }
       }
       return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),
-          Collections.unmodifiableMap(codecs), Collections.unmodifiableMap(keyChecks), options);
+          Collections.unmodifiableMap(codecs), options);
     }
 
     private static HBaseIdentifierSource identifierSource(Connection connection, KeyProvider keys, KeyScope scope)

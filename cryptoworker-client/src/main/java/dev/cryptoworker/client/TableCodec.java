@@ -43,6 +43,7 @@ final class TableCodec {
   private final Map<String, FamilyCodec> families = new HashMap<>();
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
   private final StoredFormDiagnosis diagnosis;
+  private final KeyCheck keyCheck;
 
   /** Boxes of one family: qualifier-name box, default value box, per-column value boxes. */
   private static final class FamilyCodec {
@@ -72,6 +73,11 @@ final class TableCodec {
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
     this.diagnosis = new StoredFormDiagnosis(table, keys, registry);
+    try {
+      this.keyCheck = KeyCheck.of(keys, table);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("table " + table + ": cannot derive keys", e);
+    }
     // Row keys and qualifier names are identities: always under the oldest key (see the README).
     KeyProvider identities = (scope, length) -> keys.keyRing(scope, length).oldestOnly();
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
@@ -120,6 +126,11 @@ final class TableCodec {
 
   String table() {
     return table;
+  }
+
+  /** The check that this codec's keys are the ones the table was created with. */
+  KeyCheck keyCheck() {
+    return keyCheck;
   }
 
   /** The row key's box. */

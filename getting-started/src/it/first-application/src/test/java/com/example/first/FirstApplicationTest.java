@@ -93,8 +93,10 @@ class FirstApplicationTest {
       try (Table raw = connection.getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
         Result stored = s.next();
         String all = new String(stored.getRow(), StandardCharsets.ISO_8859_1)
-            + new String(stored.getValue(ID, Bytes.toBytes("name")), StandardCharsets.ISO_8859_1);
-        assertFalse(all.contains("P0000042") || all.contains("Ana"), "plaintext reached HBase");
+            + new String(stored.getValue(ID, Bytes.toBytes("name")), StandardCharsets.ISO_8859_1)
+            + new String(stored.getValue(ID, Bytes.toBytes("mainId")), StandardCharsets.ISO_8859_1);
+        assertFalse(all.contains("P0000042") || all.contains("Ana") || all.contains("PT-42"),
+            "plaintext reached HBase");
       }
     }
     // Another keyset (a wrong file, or a wrong master key) is refused by name, not answered with nothing.
