@@ -1,0 +1,94 @@
+package dev.cryptoworker.cryptobox;
+
+import dev.cryptoworker.cryptobox.search.CounterTree;
+import dev.cryptoworker.cryptobox.search.SubtreeToken;
+import java.util.List;
+
+/**
+ * The index of one value of one column under one key: where its counter lives, how the counter is
+ * masked at rest, and the keys of its entries.
+ *
+ * <p>Entry {@code c} (the value's c-th insert, from 0) is stored under {@link #entryKey(long)
+ * entryKey(c)}, a leaf of a {@link CounterTree} rooted at a per-value secret. A search for the
+ * first {@code n} entries sends {@link #searchTokens(long) searchTokens(n)}: subtrees that cover
+ * exactly the leaves {@code [0, n)}, so entries inserted later stay out of reach (forward privacy).
+ *
+ * <p>The counter is stored as {@code mask + count} (mod 2^64), with a per-value pseudorandom mask,
+ * so a stored counter reveals nothing about how many entries the value has; HBase's atomic
+ * increment still hands every writer a distinct entry number.
+ */
+public final class ValueIndex {
+  private final int keyId;
+  private final byte[] counterName;
+  private final long counterMask;
+  private final byte[] root;
+
+  /**
+   * @param keyId the id of the key this index is derived under
+   * @param counterName the name of the value's counter (a PRF output; reveals nothing about the value)
+   * @param counterMask the value's pseudorandom counter offset
+   * @param root the secret root of the value's counter tree ({@link CounterTree#SEED_BYTES} bytes)
+   */
+  public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root) {
+    if (root.length != CounterTree.SEED_BYTES) {
+      throw new IllegalArgumentException("a counter tree root has " + CounterTree.SEED_BYTES + " bytes");
+    }
+    this.keyId = keyId;
+    this.counterName = counterName.clone();
+    this.counterMask = counterMask;
+    this.root = root.clone();
+  }
+
+  public int keyId() {
+    return keyId;
+  }
+
+  /** The row name of this value's counter. */
+  public byte[] counterName() {
+    return counterName.clone();
+  }
+
+  /** What a counter is first set to: the stored form of count 0. */
+  public long initialCounter() {
+    return counterMask;
+  }
+
+  /**
+   * How many entries were numbered when the counter read {@code storedCounter}.
+   *
+   * @throws IllegalStateException if the counter is not one this index set up (another key, or
+   *     damaged)
+   */
+  public long count(long storedCounter) {
+    long count = storedCounter - counterMask;
+    if (count < 0 || count > CounterTree.MAX_ENTRIES) {
+      throw new IllegalStateException("the counter holds " + storedCounter
+          + ", which is not a count under this key (damaged, or written by another key)");
+    }
+    return count;
+  }
+
+  /** The number of the entry a writer got when its increment returned {@code storedCounter}. */
+  public long entryNumber(long storedCounterAfterIncrement) {
+    long count = count(storedCounterAfterIncrement);
+    if (count == 0) {
+      throw new IllegalStateException("an incremented counter cannot read zero entries");
+    }
+    return count - 1;
+  }
+
+  /** The key entry {@code entry} is stored under. */
+  public byte[] entryKey(long entry) {
+    return CounterTree.leaf(root, entry);
+  }
+
+  /** Tokens that reach exactly the entries {@code [0, count)}. */
+  public List<SubtreeToken> searchTokens(long count) {
+    return CounterTree.cover(root, count);
+  }
+
+  @Override
+  public String toString() {
+    return "ValueIndex[key=" + Integer.toUnsignedString(keyId, 16) + "]";
+  }
+}
