@@ -1,0 +1,136 @@
+package dev.cryptoworker.cryptobox;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.cryptobox.search.CounterTree;
+import dev.cryptoworker.cryptobox.search.SubtreeToken;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ValueIndexTest {
+  private static final HexFormat HEX = HexFormat.of();
+  private static final byte[] NAME = HEX.parseHex("a1a2a3a4a5a6a7a8a9aaabacadaeafb0");
+  private static final byte[] ROOT = HEX.parseHex("c1c2c3c4c5c6c7c8c9cacbcccdcecfd0");
+  private static final long ALL = CounterTree.MAX_ENTRIES;
+
+  /** Masks at the edges of two's complement, where mask + count wraps around. */
+  static LongStream masks() {
+    return LongStream.concat(
+        LongStream.of(0, 1, -1, Long.MAX_VALUE, Long.MAX_VALUE - 1, Long.MAX_VALUE - ALL + 1, Long.MIN_VALUE,
+            -ALL, -ALL + 1, 0x0123456789abcdefL),
+        new SplittableRandom().longs(4));
+  }
+
+  private static ValueIndex index(long mask) {
+    return new ValueIndex(0x0badcafe, NAME, mask, ROOT);
+  }
+
+  @ParameterizedTest
+  @MethodSource("masks")
+  void countUndoesTheMaskAcrossWrapAround(long mask) {
+    ValueIndex index = index(mask);
+    assertEquals(mask, index.initialCounter());
+    for (long count : new long[] {0, 1, 2, 1000, (1L << 31) - 1, 1L << 31, ALL - 1, ALL}) {
+      long stored = mask + count; // what HBase holds after count increments: wraps like a Java long
+      assertEquals(count, index.count(stored), "mask " + mask + ", count " + count);
+      if (count > 0) {
+        assertEquals(count - 1, index.entryNumber(stored), "mask " + mask + ", count " + count);
+      }
+    }
+    assertEquals(0, index.entryNumber(index.initialCounter() + 1));
+  }
+
+  @ParameterizedTest
+  @MethodSource("masks")
+  void successiveIncrementsNumberEntriesFromZero(long mask) {
+    ValueIndex index = index(mask);
+    long stored = index.initialCounter();
+    for (long expected = 0; expected < 20; expected++) {
+      stored++;
+      assertEquals(expected, index.entryNumber(stored));
+      assertEquals(expected + 1, index.count(stored));
+    }
+  }
+
+  @Test
+  void aCounterThatWrapsPastLongMaxValueStillCounts() {
+    ValueIndex index = index(Long.MAX_VALUE);
+    assertEquals(1, index.count(Long.MIN_VALUE));
+    assertEquals(0, index.entryNumber(Long.MIN_VALUE));
+    assertEquals(ALL, index.count(Long.MAX_VALUE + ALL));
+    assertTrue(Long.MAX_VALUE + ALL < 0, "the stored value wrapped");
+  }
+
+  @ParameterizedTest
+  @MethodSource("masks")
+  void countRefusesValuesThatAreNotMaskPlusZeroToTwoToThe32(long mask) {
+    ValueIndex index = index(mask);
+    for (long off : new long[] {-1, -2, ALL + 1, ALL + 2, Long.MIN_VALUE, Long.MAX_VALUE, -ALL}) {
+      long stored = mask + off;
+      assertThrows(IllegalStateException.class, () -> index.count(stored), "mask " + mask + ", offset " + off);
+      assertThrows(IllegalStateException.class, () -> index.entryNumber(stored), "mask " + mask + ", offset " + off);
+    }
+    assertThrows(IllegalStateException.class, () -> index.entryNumber(index.initialCounter()),
+        "an incremented counter cannot read zero");
+  }
+
+  @Test
+  void entryKeysAndTokensAreTheTreesBelowTheRoot() {
+    ValueIndex index = index(42);
+    for (long c : new long[] {0, 1, 77, ALL - 1}) {
+      assertArrayEquals(CounterTree.leaf(ROOT, c), index.entryKey(c), "entry " + c);
+    }
+    List<SubtreeToken> tokens = index.searchTokens(1000);
+    List<SubtreeToken> cover = CounterTree.cover(ROOT, 1000);
+    assertEquals(cover.size(), tokens.size());
+    for (int i = 0; i < cover.size(); i++) {
+      assertArrayEquals(cover.get(i).toBytes(), tokens.get(i).toBytes());
+    }
+  }
+
+  @Test
+  void keepsItsOwnCopies() {
+    byte[] name = NAME.clone();
+    byte[] root = ROOT.clone();
+    ValueIndex index = new ValueIndex(1, name, 0, root);
+    name[0] ^= 1;
+    root[0] ^= 1;
+    assertArrayEquals(NAME, index.counterName());
+    assertArrayEquals(CounterTree.leaf(ROOT, 3), index.entryKey(3));
+    index.counterName()[1] ^= 1;
+    assertArrayEquals(NAME, index.counterName());
+    assertEquals(1, index.keyId());
+  }
+
+  @Test
+  void toStringShowsNeitherRootNorCounterName() {
+    String s = index(0x5555).toString();
+    for (byte[] secret : List.of(ROOT, NAME)) {
+      assertFalse(s.contains(HEX.formatHex(secret)), s);
+      assertFalse(s.toLowerCase().contains(HEX.formatHex(secret, 0, 4)), s);
+      assertFalse(s.contains(Arrays.toString(secret)), s);
+      assertFalse(s.contains(Base64.getEncoder().encodeToString(secret)), s);
+      assertFalse(s.contains(new String(secret, StandardCharsets.ISO_8859_1)), s);
+    }
+    assertTrue(s.contains("badcafe"), "names its key id: " + s);
+  }
+
+  @Test
+  void refusesARootOfTheWrongLength() {
+    for (int n : new int[] {0, 1, CounterTree.SEED_BYTES - 1, CounterTree.SEED_BYTES + 1, 32}) {
+      assertThrows(IllegalArgumentException.class, () -> new ValueIndex(1, NAME, 0, new byte[n]), n + " bytes");
+    }
+  }
+}

@@ -1,0 +1,270 @@
+package dev.cryptoworker.cryptobox.search;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.LongStream;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class CounterTreeTest {
+  private static final HexFormat HEX = HexFormat.of();
+  private static final byte[] ROOT = HEX.parseHex("000102030405060708090a0b0c0d0e0f");
+  private static final long ALL = CounterTree.MAX_ENTRIES;
+  private static final SplittableRandom RANDOM = new SplittableRandom();
+
+  /** Counts of every size, the edges of the tree included; random ones show their value in the test name. */
+  static LongStream counts() {
+    LongStream fixed = LongStream.of(0, 1, 2, 3, 5, 8, 1000, 4096, 4097, 1L << 31, ALL - 4097, ALL - 1, ALL);
+    return LongStream.concat(fixed, LongStream.concat(RANDOM.longs(3, 0, 3000), RANDOM.longs(12, 0, ALL + 1)));
+  }
+
+  /** Counts small enough to expand every token. */
+  static LongStream smallCounts() {
+    return LongStream.concat(LongStream.of(0, 1, 2, 3, 5, 8, 1000, 4097), RANDOM.longs(3, 0, 3000));
+  }
+
+  /** The PRG written out from the class's javadoc: a child is one half of HMAC-SHA256(seed, empty). */
+  private static byte[] child(byte[] seed, int bit) throws GeneralSecurityException {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(seed, "HmacSHA256"));
+    byte[] both = mac.doFinal();
+    return Arrays.copyOfRange(both, bit * CounterTree.SEED_BYTES, (bit + 1) * CounterTree.SEED_BYTES);
+  }
+
+  /** The node {@code levels} below {@code seed} on the path to its leaf {@code offset}. */
+  private static byte[] descend(byte[] seed, int levels, long offset) throws GeneralSecurityException {
+    byte[] node = seed;
+    for (int h = levels - 1; h >= 0; h--) {
+      node = child(node, (int) ((offset >>> h) & 1));
+    }
+    return node;
+  }
+
+  private static List<String> expandAll(List<SubtreeToken> tokens) {
+    List<String> leaves = new ArrayList<>();
+    for (SubtreeToken t : tokens) {
+      CounterTree.expand(t, leaf -> leaves.add(HEX.formatHex(leaf)));
+    }
+    return leaves;
+  }
+
+  private static String leafHex(byte[] root, long index) {
+    return HEX.formatHex(CounterTree.leaf(root, index));
+  }
+
+  @ParameterizedTest
+  @MethodSource("counts")
+  void coverTilesExactlyZeroToCountWithOneTokenPerSetBit(long n) {
+    List<SubtreeToken> cover = CounterTree.cover(ROOT, n);
+    long next = 0;
+    for (SubtreeToken t : cover) {
+      assertTrue(t.height() >= 0 && t.height() <= CounterTree.DEPTH, t.toString());
+      assertEquals(1L << t.height(), t.leafCount(), t.toString());
+      assertEquals(next, t.firstLeaf(), "tokens must be disjoint and contiguous, in leaf order: " + cover);
+      assertEquals(0, t.firstLeaf() % t.leafCount(), "a token is a tree node, aligned to its size: " + t);
+      next += t.leafCount();
+    }
+    assertEquals(n, next, "the tokens must reach exactly [0, " + n + "): " + cover);
+    assertTrue(cover.size() <= Long.bitCount(n), cover.size() + " tokens for " + n);
+    assertEquals(Long.bitCount(n), cover.size(), "the fewest aligned subtrees covering [0, n)");
+  }
+
+  /** For counts too large to expand: each token's first and last leaf are the tree's leaves there. */
+  @ParameterizedTest
+  @MethodSource("counts")
+  void everyTokenIsTheTreesNodeOverItsRange(long n) throws GeneralSecurityException {
+    for (SubtreeToken t : CounterTree.cover(ROOT, n)) {
+      long last = t.firstLeaf() + t.leafCount() - 1;
+      assertEquals(leafHex(ROOT, t.firstLeaf()), HEX.formatHex(descend(t.seed(), t.height(), 0)), t.toString());
+      assertEquals(leafHex(ROOT, last), HEX.formatHex(descend(t.seed(), t.height(), t.leafCount() - 1)), t.toString());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("smallCounts")
+  void expandingTheCoverYieldsExactlyTheFirstCountLeavesInOrder(long n) {
+    List<String> expected = new ArrayList<>();
+    for (long i = 0; i < n; i++) {
+      expected.add(leafHex(ROOT, i));
+    }
+    assertEquals(expected, expandAll(CounterTree.cover(ROOT, n)));
+  }
+
+  /** Forward privacy: a search's tokens reach no entry inserted after it. */
+  @ParameterizedTest
+  @MethodSource("counts")
+  void noTokenReachesLeafCountOrBeyond(long n) throws GeneralSecurityException {
+    List<SubtreeToken> cover = CounterTree.cover(ROOT, n);
+    Set<String> seeds = new HashSet<>();
+    for (SubtreeToken t : cover) {
+      assertTrue(t.firstLeaf() + t.leafCount() <= n, t + " reaches past " + n);
+      seeds.add(HEX.formatHex(t.seed()));
+    }
+    // No token is a node above a later leaf (its seed would derive that leaf).
+    for (long later = n; later < Math.min(n + 2, ALL); later++) {
+      for (int h = 0; h <= CounterTree.DEPTH; h++) {
+        byte[] ancestor = descend(ROOT, CounterTree.DEPTH - h, later >>> h);
+        assertFalse(seeds.contains(HEX.formatHex(ancestor)),
+            "a token of cover(" + n + ") is the height-" + h + " ancestor of leaf " + later);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("smallCounts")
+  void expandingTheCoverNeverYieldsLeafCountOrTheNextOne(long n) {
+    List<String> reached = expandAll(CounterTree.cover(ROOT, n));
+    assertFalse(reached.contains(leafHex(ROOT, n)), "cover(" + n + ") reaches leaf " + n);
+    assertFalse(reached.contains(leafHex(ROOT, n + 1)), "cover(" + n + ") reaches leaf " + (n + 1));
+  }
+
+  /** Stored entries are keyed by these leaves: the tree must never change. Computed with Python's hmac. */
+  @Test
+  void leavesMatchAnIndependentImplementation() {
+    assertEquals("7d146ff49fa7e3c5acb0714d3b202820", leafHex(ROOT, 0));
+    assertEquals("63eea0422b071e5673194cb518cf43f7", leafHex(ROOT, 1));
+    assertEquals("bd5c17119b8ca5fe72a30b7901b9bb61", leafHex(ROOT, 0x12345678L));
+    assertEquals("77a4dbe9bfbfb2a4a812eb778fb8cb26", leafHex(ROOT, ALL - 1));
+  }
+
+  @Test
+  void leavesAreDistinctAcrossIndexesAndRoots() {
+    byte[] neighbour = ROOT.clone();
+    neighbour[15] ^= 1;
+    byte[] random = new byte[CounterTree.SEED_BYTES];
+    RANDOM.nextBytes(random);
+    long[] indexes = LongStream.concat(LongStream.range(0, 1024), LongStream.of(1L << 31, ALL - 2, ALL - 1)).toArray();
+    Set<String> seen = new HashSet<>();
+    for (byte[] root : List.of(ROOT, neighbour, random)) {
+      for (long i : indexes) {
+        assertTrue(seen.add(leafHex(root, i)), "leaf " + i + " repeats another leaf");
+      }
+    }
+    assertEquals(3 * indexes.length, seen.size());
+  }
+
+  @Test
+  void leafIsDeterministicAndLeavesItsInputsAlone() {
+    byte[] root = ROOT.clone();
+    byte[] first = CounterTree.leaf(root, 12345);
+    first[0] ^= 1;
+    assertEquals(leafHex(ROOT, 12345), leafHex(root, 12345));
+    assertNotEquals(HEX.formatHex(first), leafHex(root, 12345));
+    CounterTree.cover(root, 777);
+    CounterTree.expand(CounterTree.cover(root, 5).get(0), leaf -> leaf[0] ^= 1);
+    assertArrayEquals(ROOT, root, "the root must not change");
+  }
+
+  @Test
+  void leafRejectsEntryNumbersOutsideTheTree() {
+    for (long bad : new long[] {-1, Long.MIN_VALUE, ALL, ALL + 1, Long.MAX_VALUE}) {
+      assertThrows(IllegalArgumentException.class, () -> CounterTree.leaf(ROOT, bad), "entry " + bad);
+    }
+    assertDoesNotThrow(() -> CounterTree.leaf(ROOT, 0));
+    assertDoesNotThrow(() -> CounterTree.leaf(ROOT, ALL - 1));
+  }
+
+  @Test
+  void coverRejectsCountsOutsideTheTree() {
+    for (long bad : new long[] {-1, Long.MIN_VALUE, ALL + 1, Long.MAX_VALUE}) {
+      assertThrows(IllegalArgumentException.class, () -> CounterTree.cover(ROOT, bad), "count " + bad);
+    }
+  }
+
+  @Test
+  void coverOfEveryEntryIsACopyOfTheRoot() {
+    byte[] root = ROOT.clone();
+    List<SubtreeToken> cover = CounterTree.cover(root, ALL);
+    assertEquals(1, cover.size());
+    assertEquals(CounterTree.DEPTH, cover.get(0).height());
+    assertEquals(0, cover.get(0).firstLeaf());
+    root[0] ^= 1;
+    assertArrayEquals(ROOT, cover.get(0).seed(), "the token must not share the caller's array");
+    assertTrue(CounterTree.cover(ROOT, 0).isEmpty());
+  }
+
+  @Test
+  void tokensSurviveTheirWireForm() {
+    List<SubtreeToken> tokens = new ArrayList<>(CounterTree.cover(ROOT, ALL - 1)); // heights 31..0
+    tokens.addAll(CounterTree.cover(ROOT, ALL));
+    tokens.addAll(CounterTree.cover(ROOT, 1000));
+    for (SubtreeToken t : tokens) {
+      byte[] wire = t.toBytes();
+      assertEquals(SubtreeToken.BYTES, wire.length);
+      SubtreeToken parsed = SubtreeToken.parse(wire);
+      assertEquals(t.height(), parsed.height(), t.toString());
+      assertEquals(t.firstLeaf(), parsed.firstLeaf(), t.toString());
+      assertArrayEquals(t.seed(), parsed.seed(), t.toString());
+      assertArrayEquals(wire, parsed.toBytes(), t.toString());
+      wire[20] ^= 1;
+      assertArrayEquals(t.toBytes(), parsed.toBytes(), "the parsed token must not share the wire array");
+    }
+    List<SubtreeToken> small = CounterTree.cover(ROOT, 1000);
+    List<SubtreeToken> reparsed = new ArrayList<>();
+    small.forEach(t -> reparsed.add(SubtreeToken.parse(t.toBytes())));
+    assertEquals(expandAll(small), expandAll(reparsed));
+  }
+
+  private static byte[] wire(int height, long firstLeaf) {
+    return ByteBuffer.allocate(SubtreeToken.BYTES).put((byte) height).putLong(firstLeaf)
+        .put(new byte[CounterTree.SEED_BYTES]).array();
+  }
+
+  @Test
+  void parseRejectsMalformedTokens() {
+    for (int n : new int[] {0, SubtreeToken.BYTES - 1, SubtreeToken.BYTES + 1}) {
+      assertThrows(IllegalArgumentException.class, () -> SubtreeToken.parse(new byte[n]), n + " bytes");
+    }
+    Object[][] bad = {
+      {33, 0L, "height above the tree"},
+      {0x7f, 0L, "height 127"},
+      {0xff, 0L, "height byte 0xff"},
+      {0x80, 0L, "height byte 0x80"},
+      {0, -1L, "negative first leaf"},
+      {4, Long.MIN_VALUE, "negative first leaf, aligned"},
+      {1, 1L, "first leaf not aligned"},
+      {3, 4L, "first leaf not aligned"},
+      {31, 1L << 30, "first leaf not aligned"},
+      {0, ALL, "leaf 2^32"},
+      {1, ALL, "range beyond 2^32"},
+      {31, ALL, "range beyond 2^32"},
+      {32, ALL, "range beyond 2^32"},
+      {0, Long.MAX_VALUE, "far beyond 2^32"},
+    };
+    for (Object[] c : bad) {
+      byte[] bytes = wire((Integer) c[0], (Long) c[1]);
+      assertThrows(IllegalArgumentException.class, () -> SubtreeToken.parse(bytes),
+          c[2] + " (height " + c[0] + ", first leaf " + c[1] + ")");
+    }
+    for (long[] ok : new long[][] {{0, ALL - 1}, {31, 1L << 31}, {32, 0}, {1, ALL - 2}}) {
+      SubtreeToken t = SubtreeToken.parse(wire((int) ok[0], ok[1]));
+      assertEquals(ok[1] + (1L << ok[0]), t.firstLeaf() + t.leafCount(), "the last node of its height is valid");
+    }
+  }
+
+  @Test
+  void tokenToStringHidesTheSeed() {
+    for (SubtreeToken t : CounterTree.cover(ROOT, 1000)) {
+      assertFalse(t.toString().contains(HEX.formatHex(t.seed())), t.toString());
+      assertFalse(t.toString().contains(Arrays.toString(t.seed())), t.toString());
+    }
+  }
+}
