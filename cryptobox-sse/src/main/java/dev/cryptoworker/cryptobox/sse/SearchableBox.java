@@ -1,0 +1,165 @@
+package dev.cryptoworker.cryptobox.sse;
+
+import com.google.crypto.tink.subtle.Hkdf;
+import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.KeyedPrimitives;
+import dev.cryptoworker.cryptobox.SearchableEquality;
+import dev.cryptoworker.cryptobox.SecretKeyAccess;
+import dev.cryptoworker.cryptobox.SecretKeyBytes;
+import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.cryptobox.VersionedKey;
+import dev.cryptoworker.cryptobox.search.CounterTree;
+import dev.cryptoworker.cryptobox.std.RandomizedBox;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * SSE: values stored randomized (STD's AES-256-GCM) and found through a per-value encrypted index
+ * ({@link ValueIndex}: a masked counter and a {@link CounterTree} whose leaves key the entries).
+ *
+ * <p>Each key of the ring gives two independent subkeys, HKDF-SHA256 with distinct infos: the
+ * value key, under which {@link RandomizedBox} encrypts (same key ids, so ciphertexts carry the
+ * 5-byte key-id prefix; 33 bytes of overhead), and the index key, an HMAC-SHA256 key from which
+ * {@link #indexesOf} derives a value's counter name, counter mask and tree root.
+ *
+ * <p><b>Leaks:</b> at rest, the values' lengths and the number of index entries; per search, its
+ * tokens, how many entries the value ever had, and which rows match; per insert, which counter
+ * moved. See the module's README.
+ */
+public final class SearchableBox implements CryptoBox, SearchableEquality {
+  /** Length of the keys this box takes from a {@link KeyRing}. */
+  public static final int KEY_LENGTH_BYTES = 32;
+  /** Length of a counter's name. */
+  public static final int COUNTER_NAME_BYTES = 16;
+
+  static final byte[] VALUE_KEY_INFO = "cryptoworker/sse/value".getBytes(StandardCharsets.UTF_8);
+  static final byte[] INDEX_KEY_INFO = "cryptoworker/sse/index".getBytes(StandardCharsets.UTF_8);
+  private static final String HKDF_MAC = "HMACSHA256";
+  private static final String INDEX_MAC = "HmacSHA256";
+  /** The ring's keys are uniformly random already, so HKDF needs no salt (RFC 5869, section 3.1). */
+  private static final byte[] NO_SALT = new byte[0];
+  private static final int SUBKEY_BYTES = 32;
+
+  private final RandomizedBox values;
+  private final KeyedPrimitives<IndexKey> indexKeys;
+
+  private SearchableBox(KeyRing keys) throws GeneralSecurityException {
+    // First, so that a key of the wrong length is refused in this box's name.
+    this.indexKeys = KeyedPrimitives.create(keys, "SSE", KEY_LENGTH_BYTES, 0, IndexKey::new);
+    this.values = valueBox(keys);
+  }
+
+  /** A box using the primary key of {@code keys} for writes and any of them for reads. */
+  public static SearchableBox create(KeyRing keys) throws GeneralSecurityException {
+    return new SearchableBox(keys);
+  }
+
+  /** The STD box over the value subkeys, with the ring's key ids and primary. */
+  private static RandomizedBox valueBox(KeyRing keys) throws GeneralSecurityException {
+    List<VersionedKey> derived = new ArrayList<>();
+    VersionedKey primary = null;
+    for (VersionedKey key : keys.keys()) {
+      VersionedKey valueKey = new VersionedKey(key.keyId(),
+          withSubkey(key, VALUE_KEY_INFO, raw -> SecretKeyBytes.copyOf(raw, SecretKeyAccess.insecure())));
+      derived.add(valueKey);
+      if (key.keyId() == keys.primary().keyId()) {
+        primary = valueKey;
+      }
+    }
+    try {
+      return RandomizedBox.create(new KeyRing(primary, derived));
+    } finally {
+      // The box's JCE keys hold their own copies, and this is the derived keys' only holder.
+      for (VersionedKey valueKey : derived) {
+        valueKey.key().destroy();
+      }
+    }
+  }
+
+  /** Applies {@code use} to {@code key}'s subkey for {@code info}, then wipes the subkey. */
+  private static <T> T withSubkey(VersionedKey key, byte[] info, SecretKeyBytes.KeyUse<T> use)
+      throws GeneralSecurityException {
+    byte[] subkey = key.key().withCopy(SecretKeyAccess.insecure(),
+        raw -> Hkdf.computeHkdf(HKDF_MAC, raw, NO_SALT, info, SUBKEY_BYTES));
+    try {
+      return use.apply(subkey);
+    } finally {
+      Arrays.fill(subkey, (byte) 0);
+    }
+  }
+
+  @Override
+  public BoxKind kind() {
+    return BoxKind.SSE;
+  }
+
+  @Override
+  public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
+    return values.encrypt(plaintext, associatedData);
+  }
+
+  @Override
+  public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
+    return values.decrypt(ciphertext, associatedData);
+  }
+
+  @Override
+  public List<ValueIndex> indexesOf(byte[] plaintext, byte[] column) {
+    Objects.requireNonNull(plaintext, "plaintext");
+    Objects.requireNonNull(column, "column");
+    List<ValueIndex> out = new ArrayList<>();
+    for (IndexKey key : indexKeys.all()) {
+      out.add(key.indexOf(plaintext, column));
+    }
+    return out;
+  }
+
+  /** The index subkey of one key version: HMAC-SHA256 with one Mac per thread. */
+  private static final class IndexKey {
+    private final int keyId;
+    private final ThreadLocal<Mac> macs;
+
+    IndexKey(VersionedKey key) throws GeneralSecurityException {
+      this.keyId = key.keyId();
+      SecretKeySpec spec = withSubkey(key, INDEX_KEY_INFO, raw -> new SecretKeySpec(raw, INDEX_MAC));
+      newMac(spec); // fails now, rather than on first use, if the JDK lacks HMAC-SHA256
+      this.macs = ThreadLocal.withInitial(() -> {
+        try {
+          return newMac(spec);
+        } catch (GeneralSecurityException e) {
+          throw new IllegalStateException("this JDK has no " + INDEX_MAC, e);
+        }
+      });
+    }
+
+    private static Mac newMac(SecretKeySpec spec) throws GeneralSecurityException {
+      Mac mac = Mac.getInstance(INDEX_MAC);
+      mac.init(spec);
+      return mac;
+    }
+
+    ValueIndex indexOf(byte[] plaintext, byte[] column) {
+      Mac mac = macs.get();
+      byte[] name = mac.doFinal(AssociatedData.of("sse-counter", column, plaintext));
+      byte[] mask = mac.doFinal(AssociatedData.of("sse-counter-mask", column, plaintext));
+      byte[] rootMac = mac.doFinal(AssociatedData.of("sse-root", column, plaintext));
+      byte[] root = Arrays.copyOf(rootMac, CounterTree.SEED_BYTES);
+      try {
+        return new ValueIndex(keyId, Arrays.copyOf(name, COUNTER_NAME_BYTES), ByteBuffer.wrap(mask).getLong(), root);
+      } finally {
+        Arrays.fill(rootMac, (byte) 0);
+        Arrays.fill(root, (byte) 0);
+      }
+    }
+  }
+}
