@@ -6,6 +6,7 @@ import dev.cryptoworker.cryptobox.PlainBox;
 import dev.cryptoworker.cryptobox.ashe.AsheBox;
 import dev.cryptoworker.cryptobox.det.DeterministicBox;
 import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
+import dev.cryptoworker.cryptobox.sse.SearchableBox;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
 import dev.cryptoworker.schema.ValueType;
 import java.security.GeneralSecurityException;
@@ -28,17 +29,20 @@ final class BoxRegistry {
       .registerWithRegionWork(BoxKind.ASHE, BoxRegistry::ashe)
       // SPLASHE stores its dimension as ASHE 0/1 indicators.
       .registerWithRegionWork(BoxKind.SPLASHE, BoxRegistry::ashe)
+      .registerSearchable(BoxKind.SSE, c -> SearchableBox.create(c.keyRing(SearchableBox.KEY_LENGTH_BYTES)))
       .build();
 
   private final Map<BoxKind, BoxFactory> factories;
   private final Set<BoxKind> regionWork;
+  private final Set<BoxKind> searchIndexes;
 
   private BoxRegistry(Builder b) {
     this.factories = new EnumMap<>(b.factories);
     this.regionWork = Set.copyOf(b.regionWork);
+    this.searchIndexes = Set.copyOf(b.searchIndexes);
   }
 
-  /** Every box of this version: PLAIN, STD, DET, OPE, ASHE, SPLASHE. */
+  /** Every box of this version: PLAIN, STD, DET, OPE, ASHE, SPLASHE, SSE. */
   static BoxRegistry standard() {
     return STANDARD;
   }
@@ -79,10 +83,16 @@ final class BoxRegistry {
     return regionWork.contains(kind);
   }
 
+  /** Whether {@code kind}'s columns keep a search index the regions must hold (SSE). */
+  boolean keepsSearchIndex(BoxKind kind) {
+    return searchIndexes.contains(kind);
+  }
+
   /** Builder of a registry. */
   static final class Builder {
     private final Map<BoxKind, BoxFactory> factories = new EnumMap<>(BoxKind.class);
     private final EnumSet<BoxKind> regionWork = EnumSet.noneOf(BoxKind.class);
+    private final EnumSet<BoxKind> searchIndexes = EnumSet.noneOf(BoxKind.class);
 
     Builder register(BoxKind kind, BoxFactory factory) {
       if (factories.putIfAbsent(kind, factory) != null) {
@@ -95,6 +105,13 @@ final class BoxRegistry {
     Builder registerWithRegionWork(BoxKind kind, BoxFactory factory) {
       register(kind, factory);
       regionWork.add(kind);
+      return this;
+    }
+
+    /** Registers a box whose columns are found through a search index kept in every region. */
+    Builder registerSearchable(BoxKind kind, BoxFactory factory) {
+      registerWithRegionWork(kind, factory);
+      searchIndexes.add(kind);
       return this;
     }
 

@@ -41,15 +41,17 @@ final class CellLayout implements StorageLayout {
   private final ScanPlanner planner;
   private final ResultDecoder decoder;
   private final AggregationClient aggregations;
+  private final RegionFanOut regions;
 
   CellLayout(Table raw, TableCodec codec, SecureTableOptions options, ExecutorService pool) {
     this.raw = raw;
     this.codec = codec;
     FilterTranslator filters = new FilterTranslator(codec, options);
     this.encoder = new OperationEncoder(codec, filters);
-    this.planner = new ScanPlanner(codec, encoder, filters);
+    this.planner = new ScanPlanner(codec, encoder, filters, new IndexSearchPlanner(codec));
     this.decoder = new ResultDecoder(codec);
-    this.aggregations = new AggregationClient(codec, planner, new RegionFanOut(raw, pool));
+    this.regions = new RegionFanOut(raw, pool);
+    this.aggregations = new AggregationClient(codec, planner, regions);
   }
 
   @Override
@@ -104,9 +106,12 @@ final class CellLayout implements StorageLayout {
       }
       if (plan.residualFilter() != null) {
         // Filters keep per-scan state; never run the caller's instance.
-        plan = new ScanPlan(plan.serverScan(), copyOf(plan.residualFilter()), plan.rowRange(), plan.limit(),
-            plan.clientSideReason(), plan.skipUndecodable());
+        plan = plan.withResidualFilter(copyOf(plan.residualFilter()));
       }
+    }
+    if (plan.searchesIndex()) {
+      return new DecodingResultScanner(new ListResultScanner(regions.scanEachRegion(plan.serverScan())), decoder, plan,
+          codec.table());
     }
     return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan, codec.table());
   }

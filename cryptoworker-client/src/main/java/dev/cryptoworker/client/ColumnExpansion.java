@@ -10,8 +10,8 @@ import org.apache.hadoop.hbase.client.Put;
 /**
  * How the logical columns of one family map to stored cells, for the layout that stores one
  * encrypted cell per logical cell. Usually one to one ({@link OneCellPerColumn}); a box that keeps
- * extra cells beside a column (SPLASHE's indicators and splays, {@link SplayedColumns}; later SSE
- * index entries) expands it here, and nowhere else.
+ * extra cells beside a column (SPLASHE's indicators and splays, {@link SplayedColumns}; SSE's index
+ * cells, {@link IndexedColumns}) expands it here, and nowhere else.
  */
 interface ColumnExpansion {
 

@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * Which {@link ColumnExpansion} a family gets: the first factory that claims it, else one stored
- * cell per logical cell. A box that keeps cells beside its columns (SPLASHE today, SSE index
- * entries next) adds one factory here.
+ * cell per logical cell. A box that keeps cells beside its columns (SPLASHE's splays, SSE's index
+ * cells) adds one factory here.
  */
 final class ColumnExpansions {
   /** Claims the families whose schema needs this expansion. */
@@ -17,7 +17,8 @@ final class ColumnExpansions {
   }
 
   private static final List<Factory> FACTORIES = List.of(
-      (codec, family) -> family.hasSplayedColumns() ? Optional.of(new SplayedColumns(codec, family)) : Optional.empty());
+      (codec, family) -> family.hasSplayedColumns() ? Optional.of(new SplayedColumns(codec, family)) : Optional.empty(),
+      (codec, family) -> codec.hasSearchableColumns(family) ? Optional.of(new IndexedColumns(codec)) : Optional.empty());
 
   private ColumnExpansions() {}
 

@@ -6,6 +6,7 @@ import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.RangeBounds;
+import dev.cryptoworker.cryptobox.SearchableEquality;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -191,6 +192,13 @@ final class FilterTranslator {
               : FilterList.Operator.MUST_PASS_ALL, perVersion));
     }
     BoxKind kind = box.kind();
+    if (box.capability(SearchableEquality.class).isPresent()) {
+      return refuseOrClient(f, column, op == CompareOperator.EQUAL && binary
+          ? "on an SSE column is answered from the search index only as the scan's whole filter, a child of an AND"
+              + " FilterList, or one of an OR FilterList of SSE equalities; here it is nested elsewhere"
+          : op + " with " + f.getComparator().getClass().getSimpleName() + " cannot run on " + kind
+              + " ciphertext (the search index answers EQUAL with a BinaryComparator)", clientSideAllowed);
+    }
     String what =
         ordered
             ? "with " + f.getComparator().getClass().getSimpleName()

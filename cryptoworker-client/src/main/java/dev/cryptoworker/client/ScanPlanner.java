@@ -4,9 +4,12 @@ import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import java.io.IOException;
+import dev.cryptoworker.region.RegionRequests;
 import java.util.Arrays;
+import java.util.Optional;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.Filter;
 
 /**
  * Encode for scans: encrypts row bounds and qualifiers, translates the filter, and decides what
@@ -16,11 +19,13 @@ final class ScanPlanner {
   private final TableCodec codec;
   private final OperationEncoder operations;
   private final FilterTranslator filters;
+  private final IndexSearchPlanner searches;
 
-  ScanPlanner(TableCodec codec, OperationEncoder operations, FilterTranslator filters) {
+  ScanPlanner(TableCodec codec, OperationEncoder operations, FilterTranslator filters, IndexSearchPlanner searches) {
     this.codec = codec;
     this.operations = operations;
     this.filters = filters;
+    this.searches = searches;
   }
 
   ScanPlan plan(Scan scan) throws IOException {
@@ -62,7 +67,14 @@ final class ScanPlanner {
       }
     }
 
-    FilterTranslator.Translation t = filters.translate(scan.getFilter(), clientAllowed);
+    Optional<IndexSearchPlanner.IndexSearch> search = searches.plan(scan.getFilter());
+    Filter filter = scan.getFilter();
+    if (search.isPresent()) {
+      requireIndexable(scan);
+      out.setAttribute(RegionRequests.SEARCH_ATTRIBUTE, RegionRequests.encode(search.get().request()));
+      filter = search.get().rest();
+    }
+    FilterTranslator.Translation t = filters.translate(filter, clientAllowed);
     out.setFilter(t.serverFilter());
     if (t.clientResidual() != null) {
       reason = (reason == null ? "" : reason + "; ") + "filter "
@@ -78,7 +90,19 @@ final class ScanPlanner {
       }
       out.setLimit(-1); // the client applies the limit after its own filtering
     }
-    return new ScanPlan(out, t.clientResidual(), residualRange, reason == null ? -1 : limit, reason,
-        SecureScans.skipsUndecodableRows(scan, filters.options()));
+    return new ScanPlan(out, t.clientResidual(), residualRange, reason == null && search.isEmpty() ? -1 : limit, reason,
+        SecureScans.skipsUndecodableRows(scan, filters.options()), search.isPresent());
+  }
+
+  /** What a search through the index cannot honour, refused rather than answered differently. */
+  private void requireIndexable(Scan scan) throws UnsupportedSecureOperationException {
+    String problem = scan.isReversed() ? "a reversed scan"
+        : !scan.getTimeRange().isAllTime() ? "a time range (the index finds rows by their current value)"
+        : scan.getBatch() > 0 || scan.getAllowPartialResults() ? "setBatch or setAllowPartialResults"
+        : null;
+    if (problem != null) {
+      throw new UnsupportedSecureOperationException(codec.table(), "scan",
+          "an equality on an SSE column is answered from the search index, which does not support " + problem);
+    }
   }
 }

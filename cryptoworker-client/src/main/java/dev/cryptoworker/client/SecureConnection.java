@@ -1,7 +1,9 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
@@ -24,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
@@ -226,16 +229,22 @@ public final class SecureConnection implements Closeable {
         throw new UncheckedIOException(e);
       }
     }
+    if (anyBox(schema, BoxRegistry.standard()::keepsSearchIndex)) {
+      b.setValue(SearchIndexCells.TABLE_ATTRIBUTE, "true");
+    }
     return b;
   }
 
-  /** Whether any column's box needs the region-side observer (ASHE sums, SPLASHE). */
+  /** Whether any column's box needs the region-side observer (ASHE sums, SPLASHE, SSE). */
   static boolean needsRegionWork(TableSchema schema) {
-    BoxRegistry registry = BoxRegistry.standard();
+    return anyBox(schema, BoxRegistry.standard()::needsRegionWork);
+  }
+
+  private static boolean anyBox(TableSchema schema, Predicate<BoxKind> test) {
     return schema.families().values().stream()
         .flatMap(f -> Stream.concat(Stream.of(f.defaultPolicy()), f.columns().values().stream()))
         .map(ColumnPolicy::box)
-        .anyMatch(registry::needsRegionWork);
+        .anyMatch(test);
   }
 
   /** Creates the HBase table for {@code schema}, with its families. */
@@ -363,6 +372,7 @@ public final class SecureConnection implements Closeable {
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
       BoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
+      SearchCounters searchCounters = new SearchCounters(connection);
       for (TableSchema schema : schemas) {
         TableName name = TableName.valueOf(schema.tableName());
         if (codecs.containsKey(name)) {
@@ -370,7 +380,7 @@ public final class SecureConnection implements Closeable {
               "two schemas for table " + name + ": " + codecs.get(name).schema().source() + " and "
                   + schema.source());
         }
-        codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers,
+        codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers, searchCounters,
             options.orderPreservingMemoEntries()));
       }
       return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),

@@ -8,6 +8,8 @@ import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.RangeBounds;
+import dev.cryptoworker.cryptobox.SearchableEquality;
+import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -44,6 +46,7 @@ final class TableCodec {
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
   private final StoredFormDiagnosis diagnosis;
   private final KeyCheck keyCheck;
+  private final SearchCounters searchCounters;
 
   /** Boxes of one family: qualifier-name box, default value box, per-column value boxes. */
   private static final class FamilyCodec {
@@ -60,16 +63,17 @@ final class TableCodec {
     }
   }
 
-  /** A codec whose ASHE columns cannot write (no identifier leases): for tests and tools. */
+  /** A codec whose ASHE and SSE columns cannot write (no identifier leases, no counters): for tests and tools. */
   TableCodec(TableSchema schema, KeyProvider keys) {
     this(schema, keys, BoxRegistry.standard(), scope -> () -> {
       throw new IOException("no identifier source configured for ASHE column " + scope.family() + ":" + scope.column());
-    }, SecureTableOptions.defaults().orderPreservingMemoEntries());
+    }, SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().orderPreservingMemoEntries());
   }
 
   TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
-      int orderPreservingMemoEntries) {
+      SearchCounters searchCounters, int orderPreservingMemoEntries) {
     this.schema = schema;
+    this.searchCounters = searchCounters;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
     this.diagnosis = new StoredFormDiagnosis(table, keys, registry);
@@ -360,6 +364,40 @@ final class TableCodec {
   /** The column's additive aggregation (ASHE, PLAIN numbers), if its box has one. */
   Optional<AdditiveAggregation> additive(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     return capability(family, qualifier, AdditiveAggregation.class);
+  }
+
+  /** Whether the column is found through the search index (its box has {@link SearchableEquality}). */
+  boolean isSearchable(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return capability(family, qualifier, SearchableEquality.class).isPresent();
+  }
+
+  /** Whether any column of {@code family} (its default included) is searchable. */
+  boolean hasSearchableColumns(FamilySchema family) {
+    FamilyCodec f = families.get(family.name());
+    return f.defaultBox.capability(SearchableEquality.class).isPresent()
+        || f.columnBoxes.values().stream().anyMatch(b -> b.capability(SearchableEquality.class).isPresent());
+  }
+
+  /** The entry counters of searchable columns. */
+  SearchCounters searchCounters() {
+    return searchCounters;
+  }
+
+  /**
+   * The index of {@code value} in a searchable column under every active key, primary first.
+   *
+   * @throws IllegalStateException if the column's box has no {@link SearchableEquality}
+   */
+  List<ValueIndex> valueIndexes(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    checkType(family, qualifier, value, "value");
+    CryptoBox box = valueBox(family, qualifier);
+    SearchableEquality searchable = box.capability(SearchableEquality.class)
+        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no search index"));
+    try {
+      return searchable.indexesOf(value, AssociatedData.of("search", tableBytes, family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot derive the search index of a value: " + e.getMessage(), e);
+    }
   }
 
   /** Stores a 64-bit number in an additive column (SPLASHE indicators and splays). */

@@ -43,10 +43,10 @@ final class SeamFixture {
         .build();
     long[] ids = {0};
     codec = new TableCodec(schema, keys, BoxRegistry.standard(), scope -> () -> ++ids[0],
-        SecureTableOptions.defaults().orderPreservingMemoEntries());
+        SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().orderPreservingMemoEntries());
     filters = new FilterTranslator(codec, options);
     encoder = new OperationEncoder(codec, filters);
-    planner = new ScanPlanner(codec, encoder, filters);
+    planner = new ScanPlanner(codec, encoder, filters, new IndexSearchPlanner(codec));
   }
 
   SeamFixture(String rowBox) {

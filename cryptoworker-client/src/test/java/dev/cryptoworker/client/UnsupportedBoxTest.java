@@ -3,17 +3,21 @@ package dev.cryptoworker.client;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.PlainBox;
 import dev.cryptoworker.schema.TableSchema;
 import org.junit.jupiter.api.Test;
 
-/** A box the schema format knows but this version does not implement is refused when wrapping. */
+/** A box the schema format knows but the registry lacks is refused when the codec is built. */
 class UnsupportedBoxTest {
   @Test
-  void sseIsRefusedWithTableColumnAndReason() {
+  void aBoxMissingFromTheRegistryIsRefusedWithTableColumnAndReason() {
     TableSchema schema = TableSchema.parse(
-        "table: notes\nrowKey: { box: DET }\nfamilies:\n  n:\n    default: { box: STD }\n    columns:\n      words: { box: SSE }\n");
+        "table: notes\nrowKey: { box: PLAIN }\nfamilies:\n  n:\n    default: { box: PLAIN }\n    columns:\n      words: { box: SSE }\n");
+    BoxRegistry plainOnly = new BoxRegistry.Builder().register(BoxKind.PLAIN, c -> PlainBox.get()).build();
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-        () -> new TableCodec(schema, SecureFixture.randomKeys()));
+        () -> new TableCodec(schema, SecureFixture.randomKeys(), plainOnly, scope -> () -> 1,
+            SearchCounters.unavailable("notes"), 16));
     assertTrue(e.getMessage().contains("table notes") && e.getMessage().contains("column n:words")
         && e.getMessage().contains("SSE box is not implemented yet"), e.getMessage());
   }

@@ -3,15 +3,26 @@ package dev.cryptoworker.coprocessor;
 import dev.cryptoworker.region.AggregationRequest;
 import dev.cryptoworker.region.RegionRequest;
 import dev.cryptoworker.region.RegionRequests;
+import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
+import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Process step of CryptoWorker: a region observer that answers a Scan carrying a region
@@ -19,18 +30,26 @@ import org.apache.hadoop.hbase.regionserver.RegionScanner;
  * small result per region crosses the network; regions answer in parallel when the client scans
  * them in parallel. Scans without the attribute are untouched.
  *
- * <p>One observer, one handler per {@link RegionRequest.Kind}: ASHE aggregation today; a new kind
- * of region-side work is a new request type and one more case in {@link #open}. Keyless by
- * construction: handlers see only stored bytes and the request; the module holds no key and no
- * code that encrypts or decrypts. Protobuf-free (a scan attribute instead of an endpoint), so the
- * same jar loads whatever protobuf the region server has. A region answers in one RPC: keep regions
- * to sizes HBase scans within its RPC timeout (millions of rows per minute).
+ * <p>One observer, one handler per {@link RegionRequest.Kind}: ASHE aggregation, and row selection
+ * through the encrypted search index ({@link RegionRequests#SEARCH_ATTRIBUTE}), which composes with
+ * aggregation. A new kind of region-side work is a new request type and one more case in {@link
+ * #open}. Keyless by construction: handlers see only stored bytes and the request; the module holds
+ * no key and no code that encrypts or decrypts. Protobuf-free (a scan attribute instead of an
+ * endpoint), so the same jar loads whatever protobuf the region server has. A region answers in
+ * one RPC: keep regions to sizes HBase scans within its RPC timeout (millions of rows per minute).
+ *
+ * <p>For tables with the attribute {@link SearchIndexCells#TABLE_ATTRIBUTE}, each region keeps a
+ * {@link RegionSearchIndex}: built when the region opens (before it takes writes), extended after
+ * every batch of writes.
  *
  * <p>Register it with {@code TableDescriptorBuilder.setCoprocessor(RegionRequestObserver.class
  * .getName())} (CryptoWorker's {@code SecureConnection.createTable} does, for schemas that need
  * region-side work).
  */
 public class RegionRequestObserver implements RegionCoprocessor, RegionObserver {
+  private static final Logger LOG = LoggerFactory.getLogger(RegionRequestObserver.class);
+  private volatile boolean searchable;
+  private volatile RegionSearchIndex searchIndex;
 
   @Override
   public Optional<RegionObserver> getRegionObserver() {
@@ -38,21 +57,90 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   }
 
   @Override
+  public void start(CoprocessorEnvironment env) {
+    if (env instanceof RegionCoprocessorEnvironment) {
+      RegionCoprocessorEnvironment region = (RegionCoprocessorEnvironment) env;
+      searchable = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(SearchIndexCells.TABLE_ATTRIBUTE));
+    }
+  }
+
+  @Override
+  public void postOpen(ObserverContext<RegionCoprocessorEnvironment> ctx) {
+    if (searchable) {
+      try {
+        searchIndex = RegionSearchIndex.build(ctx.getEnvironment().getRegion());
+      } catch (IOException e) {
+        // Searches on this region are refused (see searchIndex()) rather than answered incompletely.
+        LOG.error("Region {}: cannot read its search index cells; searches on it will be refused",
+            ctx.getEnvironment().getRegionInfo().getRegionNameAsString(), e);
+        searchIndex = null;
+      }
+    }
+  }
+
+  @Override
+  public void postBatchMutate(
+      ObserverContext<RegionCoprocessorEnvironment> ctx, MiniBatchOperationInProgress<Mutation> batch) {
+    RegionSearchIndex index = searchIndex;
+    if (index == null) {
+      return;
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = batch.getOperation(i);
+      if (m instanceof Put) {
+        for (List<Cell> cells : m.getFamilyCellMap().values()) {
+          cells.forEach(index::add);
+        }
+      }
+    }
+  }
+
+  @Override
   public RegionScanner postScannerOpen(
       ObserverContext<RegionCoprocessorEnvironment> ctx, Scan scan, RegionScanner scanner) throws IOException {
+    byte[] search = scan.getAttribute(RegionRequests.SEARCH_ATTRIBUTE);
     byte[] request = scan.getAttribute(RegionRequests.ATTRIBUTE);
     byte[] legacy = scan.getAttribute(RegionRequests.LEGACY_AGGREGATION_ATTRIBUTE);
-    if (request == null && legacy == null) {
+    if (search == null && request == null && legacy == null) {
       return scanner;
     }
-    RegionRequest parsed;
+    RegionScanner rows = scanner;
     try {
-      parsed = request != null ? RegionRequests.decode(request) : AggregationRequest.parse(legacy);
+      if (search != null) {
+        rows = SearchingRegionScanner.open(ctx.getEnvironment().getRegion(), scanner, scan,
+            (SearchRequest) parse(search, RegionRequest.Kind.SEARCH), searchIndex(ctx.getEnvironment().getRegion()));
+      }
+      if (request == null && legacy == null) {
+        return rows;
+      }
+      return open(rows, request != null ? parse(request, RegionRequest.Kind.AGGREGATE) : AggregationRequest.parse(legacy));
     } catch (IllegalArgumentException e) {
-      scanner.close();
+      rows.close();
       throw new DoNotRetryIOException("refused region request: " + e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      rows.close();
+      throw e;
     }
-    return open(scanner, parsed);
+  }
+
+  private static RegionRequest parse(byte[] attribute, RegionRequest.Kind expected) {
+    RegionRequest r = RegionRequests.decode(attribute);
+    if (r.kind() != expected) {
+      throw new IllegalArgumentException("a " + r.kind() + " request in the attribute for " + expected);
+    }
+    return r;
+  }
+
+  private RegionSearchIndex searchIndex(Region region) throws DoNotRetryIOException {
+    RegionSearchIndex index = searchIndex;
+    if (index == null) {
+      throw new DoNotRetryIOException("region " + region.getRegionInfo().getRegionNameAsString()
+          + " has no search index: " + (searchable
+              ? "reading its index cells failed when it opened (see the region server log; reopen the region)"
+              : "the table lacks the attribute " + SearchIndexCells.TABLE_ATTRIBUTE
+                  + "=true, which CryptoWorker's createTable sets for schemas with SSE columns"));
+    }
+    return index;
   }
 
   /** The scanner that answers {@code request} over the rows {@code scanner} selects. */
@@ -61,7 +149,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       case AGGREGATE:
         return new AggregatingRegionScanner(scanner, new RegionAggregator((AggregationRequest) request));
       default:
-        throw new AssertionError("no handler for region request kind " + request.kind());
+        throw new IllegalArgumentException("no handler for region request kind " + request.kind()
+            + " in this attribute");
     }
   }
 }

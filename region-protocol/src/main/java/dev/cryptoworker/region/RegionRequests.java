@@ -10,6 +10,11 @@ public final class RegionRequests {
   /** The Scan attribute that turns a scan into a region request. */
   public static final String ATTRIBUTE = "cryptoworker.region";
   /**
+   * The Scan attribute that selects the scan's rows through the search index (a {@link
+   * SearchRequest}); it composes with {@link #ATTRIBUTE}: an aggregation then adds only those rows.
+   */
+  public static final String SEARCH_ATTRIBUTE = "cryptoworker.search";
+  /**
    * The attribute of earlier clients, which sent only aggregation requests (the body of an
    * {@link AggregationRequest}); still answered so that a client upgraded after the region
    * servers, or the other way round, keeps working.
@@ -40,6 +45,9 @@ public final class RegionRequests {
     byte[] body = Arrays.copyOfRange(attribute, 1, attribute.length);
     if (attribute[0] == RegionRequest.Kind.AGGREGATE.code()) {
       return AggregationRequest.parse(body);
+    }
+    if (attribute[0] == RegionRequest.Kind.SEARCH.code()) {
+      return SearchRequest.parse(body);
     }
     throw new IllegalArgumentException("unknown region request kind " + attribute[0]);
   }

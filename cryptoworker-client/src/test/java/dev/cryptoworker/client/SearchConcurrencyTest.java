@@ -1,0 +1,223 @@
+package dev.cryptoworker.client;
+
+import static dev.cryptoworker.client.SearchableColumnTest.F;
+import static dev.cryptoworker.client.SearchableColumnTest.TAG;
+import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * SSE under concurrency and failure: eight writers on the same values while regions split and move
+ * and a reader searches; and a writer process killed mid-stream. Searches must stay exact.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class SearchConcurrencyTest {
+  private static final String[] TAGS = {"v0", "v1", "v2", "v3"};
+
+  /** Every row's tag, read with a full scan: the oracle searches must agree with. */
+  private static Map<String, Set<String>> byTag(Table table) throws IOException {
+    Map<String, Set<String>> out = new TreeMap<>();
+    for (Result r : SecureFixture.scanAll(table, new Scan())) {
+      byte[] tag = r.getValue(F, TAG);
+      if (tag != null) {
+        out.computeIfAbsent(Bytes.toString(tag), k -> new TreeSet<>()).add(Bytes.toString(r.getRow()));
+      }
+    }
+    return out;
+  }
+
+  private static Set<String> search(Table table, String tag) throws IOException {
+    Set<String> out = new TreeSet<>();
+    for (Result r : SecureFixture.scanAll(table, new Scan().setFilter(tagIs(tag)))) {
+      assertEquals(tag, Bytes.toString(r.getValue(F, TAG)), "a search returned a row whose current value differs");
+      assertTrue(out.add(Bytes.toString(r.getRow())), "a row returned twice");
+    }
+    return out;
+  }
+
+  @Test
+  void eightWritersOnTheSameValuesWhileRegionsSplitAndMove(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("sse_concurrent", SearchableColumnTest.SCHEMA);
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    SecureFixture.create(secure, schema, 1, null);
+    TableName name = SecureFixture.name(schema);
+    SecureTable table = secure.getSecureTable(name);
+    int writers = 8;
+    int perWriter = 250;
+    Map<String, String> finalTags = new ConcurrentHashMap<>();
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
+    List<Future<?>> writes = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int writer = w;
+      writes.add(pool.submit(() -> {
+        Random random = new Random(writer);
+        for (int i = 0; i < perWriter; i++) {
+          String key = "w" + writer + "-" + i;
+          String tag = TAGS[random.nextInt(TAGS.length)];
+          table.put(new Put(toBytes(key)).addColumn(F, TAG, toBytes(tag)).addColumn(F, toBytes("note"), toBytes(key)));
+          finalTags.put(key, tag);
+          if (i % 5 == 4) { // update an earlier row of this writer
+            String earlier = "w" + writer + "-" + random.nextInt(i);
+            String newTag = TAGS[random.nextInt(TAGS.length)];
+            table.put(new Put(toBytes(earlier)).addColumn(F, TAG, toBytes(newTag)));
+            finalTags.put(earlier, newTag);
+          }
+        }
+        return null;
+      }));
+    }
+    Future<Integer> churn = pool.submit(() -> {
+      int n = 0;
+      try (Admin admin = hbase.getAdmin(); RegionLocator locator = hbase.getRegionLocator(name)) {
+        List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
+        for (int round = 0; !stop.get() && round < 8; round++) {
+          Thread.sleep(600);
+          List<HRegionLocation> regions = locator.getAllRegionLocations();
+          HRegionLocation region = regions.get(round % regions.size());
+          try {
+            if (round % 2 == 0) {
+              admin.splitRegionAsync(region.getRegion().getRegionName()).get();
+            } else {
+              admin.move(region.getRegion().getEncodedNameAsBytes(), servers.get(round % servers.size()));
+            }
+            n++;
+          } catch (IOException | ExecutionException e) {
+            // a daughter is not splittable until compacted; the next round picks another region
+          }
+        }
+      }
+      return n;
+    });
+    Future<Integer> reader = pool.submit(() -> {
+      int n = 0;
+      while (!stop.get()) {
+        search(table, TAGS[n % TAGS.length]); // checks every returned row's current value
+        n++;
+      }
+      return n;
+    });
+    for (Future<?> f : writes) {
+      f.get(5, TimeUnit.MINUTES);
+    }
+    int churned = churn.get(2, TimeUnit.MINUTES);
+    stop.set(true);
+    int searches = reader.get(1, TimeUnit.MINUTES);
+    pool.shutdown();
+
+    Map<String, Set<String>> expected = new TreeMap<>();
+    finalTags.forEach((k, v) -> expected.computeIfAbsent(v, t -> new TreeSet<>()).add(k));
+    assertEquals(expected, byTag(table), "no write lost");
+    for (String tag : TAGS) {
+      assertEquals(expected.get(tag), search(table, tag), "search for " + tag);
+    }
+    try (RegionLocator locator = hbase.getRegionLocator(name)) {
+      assertTrue(locator.getAllRegionLocations().size() > 1, "the table was split");
+    }
+    assertTrue(churned >= 2 && searches >= 5, churned + " splits/moves, " + searches + " searches during the writes");
+  }
+
+  @Test
+  void aWriterKilledMidStreamLeavesNothingASearchGetsWrong(Connection hbase, Configuration conf) throws Exception {
+    TableSchema schema = SecureFixture.schema("sse_killed", SearchableColumnTest.SCHEMA);
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    SecureConnection secure = SecureConnection.wrap(hbase, KeyProvider.fromMasterKey(key), List.of(schema));
+    SecureFixture.create(secure, schema, 1, SearchableColumnTest.SPLITS);
+    ProcessBuilder pb = SecureFixture.childJvm(Writer.class,
+        conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
+    pb.environment().put("SSE_WRITER_KEY", Base64.getEncoder().encodeToString(key));
+    Process writer = pb.start();
+    int batches = 0;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null && batches < 4) {
+        if (line.startsWith("batch ")) {
+          batches++;
+        }
+      }
+      writer.destroyForcibly(); // SIGKILL, in the middle of the next batch
+      assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
+    }
+    assertEquals(4, batches, "the writer must have written before it was killed");
+    Table table = secure.getTable(SecureFixture.name(schema));
+    Map<String, Set<String>> expected = byTag(table);
+    assertTrue(expected.values().stream().mapToInt(Set::size).sum() >= 4 * Writer.BATCH);
+    for (String tag : TAGS) {
+      assertEquals(expected.getOrDefault(tag, Set.of()), search(table, tag), "search for " + tag);
+    }
+    // The table keeps working for writers that come after.
+    table.put(new Put(toBytes("after")).addColumn(F, TAG, toBytes("v0")));
+    assertTrue(search(table, "v0").contains("after"));
+  }
+
+  /** The child process: writes and updates tagged rows, one put at a time, until killed. */
+  public static final class Writer {
+    static final int BATCH = 100;
+
+    public static void main(String[] args) throws Exception {
+      Configuration conf = HBaseConfiguration.create();
+      conf.set("hbase.zookeeper.quorum", args[0]);
+      conf.set("hbase.zookeeper.property.clientPort", args[1]);
+      TableSchema schema = TableSchema.parse(SearchableColumnTest.SCHEMA.replace("TABLE", args[2]));
+      KeyProvider keys = KeyProvider.fromMasterKey(Base64.getDecoder().decode(System.getenv("SSE_WRITER_KEY")));
+      Random random = new Random(3);
+      try (Connection c = ConnectionFactory.createConnection(conf);
+          Table t = SecureConnection.wrap(c, keys, List.of(schema)).getTable(TableName.valueOf(args[2]))) {
+        for (int b = 0; ; b++) {
+          for (int i = 0; i < BATCH; i++) {
+            String id = "b" + b + "-" + i;
+            t.put(new Put(toBytes(id)).addColumn(F, TAG, toBytes(TAGS[random.nextInt(TAGS.length)])));
+            if (b > 0 && i % 3 == 0) {
+              String earlier = "b" + random.nextInt(b) + "-" + random.nextInt(BATCH);
+              t.put(new Put(toBytes(earlier)).addColumn(F, TAG, toBytes(TAGS[random.nextInt(TAGS.length)])));
+            }
+          }
+          System.out.println("batch " + b);
+          System.out.flush();
+        }
+      }
+    }
+  }
+}
