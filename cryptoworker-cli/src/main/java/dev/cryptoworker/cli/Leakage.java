@@ -46,8 +46,10 @@ final class Leakage {
           + " can drop, add or alter values of a sum undetected";
       case SPLASHE -> "the declared value list (qualifier names) and which value a query asks"
           + " about; not the value of any row nor how many rows hold it; integrity as ASHE (none)";
-      case SSE -> "not implemented yet: a schema using SSE is refused when the SecureConnection"
-          + " is built";
+      case SSE -> "at rest the value's length (+33 bytes) and one pseudorandom index cell per value,"
+          + " nothing about which rows share a value; per search the tokens, how many entries the value"
+          + " ever had and which rows match (access pattern); per insert which value counter moved;"
+          + " integrity as STD";
     };
   }
 }

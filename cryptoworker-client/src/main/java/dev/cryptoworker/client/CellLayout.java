@@ -125,7 +125,18 @@ final class CellLayout implements StorageLayout {
     if (puts.size() == 1) {
       raw.put(encoder.encode(puts.get(0)));
     } else {
-      raw.put(encodeAll(puts, encoder::encode));
+      raw.put(encodeBatch(puts, encoder::encode));
+    }
+  }
+
+  /** Encodes a batch, taking the search-index entry numbers of all its puts in one round trip. */
+  private <I extends Row, O> List<O> encodeBatch(List<? extends I> operations, Encoding<I, O> encoding)
+      throws IOException {
+    encoder.takeSearchEntriesAhead(operations);
+    try {
+      return encodeAll(operations, encoding);
+    } finally {
+      encoder.releaseSearchEntries();
     }
   }
 
@@ -156,7 +167,7 @@ final class CellLayout implements StorageLayout {
   @Override
   public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
       throws IOException, InterruptedException {
-    List<Row> encoded = CellLayout.<Row, Row>encodeAll(actions, encoder::encodeAction);
+    List<Row> encoded = this.<Row, Row>encodeBatch(actions, encoder::encodeAction);
     try {
       if (callback == null) {
         raw.batch(encoded, results);

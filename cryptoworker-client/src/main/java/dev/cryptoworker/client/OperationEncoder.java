@@ -4,7 +4,9 @@ import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
+import dev.cryptoworker.cryptobox.ValueIndex;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -60,6 +62,35 @@ final class OperationEncoder {
     }
     copyMutationSettings(put, out);
     return out;
+  }
+
+  /**
+   * Takes the search-index entry numbers of every searchable value the puts among {@code actions}
+   * write, in one round trip, for the {@link #encode(Put)} calls that follow on this thread; call
+   * {@link #releaseSearchEntries} after them.
+   */
+  void takeSearchEntriesAhead(List<? extends Row> actions) throws IOException {
+    List<ValueIndex> indexes = new ArrayList<>();
+    for (Row action : actions) {
+      if (!(action instanceof Put)) {
+        continue;
+      }
+      for (Map.Entry<byte[], List<Cell>> e : ((Put) action).getFamilyCellMap().entrySet()) {
+        for (Cell cell : e.getValue()) {
+          byte[] qualifier = CellUtil.cloneQualifier(cell);
+          if (codec.isSearchable(e.getKey(), qualifier)) {
+            indexes.add(codec.valueIndexes(e.getKey(), qualifier, CellUtil.cloneValue(cell)).get(0));
+          }
+        }
+      }
+    }
+    if (indexes.size() > 1) {
+      codec.searchCounters().takeAhead(indexes);
+    }
+  }
+
+  void releaseSearchEntries() {
+    codec.searchCounters().releaseTaken();
   }
 
   /** The stored qualifiers of a column: an expanded column (SPLASHE) has several. */
