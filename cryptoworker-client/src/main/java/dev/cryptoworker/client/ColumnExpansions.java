@@ -22,7 +22,17 @@ final class ColumnExpansions {
 
   private ColumnExpansions() {}
 
+  /**
+   * The expansion of {@code family}.
+   *
+   * @throws UnsupportedOperationException if the family mixes boxes whose expansions do not
+   *     compose (SPLASHE and SSE)
+   */
   static ColumnExpansion forFamily(TableCodec codec, FamilySchema family) {
+    if (family.hasSplayedColumns() && codec.hasSearchableColumns(family)) {
+      throw new UnsupportedOperationException("table " + codec.table() + ", family " + family.name()
+          + ": SPLASHE and SSE columns in one family are not supported; put the SSE columns in another family");
+    }
     for (Factory f : FACTORIES) {
       Optional<ColumnExpansion> e = f.forFamily(codec, family);
       if (e.isPresent()) {

@@ -8,14 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
@@ -56,18 +52,7 @@ class KilledClientTest {
     ProcessBuilder pb = SecureFixture.childJvm(Writer.class,
         conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
     pb.environment().put("KILLED_CLIENT_KEY", Base64.getEncoder().encodeToString(key));
-    Process writer = pb.start();
-    int batches = 0;
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null && batches < 6) {
-        if (line.startsWith("batch ")) {
-          batches++;
-        }
-      }
-      writer.destroyForcibly(); // SIGKILL, in the middle of the next batch
-      assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
-    }
+    int batches = SecureFixture.killAfterBatches(pb, 6);
     assertEquals(6, batches, "the writer must have written before it was killed");
     try (Table t = secure.getTable(SecureFixture.name(schema))) {
       List<Result> rows = SecureFixture.scanAll(t, new Scan()); // decodes every cell or throws

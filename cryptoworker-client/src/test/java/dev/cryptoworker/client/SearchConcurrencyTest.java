@@ -10,10 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -168,18 +165,7 @@ class SearchConcurrencyTest {
     ProcessBuilder pb = SecureFixture.childJvm(Writer.class,
         conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
     pb.environment().put("SSE_WRITER_KEY", Base64.getEncoder().encodeToString(key));
-    Process writer = pb.start();
-    int batches = 0;
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = out.readLine()) != null && batches < 4) {
-        if (line.startsWith("batch ")) {
-          batches++;
-        }
-      }
-      writer.destroyForcibly(); // SIGKILL, in the middle of the next batch
-      assertTrue(writer.waitFor(30, TimeUnit.SECONDS));
-    }
+    int batches = SecureFixture.killAfterBatches(pb, 4);
     assertEquals(4, batches, "the writer must have written before it was killed");
     Table table = secure.getTable(SecureFixture.name(schema));
     Map<String, Set<String>> expected = byTag(table);

@@ -6,11 +6,15 @@ import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -81,6 +85,28 @@ final class SecureFixture {
     command.add(main.getName());
     command.addAll(tail);
     return new ProcessBuilder(command).redirectErrorStream(true);
+  }
+
+  /**
+   * Starts {@code child}, waits until it has printed {@code batches} lines starting with
+   * "batch ", then kills it with SIGKILL (in the middle of its next batch). Returns the batches seen.
+   */
+  static int killAfterBatches(ProcessBuilder child, int batches) throws IOException, InterruptedException {
+    Process process = child.start();
+    int seen = 0;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null && seen < batches) {
+        if (line.startsWith("batch ")) {
+          seen++;
+        }
+      }
+      process.destroyForcibly();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the child process did not die within 30 s of SIGKILL");
+      }
+    }
+    return seen;
   }
 
   static List<Result> scanAll(Table table, Scan scan) throws IOException {

@@ -21,4 +21,17 @@ class UnsupportedBoxTest {
     assertTrue(e.getMessage().contains("table notes") && e.getMessage().contains("column n:words")
         && e.getMessage().contains("SSE box is not implemented yet"), e.getMessage());
   }
+
+  @Test
+  void splasheAndSseInOneFamilyAreRefusedNamingTheFamily() {
+    TableSchema schema = TableSchema.parse("table: mixed\nrowKey: { box: DET }\nfamilies:\n  f:\n"
+        + "    default: { box: STD }\n    columns:\n"
+        + "      ward: { box: SPLASHE, values: [a, b], splays: [cost] }\n"
+        + "      cost: { box: ASHE, type: long }\n"
+        + "      tag:  { box: SSE, type: string }\n");
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+        () -> new TableCodec(schema, SecureFixture.randomKeys()));
+    assertTrue(e.getMessage().contains("table mixed, family f") && e.getMessage().contains("SPLASHE and SSE"),
+        e.getMessage());
+  }
 }
