@@ -60,7 +60,7 @@ public class HealthcareWorkload extends CoreWorkload {
     seed = Long.parseLong(p.getProperty("healthcare.seed", "1"));
     physicians = Integer.parseInt(p.getProperty("healthcare.physicians", "200"));
     windowDays = Integer.parseInt(p.getProperty("qrf.window.days", "30"));
-    qefColumn = column(p.getProperty("qef.column", records.equals("patients") ? "identification:mainId" : "physician:physicianId"));
+    qefColumn = column(p.getProperty("qef.column", defaultQefColumn(records)));
     qrfColumn = column(p.getProperty("qrf.column", "appointment:date"));
     chooser = new DiscreteGenerator();
     String[][] ops = {{"READ", "readproportion", "0.95"}, {"UPDATE", "updateproportion", "0.05"},
@@ -73,6 +73,14 @@ public class HealthcareWorkload extends CoreWorkload {
         chooser.addValue(share, op[0]);
       }
     }
+  }
+
+  /**
+   * The column QEF filters on unless {@code qef.column} says otherwise: {@code family:qualifier} of
+   * the reference schema's equality-searched column for {@code records}.
+   */
+  public static String defaultQefColumn(String records) {
+    return records.equals("patients") ? "identification:mainId" : "physician:physicianId";
   }
 
   private static byte[][] column(String spec) {

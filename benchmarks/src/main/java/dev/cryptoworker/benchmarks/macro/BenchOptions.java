@@ -57,6 +57,9 @@ final class BenchOptions {
       new Option("variant", "full", "full: the example schemas; micro-std, micro-det, micro-ope: Appointments with"
           + " only the row key protected (run with --workloads=micro-insert,micro-read,micro-rmw,micro-scan,micro-qrf)",
           oneOf("full", "micro-std", "micro-det", "micro-ope")),
+      new Option("qef", "det", "det: the equality-filtered columns (patients identification:mainId, appointments"
+          + " physician:physicianId) as in the example schemas, DET, so QEF is a filter scan on the region servers;"
+          + " sse: those columns SSE, so QEF is a search of the encrypted index", oneOf("det", "sse")),
       new Option("distribution", "", "request distribution, zipfian or uniform; empty keeps the workload files' (zipfian)",
           oneOf("", "zipfian", "uniform")),
       new Option("ope-memo", Integer.toString(OrderPreservingBox.DEFAULT_MEMO_ENTRIES),

@@ -181,6 +181,9 @@ public final class WorkloadBenchmark {
     if (options.get("rowkeys").equals("ope")) {
       schema.rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.STRING));
     }
+    if (options.get("qef").equals("sse")) {
+      searchable(schema, HealthcareWorkload.defaultQefColumn(records));
+    }
     String variant = options.get("variant");
     if (variant.equals("full")) {
       return schema.build();
@@ -191,6 +194,15 @@ public final class WorkloadBenchmark {
       }
     }
     throw new IllegalStateException("unknown variant " + variant + " (BenchOptions checks it)");
+  }
+
+  /** Makes {@code column} ({@code family:qualifier}) of {@code schema} SSE, keeping its type. */
+  private static void searchable(TableSchema.Builder schema, String column) {
+    String[] parts = column.split(":", 2);
+    FamilySchema family = schema.build().family(parts[0])
+        .orElseThrow(() -> new IllegalStateException("the reference schema has no family " + parts[0]));
+    ColumnPolicy current = family.policyFor(parts[1]);
+    schema.family(family.toBuilder().column(parts[1], ColumnPolicy.of(BoxKind.SSE, current.type())).build());
   }
 
   /** Creates the plain and the secure table and loads the same records into both. */
@@ -466,13 +478,14 @@ public final class WorkloadBenchmark {
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides; both tables flushed and major-compacted"
         + " before each workload), %s threads per side,"
         + " the same number of operations on both sides per workload (as many as the plain side does in %s s) in %s"
-        + " interleaved rounds, after an unmeasured warm-up of as many operations as the plain side does in %s s; %s; variant %s; row keys: %s; OPE memo %s values per column; HBase %s, embedded (1 region"
+        + " interleaved rounds, after an unmeasured warm-up of as many operations as the plain side does in %s s; %s; variant %s; row keys: %s; QEF columns: %s; OPE memo %s values per column; HBase %s, embedded (1 region"
         + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
         options.get("warmup"), options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
         options.get("variant").equals("full") ? "full schemas" : options.get("variant") + " (only the row key protected)",
         !options.get("variant").equals("full") ? "as the variant says"
             : options.get("rowkeys").equals("ope") ? "OPE (string ids) instead of the schemas' DET" : "as in the example schemas (DET)",
+        options.get("qef").equals("sse") ? "SSE (searched through the encrypted index)" : "DET (filter scans on the region servers)",
         options.get("ope-memo"),
         VersionInfo.getVersion(),
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
