@@ -22,8 +22,10 @@ import picocli.CommandLine.ScopeType;
     name = "cryptoworker",
     mixinStandardHelpOptions = true,
     versionProvider = CryptoworkerCommand.Version.class,
-    description = "CryptoWorker's operator command line: keyset files and table schemas.",
-    subcommands = {KeysCommand.class, SchemaCommand.class, GenerateCompletion.class},
+    description = "CryptoWorker's operator command line: keyset files, table schemas, and the stored cells of"
+        + " protected tables (inspect, audit, migrate).",
+    subcommands = {KeysCommand.class, SchemaCommand.class, InspectCommand.class, AuditCommand.class,
+        MigrateCommand.class, GenerateCompletion.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:failed (one line on stderr; --verbose for the stack trace)",
         "2:usage error"})

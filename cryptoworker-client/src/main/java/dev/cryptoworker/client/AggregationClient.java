@@ -133,6 +133,11 @@ final class AggregationClient {
     if (groupFamily != null) {
       requireGroupable(groupFamily, groupQualifier);
     }
+    if (codec.isMigrating(family, qualifier) || (groupFamily != null && codec.isMigrating(groupFamily, groupQualifier))
+        || MigratingColumns.touchedBy(scan.getFilter(), codec)) {
+      throw refusal(family, qualifier, "the aggregation reads or filters a column being migrated, whose stored"
+          + " cells are in two forms the region servers cannot combine; retry when the migration is done");
+    }
     Scan server = serverScan(scan);
     AggregationRequest request = new AggregationRequest(mode(additive), family,
         codec.encodeQualifier(family, qualifier),

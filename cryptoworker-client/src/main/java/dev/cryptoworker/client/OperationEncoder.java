@@ -56,11 +56,16 @@ final class OperationEncoder {
   Put encode(Put put) throws IOException {
     byte[] row = put.getRow();
     codec.checkRowType(row);
-    Put out = new Put(codec.encodeRow(row), put.getTimestamp());
-    for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
-      codec.expansion(e.getKey()).encode(row, e.getKey(), e.getValue(), out);
-    }
+    Put out = encodeCells(put, new Put(codec.encodeRow(row), put.getTimestamp()));
     copyMutationSettings(put, out);
+    return out;
+  }
+
+  /** Adds the stored cells of {@code put}'s cells to {@code out} (whose row is already the stored one). */
+  Put encodeCells(Put put, Put out) throws IOException {
+    for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
+      codec.expansion(e.getKey()).encode(put.getRow(), e.getKey(), e.getValue(), out);
+    }
     return out;
   }
 
@@ -242,6 +247,12 @@ final class OperationEncoder {
   CheckAndMutate encode(CheckAndMutate cam) throws IOException {
     byte[] row = cam.getRow();
     CheckAndMutate.Builder b = CheckAndMutate.newBuilder(encodePointRow(row, "checkAndMutate"));
+    if (cam.hasFilter() ? MigratingColumns.touchedBy(cam.getFilter(), codec)
+        : codec.isMigrating(cam.getFamily(), cam.getQualifier())) {
+      throw new UnsupportedSecureOperationException(codec.table(), "checkAndMutate condition",
+          "it compares a column being migrated, whose stored cells are in two forms the server cannot compare"
+              + " with one operand; retry when the migration is done");
+    }
     if (cam.hasFilter()) {
       FilterTranslator.Translation t = filters.translate(cam.getFilter(), false);
       b.ifMatches(t.serverFilter());

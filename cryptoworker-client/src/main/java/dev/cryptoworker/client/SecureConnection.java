@@ -150,6 +150,20 @@ public final class SecureConnection implements Closeable {
     return open(name, codec);
   }
 
+  /**
+   * An inspector of {@code name}'s stored cells (for operators' tools: inspection and audits).
+   *
+   * @throws IllegalArgumentException if no schema names the table
+   */
+  public TableInspector inspector(TableName name) {
+    requireOpen();
+    TableCodec codec = codecs.get(name);
+    if (codec == null) {
+      throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
+    }
+    return new TableInspector(codec, defaultCluster(), name);
+  }
+
   private void requireOpen() {
     if (closed) {
       throw new IllegalStateException("this SecureConnection is closed");
@@ -285,18 +299,8 @@ public final class SecureConnection implements Closeable {
               + codec.schema().families().keySet());
     }
     try (Admin admin = defaultCluster().getAdmin()) {
-      if (needsRegionWork(codec.schema()) && !admin.tableExists(HBaseIdentifierSource.TABLE)) {
-        try {
-          // Counter rows are named by a PRF: uniform leading bytes, so sixteen regions share the load.
-          byte[][] splits = new byte[15][];
-          for (int i = 1; i < 16; i++) {
-            splits[i - 1] = new byte[] {(byte) (i << 4)};
-          }
-          admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
-              .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY)).build(), splits);
-        } catch (TableExistsException e) {
-          // created concurrently by another client: fine
-        }
+      if (needsRegionWork(codec.schema())) {
+        createCounterTable(admin);
       }
       if (splitKeys == null || splitKeys.length == 0) {
         admin.createTable(d);
@@ -304,6 +308,62 @@ public final class SecureConnection implements Closeable {
         admin.createTable(d, splitKeys);
       }
     }
+  }
+
+  /** Creates the counter table ({@link HBaseIdentifierSource#TABLE}) unless it exists. */
+  static void createCounterTable(Admin admin) throws IOException {
+    if (admin.tableExists(HBaseIdentifierSource.TABLE)) {
+      return;
+    }
+    try {
+      // Counter rows are named by a PRF: uniform leading bytes, so sixteen regions share the load.
+      byte[][] splits = new byte[15][];
+      for (int i = 1; i < 16; i++) {
+        splits[i - 1] = new byte[] {(byte) (i << 4)};
+      }
+      admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY)).build(), splits);
+    } catch (TableExistsException e) {
+      // created concurrently by another client: fine
+    }
+  }
+
+  /**
+   * Gives an existing table what {@code schema}'s boxes need on the region servers and did not
+   * need under the schema it was created with (the observer, the search attribute, the counter
+   * table), keeping the rest of its descriptor. Regions reopen if the descriptor changes; their
+   * search index is then rebuilt from the index cells already stored.
+   */
+  static void prepareForSchema(Admin admin, TableSchema schema) throws IOException {
+    TableName name = TableName.valueOf(schema.tableName());
+    TableDescriptor current = admin.getDescriptor(name);
+    TableDescriptor wanted = descriptorFor(schema).build();
+    TableDescriptorBuilder updated = TableDescriptorBuilder.newBuilder(current);
+    boolean changed = false;
+    if (needsRegionWork(schema)) {
+      createCounterTable(admin);
+      if (!current.hasCoprocessor(REGION_OBSERVER)) {
+        updated.setCoprocessor(REGION_OBSERVER);
+        changed = true;
+      }
+    }
+    String search = wanted.getValue(SearchIndexCells.TABLE_ATTRIBUTE);
+    if (search != null && !search.equals(current.getValue(SearchIndexCells.TABLE_ATTRIBUTE))) {
+      updated.setValue(SearchIndexCells.TABLE_ATTRIBUTE, search);
+      changed = true;
+    }
+    if (changed) {
+      admin.modifyTable(updated.build());
+    }
+  }
+
+  /** The codec of {@code name}, for tools of this package (migrations). */
+  TableCodec codec(TableName name) {
+    TableCodec codec = codecs.get(name);
+    if (codec == null) {
+      throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
+    }
+    return codec;
   }
 
   /**
@@ -315,6 +375,7 @@ public final class SecureConnection implements Closeable {
     private KeyProvider keys;
     private final List<TableSchema> schemas = new ArrayList<>();
     private SecureTableOptions options = SecureTableOptions.defaults();
+    private final Map<String, TableSchema> previousSchemas = new LinkedHashMap<>();
 
     private Builder() {}
 
@@ -354,6 +415,22 @@ public final class SecureConnection implements Closeable {
       return this;
     }
 
+    /**
+     * Declares that a table moves from {@code previous} to the schema given with {@link
+     * #schema(TableSchema)} for it: an online migration ({@code cryptoworker migrate}) is re-encrypting
+     * its stored cells. Tables then write the new form and read both; a filter on a column being
+     * migrated runs on the client (both forms cannot be compared on the server), and aggregations and
+     * checkAndMutate conditions on such columns are refused until the migration is done and this
+     * call is removed.
+     */
+    public Builder migratingFrom(TableSchema previous) {
+      Objects.requireNonNull(previous, "previous");
+      if (previousSchemas.putIfAbsent(previous.tableName(), previous) != null) {
+        throw new IllegalArgumentException("two previous schemas for table " + previous.tableName());
+      }
+      return this;
+    }
+
     public Builder options(SecureTableOptions options) {
       this.options = Objects.requireNonNull(options, "options");
       return this;
@@ -387,6 +464,15 @@ public final class SecureConnection implements Closeable {
         }
         codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers, searchCounters,
             options.orderPreservingMemoEntries()));
+      }
+      for (TableSchema previous : previousSchemas.values()) {
+        TableCodec current = codecs.get(TableName.valueOf(previous.tableName()));
+        if (current == null) {
+          throw new IllegalArgumentException("migratingFrom(" + previous.source() + "): no schema for table "
+              + previous.tableName() + " to migrate to");
+        }
+        current.readPreviousForm(new TableCodec(previous, keys, BoxRegistry.standard(), identifiers, searchCounters,
+            options.orderPreservingMemoEntries()), ColumnMigration.between(previous, current.schema()));
       }
       return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),
           Collections.unmodifiableMap(codecs), options);

@@ -70,6 +70,10 @@ final class TableCodec {
     }, SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().orderPreservingMemoEntries());
   }
 
+  /** During an online migration: the codec of the schema the table moves from, and what changes. */
+  private TableCodec previous;
+  private ColumnMigration migration;
+
   TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
       SearchCounters searchCounters, int orderPreservingMemoEntries) {
     this.schema = schema;
@@ -117,6 +121,31 @@ final class TableCodec {
   @FunctionalInterface
   private interface BoxFactoryCall {
     CryptoBox create(ColumnPolicy policy, KeyScope scope, KeyProvider keys, String what);
+  }
+
+  /**
+   * Makes this codec (of the schema a table moves to) also read cells still stored under {@code
+   * previous}'s schema, for the columns {@code migration} changes: an online migration's clients
+   * read both forms until it is done. Called once, before the codec is shared.
+   */
+  void readPreviousForm(TableCodec previous, ColumnMigration migration) {
+    this.previous = previous;
+    this.migration = migration;
+  }
+
+  /** Whether {@code family:qualifier} is being migrated, so its stored cells may be in either form. */
+  boolean isMigrating(byte[] family, byte[] qualifier) {
+    return migration != null && migration.changes(family, qualifier);
+  }
+
+  /** Whether this codec reads a previous schema's cells too (an online migration). */
+  boolean isMigrating() {
+    return migration != null;
+  }
+
+  /** The codec of the schema the table moves from, during a migration. */
+  Optional<TableCodec> previousForm() {
+    return Optional.ofNullable(previous);
   }
 
   /** Whether this is the first client-side scan of this table for {@code reason}. */
@@ -316,6 +345,13 @@ final class TableCodec {
     try {
       return box.decrypt(stored, valueAssociatedData(box, row, family, qualifier));
     } catch (GeneralSecurityException e) {
+      if (isMigrating(family, qualifier)) {
+        try {
+          return previous.decodeValue(row, family, qualifier, stored);
+        } catch (CellDecodingException notThatEither) {
+          // report the current schema's failure below
+        }
+      }
       FamilySchema f = familyCodec(family).schema;
       String name = Bytes.toString(qualifier);
       String column = f.isListed(name) ? name : "*";
@@ -323,6 +359,17 @@ final class TableCodec {
           other -> valueAssociatedData(other, row, family, qualifier));
       throw new CellDecodingException(
           table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage() + "; " + why);
+    }
+  }
+
+  /** Whether {@code stored} decodes under this codec's own policy for the column (not a previous schema's). */
+  boolean inOwnForm(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws UnsupportedSecureOperationException {
+    CryptoBox box = valueBox(family, qualifier);
+    try {
+      box.decrypt(stored, valueAssociatedData(box, row, family, qualifier));
+      return true;
+    } catch (GeneralSecurityException e) {
+      return false;
     }
   }
 

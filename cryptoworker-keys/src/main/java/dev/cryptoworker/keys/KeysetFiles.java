@@ -138,6 +138,8 @@ public final class KeysetFiles {
 
   static KeysetHandle read(Path file, KeyEncryptionKey kek)
       throws IOException, GeneralSecurityException {
+    // Before parsing: keys of unregistered types would parse as opaque LegacyProtoKeys.
+    PrfSetKeyProvider.registerKeyTypes();
     String json = Files.readString(file, StandardCharsets.UTF_8);
     try {
       return TinkJsonProtoKeysetFormat.parseEncryptedKeyset(json, kek.aead(), ASSOCIATED_DATA);

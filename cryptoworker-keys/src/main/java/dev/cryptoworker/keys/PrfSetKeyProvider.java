@@ -38,6 +38,9 @@ final class PrfSetKeyProvider implements KeyProvider {
     }
   }
 
+  /** Registers Tink's PRF key types (this class's initializer does it; calling this runs it). */
+  static void registerKeyTypes() {}
+
   private final PrfSet prfs;
   /** Enabled key ids in keyset order (rotation appends), which PrfSet's map does not keep. */
   private final List<Integer> keysetOrder;

@@ -36,6 +36,14 @@ public final class SearchIndexCells {
     return out;
   }
 
+  /** The stored qualifier of the column whose index cell is {@code indexQualifier}. */
+  public static byte[] storedQualifierOf(byte[] indexQualifier) {
+    if (!isIndexQualifier(indexQualifier)) {
+      throw new IllegalArgumentException("not an index cell qualifier");
+    }
+    return Arrays.copyOfRange(indexQualifier, QUALIFIER_PREFIX.length, indexQualifier.length);
+  }
+
   /** Whether the qualifier bytes at {@code offset, length} name an index cell. */
   public static boolean isIndexQualifier(byte[] qualifier, int offset, int length) {
     return length >= QUALIFIER_PREFIX.length

@@ -27,8 +27,9 @@ class BenchOptionsTest {
   @Test
   void givenValuesReplaceDefaults() throws Exception {
     BenchOptions o = BenchOptions.parse("--workloads=F,micro-rmw", "--records=300", "--out=benchmarks/results",
-        "--rowkeys=ope", "--variant=micro-det", "--distribution=uniform", "--ope-memo=0", "--zookeeper=zk1:2181");
+        "--rowkeys=ope", "--variant=micro-det", "--distribution=uniform", "--ope-memo=0", "--zookeeper=zk1:2181", "--qef=sse");
     assertEquals(List.of("F", "micro-rmw"), o.workloads());
+    assertEquals("sse", o.get("qef"));
     assertEquals(300, o.integer("records"));
     assertEquals("benchmarks/results", o.get("out"));
     assertEquals(0, o.integer("ope-memo"));
@@ -70,7 +71,7 @@ class BenchOptionsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"--rowkeys=det", "--variant=micro", "--variant=MICRO-STD", "--distribution=latest",
+  @ValueSource(strings = {"--rowkeys=det", "--qef=ope", "--variant=micro", "--variant=MICRO-STD", "--distribution=latest",
       "--zookeeper=host:0", "--zookeeper=host:port", "--name=a/b", "--name="})
   void badChoicesAreRefused(String arg) {
     BenchOptions.UsageException e = assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse(arg));
@@ -85,7 +86,7 @@ class BenchOptionsTest {
       String value = defaults.get(name);
       assertTrue(help.contains("  --" + name + "=" + (value.isEmpty() ? "(empty)" : value) + "\n"), "--" + name);
     }
-    assertEquals(13, BenchOptions.names().size());
+    assertEquals(14, BenchOptions.names().size());
     assertTrue(help.contains("--help, -h"));
     for (String w : List.of("A", "B", "E-1", "E-2", "F", "G", "H", "micro-insert", "micro-read", "micro-rmw",
         "micro-scan", "micro-qrf")) {

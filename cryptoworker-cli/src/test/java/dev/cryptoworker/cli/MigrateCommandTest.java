@@ -1,0 +1,215 @@
+package dev.cryptoworker.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cryptoworker.client.InspectedCell;
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.TableMigration;
+import dev.cryptoworker.keys.KeyEncryptionKey;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeysetFiles;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.PatientsUnderLoad;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cryptoworker migrate} on a real HBase: patients' mainId moves from DET to SSE while
+ * writers and readers use the table; the command is killed with SIGKILL at 30% and run again.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class MigrateCommandTest {
+  private static final String KEK = KeyEncryptionKey.generateBase64();
+  private static final Map<String, String> ENV = Map.of("CRYPTOWORKER_KEK", KEK);
+  private static final int ROWS = 600;
+  /** Rows p-0000 to p-0199 are updated by the writers; the rest never change. */
+  private static final int UPDATED = 200;
+
+  @TempDir Path dir;
+
+  private String table;
+  private Path oldSchema;
+  private Path newSchema;
+  private Path keyset;
+  private String zookeeper;
+
+  private static String schema(String table, String mainIdBox) {
+    return String.join("\n",
+        "table: " + table,
+        "rowKey: { box: DET, type: string }",
+        "families:",
+        "  identification:",
+        "    default: { box: STD, type: string }",
+        "    columns:",
+        "      mainId: { box: " + mainIdBox + ", type: string }",
+        "  contacts:",
+        "    default: { box: STD, type: string }",
+        "");
+  }
+
+  private static KeyEncryptionKey kek() {
+    return KeyEncryptionKey.fromEnvironment("CRYPTOWORKER_KEK", ENV);
+  }
+
+  private KeyProvider keys() throws Exception {
+    return KeyProvider.fromKeysetFile(keyset, kek());
+  }
+
+  /** A table of {@link #ROWS} patients under the DET schema; the SSE schema beside it. */
+  private void setUp(Connection hbase, Configuration conf, Map<String, String> expected) throws Exception {
+    table = SharedHBaseCluster.uniqueTableName("migrate").getNameAsString();
+    oldSchema = Files.writeString(dir.resolve("old.yaml"), schema(table, "DET"));
+    newSchema = Files.writeString(dir.resolve("new.yaml"), schema(table, "SSE"));
+    keyset = dir.resolve("keyset.json");
+    KeysetFiles.generate(keyset, kek());
+    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+    TableSchema old = TableSchema.load(oldSchema);
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys(), List.of(old))) {
+      secure.createTable(old);
+      try (Table t = secure.getTable(TableName.valueOf(table))) {
+        expected.putAll(PatientsUnderLoad.load(t, ROWS));
+      }
+    }
+  }
+
+  private List<String> migrateArgs(String... more) {
+    List<String> args = new ArrayList<>(List.of("migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--table", table, "--from", oldSchema.toString(), "--to", newSchema.toString()));
+    args.addAll(Arrays.asList(more));
+    return args;
+  }
+
+  @Test
+  void aMigrationKilledAt30PercentResumesAndFinishesWhileTheTableIsInUse(Connection hbase, Configuration conf)
+      throws Exception {
+    Map<String, String> expected = new ConcurrentHashMap<>();
+    setUp(hbase, conf, expected);
+    TableSchema old = TableSchema.load(oldSchema);
+    TableSchema target = TableSchema.load(newSchema);
+
+    // The application, switched to the new schema in migration mode: 4 writers, 4 readers.
+    SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys()).schema(target)
+        .migratingFrom(old).build();
+    PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(TableName.valueOf(table)), expected, ROWS,
+        UPDATED, 4, 4);
+
+    // The command in its own JVM, killed with SIGKILL once its checkpoint passes 30% of the rows.
+    List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+        "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
+        "-cp", System.getProperty("java.class.path"), CryptoworkerCommand.class.getName()));
+    command.addAll(migrateArgs("--checkpoint-every", "20", "--max-rows-per-second", "150", "--no-progress"));
+    ProcessBuilder child = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("child.log").toFile());
+    child.environment().put("CRYPTOWORKER_KEK", KEK);
+    TableMigration probe = TableMigration.builder().connection(hbase).keys(keys()).from(old).to(target).build();
+    Process process = child.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    TableMigration.Counts atKill = null;
+    while (System.nanoTime() < deadline && process.isAlive()) {
+      TableMigration.Counts now = probe.checkpoint().orElse(null);
+      if (now != null && now.rowsRead() >= ROWS * 3 / 10) {
+        process.destroyForcibly(); // SIGKILL
+        atKill = now;
+        break;
+      }
+      Thread.sleep(20);
+    }
+    assertTrue(process.waitFor(30, TimeUnit.SECONDS));
+    String childLog = Files.readString(dir.resolve("child.log"));
+    assertTrue(atKill != null, "the migration never reached 30%:\n" + childLog);
+    TableMigration.Counts saved = probe.checkpoint().orElseThrow();
+    assertFalse(saved.done(), saved.toString());
+    assertTrue(saved.rowsRead() < ROWS, saved.toString());
+
+    Cli.Result resumed = Cli.run(ENV, migrateArgs("--no-progress").toArray(new String[0]));
+    assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
+    assertTrue(resumed.err().contains("resuming after"), resumed.err());
+    assertTrue(resumed.out().startsWith("migrated table " + table + ": rows read "), resumed.out());
+    assertTrue(resumed.out().contains("failed 0"), resumed.out());
+
+    Thread.sleep(200);
+    load.close();
+    app.close();
+
+    // With the new schema alone: no write lost, every cell in its new form, searches from the index.
+    try (SecureConnection strict = SecureConnection.wrap(hbase, keys(), List.of(target));
+        Table t = strict.getTable(TableName.valueOf(table))) {
+      Map<String, String> stored = new TreeMap<>();
+      try (ResultScanner scanner = t.getScanner(new Scan())) {
+        for (Result r : scanner) {
+          stored.put(Bytes.toString(r.getRow()), Bytes.toString(r.getValue(PatientsUnderLoad.ID, PatientsUnderLoad.MAIN_ID)));
+        }
+      }
+      assertEquals(new TreeMap<>(expected), stored);
+      List<String> problems = new ArrayList<>();
+      strict.inspector(TableName.valueOf(table)).forEachRow(cells -> {
+        for (InspectedCell cell : cells) {
+          cell.problem().ifPresent(problems::add);
+        }
+      });
+      assertEquals(List.of(), problems);
+      for (int i = UPDATED; i < ROWS; i += 37) {
+        assertEquals(List.of(PatientsUnderLoad.row(i)), PatientsUnderLoad.rowsWithMainId(t, "m-" + i));
+      }
+    }
+    Cli.Result audit = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table", table,
+        "--schema", newSchema.toString());
+    assertEquals(0, audit.exitCode(), audit.out() + audit.err());
+  }
+
+  @Test
+  void progressJsonRerunsAndRefusals(Connection hbase, Configuration conf) throws Exception {
+    setUp(hbase, conf, new TreeMap<>());
+    Cli.Result first = Cli.run(ENV, migrateArgs().toArray(new String[0]));
+    assertEquals(0, first.exitCode(), first.out() + first.err());
+    assertTrue(first.err().contains("identification:mainId DET -> SSE"), first.err());
+    assertTrue(first.err().contains("migrate " + table) && first.err().contains("rows"), first.err()); // the bar
+    assertTrue(first.out().contains("rewritten 600, skipped (already in the new form) 0, failed 0"), first.out());
+
+    Cli.Result again = Cli.run(ENV, migrateArgs("--json").toArray(new String[0]));
+    assertEquals(0, again.exitCode(), again.err());
+    JsonNode done = new ObjectMapper().readTree(again.out());
+    assertTrue(done.get("done").asBoolean());
+    assertEquals(600, done.get("rowsRewritten").asLong()); // the finished run's counts, nothing redone
+
+    Cli.Result restarted = Cli.run(ENV, migrateArgs("--restart", "--json", "--no-progress").toArray(new String[0]));
+    JsonNode redo = new ObjectMapper().readTree(restarted.out());
+    assertEquals(0, redo.get("rowsRewritten").asLong());
+    assertEquals(600, redo.get("rowsSkipped").asLong());
+
+    Cli.Result backwards = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--table", table, "--from", newSchema.toString(), "--to", oldSchema.toString());
+    assertEquals(1, backwards.exitCode());
+    assertTrue(backwards.err().contains("moving a column off SSE"), backwards.err());
+    Cli.Result wrongTable = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--table", "other", "--from", oldSchema.toString(), "--to", newSchema.toString());
+    assertEquals(1, wrongTable.exitCode());
+    assertTrue(wrongTable.err().contains("describes table " + table + ", not --table other"), wrongTable.err());
+    assertEquals(2, Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--table", table).exitCode());
+  }
+}

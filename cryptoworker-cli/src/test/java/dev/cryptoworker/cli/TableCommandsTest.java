@@ -1,0 +1,242 @@
+package dev.cryptoworker.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.keys.KeyEncryptionKey;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeysetFiles;
+import dev.cryptoworker.keys.KeysetKey;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code inspect} and {@code audit} against a real HBase (the shared embedded cluster, and --embedded). */
+@ExtendWith(SharedHBaseCluster.class)
+class TableCommandsTest {
+  private static final String KEK = KeyEncryptionKey.generateBase64();
+  private static final Map<String, String> ENV = Map.of("CRYPTOWORKER_KEK", KEK);
+
+  @TempDir Path dir;
+
+  private String table;
+  private Path schemaFile;
+  private Path keyset;
+  private String zookeeper;
+
+  private void setUp(Configuration conf) throws Exception {
+    table = SharedHBaseCluster.uniqueTableName("cli").getNameAsString();
+    schemaFile = dir.resolve("schema.yaml");
+    Files.writeString(schemaFile, String.join("\n",
+        "table: " + table,
+        "rowKey: { box: DET, type: string }",
+        "families:",
+        "  id:",
+        "    default: { box: STD, type: string }",
+        "    columns:",
+        "      mainId: { box: SSE, type: string }",
+        "      code:   { box: DET, type: string }",
+        "      age:    { box: OPE, type: long }",
+        "      visits: { box: ASHE, type: long }",
+        "  notes:",
+        "    default: { box: PLAIN, type: string }",
+        ""));
+    keyset = dir.resolve("keyset.json");
+    KeysetFiles.generate(keyset, kek());
+    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+  }
+
+  private static KeyEncryptionKey kek() {
+    return KeyEncryptionKey.fromEnvironment("CRYPTOWORKER_KEK", ENV);
+  }
+
+  private SecureConnection secure(Connection hbase) throws Exception {
+    return SecureConnection.wrap(hbase, KeyProvider.fromKeysetFile(keyset, kek()),
+        List.of(TableSchema.load(schemaFile)));
+  }
+
+  private void writePatient(Connection hbase, String row, String surname) throws Exception {
+    try (SecureConnection secure = secure(hbase); Table t = secure.getTable(TableName.valueOf(table))) {
+      t.put(new Put(Bytes.toBytes(row))
+          .addColumn(Bytes.toBytes("id"), Bytes.toBytes("mainId"), Bytes.toBytes("Ana Silva 1980"))
+          .addColumn(Bytes.toBytes("id"), Bytes.toBytes("code"), Bytes.toBytes("X1"))
+          .addColumn(Bytes.toBytes("id"), Bytes.toBytes("age"), Bytes.toBytes(42L))
+          .addColumn(Bytes.toBytes("id"), Bytes.toBytes("visits"), Bytes.toBytes(7L))
+          .addColumn(Bytes.toBytes("id"), Bytes.toBytes("surname"), Bytes.toBytes(surname))
+          .addColumn(Bytes.toBytes("notes"), Bytes.toBytes("text"), Bytes.toBytes("hello")));
+    }
+  }
+
+  private void createTable(Connection hbase) throws Exception {
+    try (SecureConnection secure = secure(hbase)) {
+      secure.createTable(TableSchema.load(schemaFile));
+    }
+  }
+
+  private Cli.Result run(String command, String... args) {
+    List<String> full = new ArrayList<>(List.of(command, "--zookeeper", zookeeper, "--schema", schemaFile.toString(),
+        "--table", table, "--keyset", keyset.toString()));
+    full.addAll(Arrays.asList(args));
+    return Cli.run(ENV, full.toArray(new String[0]));
+  }
+
+  private String primaryKeyId() throws Exception {
+    return KeysetFiles.describe(keyset, kek()).stream().filter(KeysetKey::primary).findFirst().orElseThrow().hexId();
+  }
+
+  @Test
+  void inspectShowsEachStoredCellBesideItsValueBoxAndKey(Connection hbase, Configuration conf) throws Exception {
+    setUp(conf);
+    createTable(hbase);
+    writePatient(hbase, "p-1", "Silva");
+
+    Cli.Result text = run("inspect", "--row", "p-1");
+    assertEquals(0, text.exitCode(), text.err());
+    String key = primaryKeyId();
+    assertTrue(text.out().startsWith("table " + table + ", row p-1: row key DET, key id " + key), text.out());
+    for (String expected : List.of("id:mainId", "SSE", "\"Ana Silva 1980\"", "id:code", "\"X1\"", "id:age", "OPE",
+        " 42", "id:visits", "ASHE", " 7", "id:surname", "STD", "\"Silva\"", "notes:text", "PLAIN", "\"hello\"")) {
+      assertTrue(text.out().contains(expected), expected + " missing from:\n" + text.out());
+    }
+    assertFalse(text.out().contains("search index entry"), text.out());
+    assertFalse(text.out().contains("stored qualifier"), text.out());
+
+    Cli.Result raw = run("inspect", "--row", "p-1", "--raw");
+    assertEquals(0, raw.exitCode(), raw.err());
+    assertTrue(raw.out().contains("search index entry"), raw.out());
+    assertTrue(raw.out().contains("stored row key 0x01" + key), raw.out());
+
+    Cli.Result json = run("inspect", "--row", "p-1", "--json");
+    assertEquals(0, json.exitCode(), json.err());
+    JsonNode doc = new ObjectMapper().readTree(json.out());
+    assertEquals(6, doc.get("cells").size(), json.out());
+    for (JsonNode cell : doc.get("cells")) {
+      String column = cell.get("column").asText();
+      String expectedBox = switch (column) {
+        case "id:mainId" -> "SSE";
+        case "id:code" -> "DET";
+        case "id:age" -> "OPE";
+        case "id:visits" -> "ASHE";
+        case "id:surname" -> "STD";
+        case "notes:text" -> "PLAIN";
+        default -> throw new AssertionError("unexpected column " + column);
+      };
+      assertEquals(expectedBox, cell.get("box").asText(), column);
+      assertTrue(cell.get("problem").isNull(), column);
+      if (!expectedBox.equals("PLAIN")) {
+        assertEquals(key, cell.get("keyId").asText(), column);
+        assertTrue(cell.get("storedValue").asText().startsWith("0x01" + key), column);
+      }
+    }
+
+    Cli.Result missing = run("inspect", "--row", "p-404");
+    assertEquals(1, missing.exitCode());
+    assertTrue(missing.err().contains("has no row p-404"), missing.err());
+  }
+
+  @Test
+  void auditPassesCleanTablesAndCountsPlaintextTamperedAndRetiringCells(Connection hbase, Configuration conf)
+      throws Exception {
+    setUp(conf);
+    createTable(hbase);
+    writePatient(hbase, "p-1", "Silva");
+    writePatient(hbase, "p-2", "Costa");
+
+    Cli.Result clean = run("audit");
+    assertEquals(0, clean.exitCode(), clean.out() + clean.err());
+    assertTrue(clean.out().contains("2 stored rows"), clean.out());
+    assertTrue(clean.out().contains("OK: nothing found"), clean.out());
+
+    // A plain client writes a plaintext value into a protected column, and alters a ciphertext.
+    try (Table raw = hbase.getTable(TableName.valueOf(table));
+        ResultScanner scanner = raw.getScanner(new Scan())) {
+      List<Result> rows = new ArrayList<>();
+      scanner.forEach(rows::add);
+      assertEquals(2, rows.size());
+      raw.put(new Put(rows.get(0).getRow()).addColumn(Bytes.toBytes("id"), Bytes.toBytes("surname"),
+          Bytes.toBytes("Smith")));
+      Cell surname = rows.get(1).getColumnLatestCell(Bytes.toBytes("id"), Bytes.toBytes("surname"));
+      byte[] altered = CellUtil.cloneValue(surname);
+      altered[altered.length - 1] ^= 1;
+      raw.put(new Put(rows.get(1).getRow()).addColumn(Bytes.toBytes("id"), Bytes.toBytes("surname"),
+          surname.getTimestamp() + 1, altered));
+    }
+
+    Cli.Result found = run("audit", "--json");
+    assertEquals(1, found.exitCode(), found.out() + found.err());
+    JsonNode findings = new ObjectMapper().readTree(found.out()).get("findings");
+    assertEquals(1, findings.get("PLAINTEXT").asLong(), found.out());
+    assertEquals(1, findings.get("UNDECRYPTABLE").asLong(), found.out());
+    assertEquals(0, findings.get("UNKNOWN_KEY").asLong(), found.out());
+    assertEquals(0, findings.get("RETIRING_KEY").asLong(), found.out());
+
+    Cli.Result retiring = run("audit", "--retiring", primaryKeyId(), "--show", "3");
+    assertEquals(1, retiring.exitCode(), retiring.out());
+    assertTrue(retiring.out().contains("findings (first 3):"), retiring.out());
+    assertTrue(retiring.out().matches("(?s).*under a key to retire: +[1-9][0-9]*\\R.*"), retiring.out());
+  }
+
+  @Test
+  void auditReportsCellsUnderADisabledKey(Connection hbase, Configuration conf) throws Exception {
+    setUp(conf);
+    createTable(hbase);
+    KeysetFiles.rotate(keyset, kek());
+    String second = primaryKeyId();
+    writePatient(hbase, "p-1", "Silva");
+    KeysetFiles.rotate(keyset, kek());
+    KeysetFiles.disable(keyset, kek(), Integer.parseUnsignedInt(second, 16), false);
+
+    Cli.Result audit = run("audit", "--json");
+    assertEquals(1, audit.exitCode(), audit.out() + audit.err());
+    JsonNode doc = new ObjectMapper().readTree(audit.out());
+    // Every protected value of the row (SSE value and index entry, DET, OPE, ASHE, STD) is under it.
+    assertEquals(6, doc.get("findings").get("DISABLED_KEY").asLong(), audit.out());
+    assertEquals(0, doc.get("findings").get("UNDECRYPTABLE").asLong(), audit.out());
+  }
+
+  @Test
+  void usageErrorsExitTwo(Configuration conf) throws Exception {
+    setUp(conf);
+    assertEquals(2, run("inspect").exitCode()); // no --row
+    Cli.Result both = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--embedded", dir.toString(),
+        "--schema", schemaFile.toString(), "--table", table, "--keyset", keyset.toString());
+    assertEquals(2, both.exitCode(), both.err());
+    Cli.Result otherTable = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--schema", schemaFile.toString(),
+        "--table", "nosuch", "--keyset", keyset.toString());
+    assertEquals(1, otherTable.exitCode());
+    assertTrue(otherTable.err().contains("no --schema file describes table nosuch"), otherTable.err());
+  }
+
+  @Test
+  void embeddedStartsAndStopsItsOwnHBase(Configuration conf) throws Exception {
+    setUp(conf);
+    Cli.Result audit = Cli.run(ENV, "audit", "--embedded", dir.resolve("hbase").toString(),
+        "--schema", schemaFile.toString(), "--table", table, "--keyset", keyset.toString());
+    assertEquals(1, audit.exitCode(), audit.out() + audit.err());
+    assertTrue(audit.err().contains("table " + table + " does not exist on this cluster"), audit.err());
+    assertTrue(Files.exists(dir.resolve("hbase").resolve("hbase.log")));
+  }
+}

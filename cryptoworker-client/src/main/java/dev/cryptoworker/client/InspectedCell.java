@@ -1,0 +1,127 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.schema.ColumnPolicy;
+import java.nio.ByteBuffer;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+
+/**
+ * One stored cell of a protected table beside what CryptoWorker reads from it: for operators who
+ * inspect a row or audit a table ({@link TableInspector}), never for applications, which read
+ * through {@link SecureTable}. Immutable; byte arrays are copied out.
+ */
+public final class InspectedCell {
+  /** What a stored cell is to the table's layout. */
+  public enum Kind {
+    /** A logical cell's value (or, for SPLASHE, one of its stored parts). */
+    VALUE,
+    /** An SSE column's index entry, kept beside its value in the same row. */
+    SEARCH_INDEX_ENTRY
+  }
+
+  private final Cell stored;
+  private final Kind kind;
+  private final byte[] row;
+  private final byte[] qualifier;
+  private final byte[] value;
+  private final ColumnPolicy policy;
+  private final String problem;
+
+  private InspectedCell(Cell stored, Kind kind, byte[] row, byte[] qualifier, byte[] value, ColumnPolicy policy,
+      String problem) {
+    this.stored = stored;
+    this.kind = kind;
+    this.row = row;
+    this.qualifier = qualifier;
+    this.value = value;
+    this.policy = policy;
+    this.problem = problem;
+  }
+
+  static InspectedCell decoded(Cell stored, Kind kind, byte[] row, byte[] qualifier, byte[] value, ColumnPolicy policy) {
+    return new InspectedCell(stored, kind, row, qualifier, value, policy, null);
+  }
+
+  static InspectedCell failed(Cell stored, Kind kind, byte[] row, ColumnPolicy policy, String problem) {
+    return new InspectedCell(stored, kind, row, null, null, policy, problem);
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  /** The row key as stored. */
+  public byte[] storedRow() {
+    return CellUtil.cloneRow(stored);
+  }
+
+  /** The family (family names are stored as written). */
+  public byte[] family() {
+    return CellUtil.cloneFamily(stored);
+  }
+
+  /** The qualifier as stored. */
+  public byte[] storedQualifier() {
+    return CellUtil.cloneQualifier(stored);
+  }
+
+  /** The value as stored. */
+  public byte[] storedValue() {
+    return CellUtil.cloneValue(stored);
+  }
+
+  public long timestamp() {
+    return stored.getTimestamp();
+  }
+
+  /** The row key as the application wrote it, if it decoded. */
+  public Optional<byte[]> row() {
+    return Optional.ofNullable(row).map(byte[]::clone);
+  }
+
+  /** The qualifier as the application wrote it, if it decoded. */
+  public Optional<byte[]> qualifier() {
+    return Optional.ofNullable(qualifier).map(byte[]::clone);
+  }
+
+  /** The value as the application wrote it, if it decoded (never for index entries). */
+  public Optional<byte[]> value() {
+    return Optional.ofNullable(value).map(byte[]::clone);
+  }
+
+  /** The policy the schema gives this cell, if its column is known. */
+  public Optional<ColumnPolicy> policy() {
+    return Optional.ofNullable(policy);
+  }
+
+  /** The box the schema gives this cell, if its column is known. */
+  public Optional<BoxKind> box() {
+    return policy().map(ColumnPolicy::box);
+  }
+
+  /** Why the cell did not decode, naming table, row, column and reason; empty if it did. */
+  public Optional<String> problem() {
+    return Optional.ofNullable(problem);
+  }
+
+  /** The key id in the stored value's header, if it carries CryptoWorker's keyed header. */
+  public OptionalInt valueKeyId() {
+    return keyIdOf(storedValue());
+  }
+
+  /** The key id in the stored row key's header, if it carries one (not for PLAIN row keys). */
+  public OptionalInt rowKeyId() {
+    return keyIdOf(storedRow());
+  }
+
+  /** The key id of a keyed ciphertext's 5-byte header ({@link KeyIdPrefix}), if it has one. */
+  static OptionalInt keyIdOf(byte[] stored) {
+    return stored.length > KeyIdPrefix.LENGTH && stored[0] == KeyIdPrefix.FORMAT
+        ? OptionalInt.of(ByteBuffer.wrap(stored, 1, 4).getInt())
+        : OptionalInt.empty();
+  }
+}

@@ -1,0 +1,466 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.TableNotFoundException;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Re-encrypts a table's stored cells from one schema to another (and, with {@link
+ * Builder#rekey(boolean)}, every protected value under the keyset's primary key), online.
+ *
+ * <ul>
+ *   <li><b>Online.</b> Applications keep using the table through a {@link SecureConnection} built
+ *       with {@link SecureConnection.Builder#migratingFrom(TableSchema)}: they write the new form
+ *       and read both. Each row is rewritten with one check-and-mutate conditioned on the stored
+ *       cells it replaces being unchanged, so a concurrent write is never overwritten with older
+ *       data (the row is read again and retried).
+ *   <li><b>Resumable.</b> Every {@link Builder#checkpointEvery(int)} rows the position and counts
+ *       go to a checkpoint row in the counter table; a killed migration continues after the last
+ *       checkpoint.
+ *   <li><b>Idempotent.</b> A cell already in the new form (and, re-keying, under the primary key)
+ *       is left alone, so rows done before a crash are only counted again as skipped.
+ * </ul>
+ *
+ * <p>Row keys and protected qualifier names stay as they are: changes to their protection are
+ * refused (see {@link ColumnMigration}), and re-keying leaves them under the keyset's oldest key.
+ */
+public final class TableMigration {
+  /** Where a migration stands: rows read, rewritten, already in the new form, failed. */
+  public record Counts(long rowsRead, long rowsRewritten, long rowsSkipped, long rowsFailed, boolean done) {
+    Counts plus(Counts o) {
+      return new Counts(rowsRead + o.rowsRead, rowsRewritten + o.rowsRewritten, rowsSkipped + o.rowsSkipped,
+          rowsFailed + o.rowsFailed, o.done);
+    }
+  }
+
+  /** Told the counts after every row. */
+  @FunctionalInterface
+  public interface ProgressListener {
+    void progress(Counts counts);
+  }
+
+  private static final byte[] NEXT = Bytes.toBytes("m:next");
+  private static final byte[] READ = Bytes.toBytes("m:read");
+  private static final byte[] REWRITTEN = Bytes.toBytes("m:rewritten");
+  private static final byte[] SKIPPED = Bytes.toBytes("m:skipped");
+  private static final byte[] FAILED = Bytes.toBytes("m:failed");
+  private static final byte[] DONE = Bytes.toBytes("m:done");
+  private static final int ATTEMPTS_PER_ROW = 5;
+  private static final int SCAN_CACHING = 100;
+  private static final int FAILURES_KEPT = 20;
+
+  private final Connection connection;
+  private final TableName name;
+  private final TableSchema from;
+  private final TableSchema to;
+  private final boolean rekey;
+  private final int checkpointEvery;
+  private final double maxRowsPerSecond;
+  private final TableCodec codec;
+  private final OperationEncoder encoder;
+  private final int primaryKeyId;
+  private final String id;
+  private final List<String> failures = new ArrayList<>();
+
+  private TableMigration(Builder b) {
+    this.connection = b.connection;
+    this.from = b.from;
+    this.to = b.to;
+    this.rekey = b.rekey;
+    this.checkpointEvery = b.checkpointEvery;
+    this.maxRowsPerSecond = b.maxRowsPerSecond;
+    this.name = TableName.valueOf(to.tableName());
+    ColumnMigration changes = ColumnMigration.between(from, to);
+    if (!changes.changesAnything() && !rekey) {
+      throw new IllegalArgumentException("table " + to.tableName() + ": " + from.source() + " and " + to.source()
+          + " protect every column alike, and re-keying was not asked: nothing to migrate");
+    }
+    SecureConnection.Builder secure = SecureConnection.builder().connection(connection).keys(b.keys).schema(to);
+    if (changes.changesAnything()) {
+      secure.migratingFrom(from);
+    }
+    // Only its codec is kept; the codec writes through the connection, not through this object's pool.
+    try (SecureConnection built = secure.build()) {
+      this.codec = built.codec(name);
+    }
+    this.encoder = new OperationEncoder(codec, new FilterTranslator(codec, SecureTableOptions.defaults()));
+    try {
+      this.primaryKeyId = b.keys.keyRing(KeyScope.column(to.tableName(), "", "", BoxKind.STD), 32).primary().keyId();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("table " + to.tableName() + ": cannot derive keys", e);
+    }
+    this.id = idOf(from, to, rekey);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Names this migration (a hash of both schemas and the re-key flag): its checkpoint's name. */
+  public String id() {
+    return id;
+  }
+
+  /** What the migration changes, for people: columns and boxes, and whether it re-keys. */
+  public String describe() {
+    String columns = ColumnMigration.between(from, to).describe();
+    return (columns.equals("nothing") ? "no column changes" : columns)
+        + (rekey ? "; every protected value re-encrypted under primary key " + Integer.toUnsignedString(primaryKeyId, 16)
+            + " (row keys and qualifier names stay under the oldest key)" : "");
+  }
+
+  /** Counts the table's stored rows (a key-only scan of the whole table), for progress estimates. */
+  public long countRows() throws IOException {
+    Scan scan = new Scan().setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter())).setCaching(1000);
+    long rows = 0;
+    try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(scan)) {
+      while (scanner.next() != null) {
+        rows++;
+      }
+    }
+    return rows;
+  }
+
+  /** The last checkpoint of this migration, if it has run before. */
+  public Optional<Counts> checkpoint() throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      Result r;
+      try {
+        r = counters.get(new Get(checkpointRow()));
+      } catch (TableNotFoundException e) {
+        return Optional.empty(); // no migration has run on this cluster yet
+      }
+      if (r.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Counts(number(r, READ), number(r, REWRITTEN), number(r, SKIPPED), number(r, FAILED),
+          number(r, DONE) == 1));
+    }
+  }
+
+  /** Up to twenty rows that failed in the last {@link #run}, each with its reason. */
+  public List<String> failures() {
+    return List.copyOf(failures);
+  }
+
+  /**
+   * Runs the migration from its last checkpoint (from the start with {@code restart}), telling
+   * {@code listener} the counts after every row. A migration already done returns its counts at once
+   * unless {@code restart}.
+   *
+   * @throws IOException if HBase fails (the checkpoint keeps the work done; run again to continue)
+   */
+  public Counts run(boolean restart, ProgressListener listener) throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      SecureConnection.createCounterTable(admin); // where checkpoints live, even if no box needs counters
+      SecureConnection.prepareForSchema(admin, to);
+    }
+    Optional<Counts> saved = restart ? Optional.empty() : checkpoint();
+    if (saved.isPresent() && saved.get().done()) {
+      return saved.get();
+    }
+    Counts counts = saved.orElse(new Counts(0, 0, 0, 0, false));
+    byte[] next = saved.isPresent() ? storedNext() : null;
+    Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
+    if (next != null) {
+      scan.withStartRow(next, false);
+    }
+    long started = System.nanoTime();
+    long rowsThisRun = 0;
+    failures.clear();
+    try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(scan)) {
+      for (Result stored = scanner.next(); stored != null; stored = scanner.next()) {
+        counts = counts.plus(migrateRow(table, stored));
+        rowsThisRun++;
+        if (rowsThisRun % checkpointEvery == 0) {
+          saveCheckpoint(stored.getRow(), counts);
+        }
+        listener.progress(counts);
+        throttle(started, rowsThisRun);
+      }
+    }
+    counts = new Counts(counts.rowsRead(), counts.rowsRewritten(), counts.rowsSkipped(), counts.rowsFailed(), true);
+    saveCheckpoint(null, counts);
+    listener.progress(counts);
+    return counts;
+  }
+
+  private void throttle(long started, long rows) throws InterruptedIOException {
+    if (maxRowsPerSecond <= 0) {
+      return;
+    }
+    long due = started + (long) (rows / maxRowsPerSecond * 1e9);
+    long wait = due - System.nanoTime();
+    if (wait > 0) {
+      try {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("migration of " + name + " interrupted");
+      }
+    }
+  }
+
+  /** Rewrites one stored row if any of its cells is in the old form; retries after concurrent writes. */
+  private Counts migrateRow(Table table, Result stored) throws IOException {
+    byte[] storedRow = stored.getRow();
+    byte[] row;
+    try {
+      row = codec.decodeRow(storedRow);
+    } catch (CellDecodingException e) {
+      return failed(storedRow, e.getMessage());
+    }
+    Result current = stored;
+    for (int attempt = 0; attempt < ATTEMPTS_PER_ROW; attempt++) {
+      RowRewrite rewrite;
+      try {
+        rewrite = plan(row, current);
+      } catch (IOException | RuntimeException e) {
+        return failed(storedRow, e.getMessage());
+      }
+      if (rewrite.cells.isEmpty()) {
+        return new Counts(1, 0, 1, 0, false);
+      }
+      Put storedPut = encoder.encodeCells(rewrite.logicalPut(row), new Put(storedRow));
+      CheckAndMutate write = CheckAndMutate.newBuilder(storedRow).ifMatches(rewrite.unchanged()).build(storedPut);
+      if (table.checkAndMutate(write).isSuccess()) {
+        return new Counts(1, 1, 0, 0, false);
+      }
+      // An application wrote the row meanwhile: read it again and redo what is still in the old form.
+      current = table.get(new Get(storedRow).readAllVersions());
+      if (current.isEmpty()) {
+        return new Counts(1, 0, 1, 0, false); // deleted meanwhile
+      }
+    }
+    return failed(storedRow, "rewritten concurrently " + ATTEMPTS_PER_ROW + " times in a row; run the migration again");
+  }
+
+  private Counts failed(byte[] storedRow, String why) {
+    if (failures.size() < FAILURES_KEPT) {
+      failures.add("stored row " + Bytes.toStringBinary(storedRow) + ": " + why);
+    }
+    return new Counts(1, 0, 0, 1, false);
+  }
+
+  /** The cells of one row still to rewrite, and the stored cells they replace. */
+  private static final class RowRewrite {
+    final List<Cell> cells = new ArrayList<>();
+    /** Latest stored value of each stored column being replaced. */
+    final Map<String, Cell> latest = new LinkedHashMap<>();
+
+    Put logicalPut(byte[] row) throws IOException {
+      Put put = new Put(row);
+      for (Cell c : cells) {
+        put.add(c);
+      }
+      return put;
+    }
+
+    FilterList unchanged() {
+      FilterList all = new FilterList(FilterList.Operator.MUST_PASS_ALL);
+      for (Cell c : latest.values()) {
+        SingleColumnValueFilter same = new SingleColumnValueFilter(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
+            CompareOperator.EQUAL, new BinaryComparator(CellUtil.cloneValue(c)));
+        same.setFilterIfMissing(true);
+        same.setLatestVersionOnly(true);
+        all.addFilter(same);
+      }
+      return all;
+    }
+  }
+
+  private RowRewrite plan(byte[] row, Result stored) throws IOException {
+    RowRewrite rewrite = new RowRewrite();
+    // Cells come newest version first: the first of each column is the one a writer may replace.
+    Map<String, Cell> newest = new LinkedHashMap<>();
+    for (Cell cell : stored.rawCells()) {
+      byte[] family = CellUtil.cloneFamily(cell);
+      byte[] storedQualifier = CellUtil.cloneQualifier(cell);
+      String column = Bytes.toStringBinary(family) + "/" + Bytes.toStringBinary(storedQualifier);
+      newest.putIfAbsent(column, cell);
+      if (SearchIndexCells.isIndexQualifier(storedQualifier)) {
+        continue; // made again with its value
+      }
+      byte[] qualifier = codec.decodeQualifier(row, family, storedQualifier);
+      byte[] value = CellUtil.cloneValue(cell);
+      if (!needsRewrite(row, family, qualifier, value)) {
+        continue;
+      }
+      byte[] plaintext = codec.decodeValue(row, family, qualifier, value);
+      rewrite.cells.add(new KeyValue(row, family, qualifier, cell.getTimestamp(), plaintext));
+      rewrite.latest.putIfAbsent(column, newest.get(column));
+    }
+    return rewrite;
+  }
+
+  private boolean needsRewrite(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws IOException {
+    if (codec.isMigrating(family, qualifier) && !codec.inOwnForm(row, family, qualifier, stored)) {
+      return true;
+    }
+    if (!rekey || codec.policy(family, qualifier).box() == BoxKind.PLAIN) {
+      return false;
+    }
+    OptionalInt keyId = InspectedCell.keyIdOf(stored);
+    return keyId.isPresent() && keyId.getAsInt() != primaryKeyId;
+  }
+
+  // ---- checkpoint
+
+  private byte[] checkpointRow() {
+    return Bytes.toBytes("migration/" + name.getNameAsString() + "/" + id);
+  }
+
+  private byte[] storedNext() throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      byte[] next = counters.get(new Get(checkpointRow())).getValue(HBaseIdentifierSource.FAMILY, NEXT);
+      return next == null || next.length == 0 ? null : next;
+    }
+  }
+
+  private void saveCheckpoint(byte[] next, Counts counts) throws IOException {
+    Put put = new Put(checkpointRow())
+        .addColumn(HBaseIdentifierSource.FAMILY, READ, Bytes.toBytes(counts.rowsRead()))
+        .addColumn(HBaseIdentifierSource.FAMILY, REWRITTEN, Bytes.toBytes(counts.rowsRewritten()))
+        .addColumn(HBaseIdentifierSource.FAMILY, SKIPPED, Bytes.toBytes(counts.rowsSkipped()))
+        .addColumn(HBaseIdentifierSource.FAMILY, FAILED, Bytes.toBytes(counts.rowsFailed()))
+        .addColumn(HBaseIdentifierSource.FAMILY, DONE, Bytes.toBytes(counts.done() ? 1L : 0L))
+        .addColumn(HBaseIdentifierSource.FAMILY, NEXT, next == null ? new byte[0] : next);
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      counters.put(put);
+    }
+  }
+
+  private static long number(Result r, byte[] qualifier) {
+    byte[] v = r.getValue(HBaseIdentifierSource.FAMILY, qualifier);
+    return v == null ? 0 : Bytes.toLong(v);
+  }
+
+  private static String idOf(TableSchema from, TableSchema to, boolean rekey) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(from.toYaml().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      sha.update(to.toYaml().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) (rekey ? 1 : 0));
+      return HexFormat.of().formatHex(sha.digest(), 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Options of a migration. */
+  public static final class Builder {
+    private Connection connection;
+    private KeyProvider keys;
+    private TableSchema from;
+    private TableSchema to;
+    private boolean rekey;
+    private int checkpointEvery = 1000;
+    private double maxRowsPerSecond;
+
+    private Builder() {}
+
+    /** The HBase connection of the table's cluster (a plain one: the migration reads stored cells). */
+    public Builder connection(Connection connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      return this;
+    }
+
+    public Builder keys(KeyProvider keys) {
+      this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /** The schema the stored data was written under. */
+    public Builder from(TableSchema from) {
+      this.from = Objects.requireNonNull(from, "from");
+      return this;
+    }
+
+    /** The schema to move to (the same as {@code from} for a re-key only). */
+    public Builder to(TableSchema to) {
+      this.to = Objects.requireNonNull(to, "to");
+      return this;
+    }
+
+    /** Also re-encrypts every protected value not under the keyset's primary key (default false). */
+    public Builder rekey(boolean rekey) {
+      this.rekey = rekey;
+      return this;
+    }
+
+    /** Rows between checkpoints (default 1000): at most this many are read again after a crash. */
+    public Builder checkpointEvery(int rows) {
+      if (rows < 1) {
+        throw new IllegalArgumentException("checkpointEvery must be at least 1, got " + rows);
+      }
+      this.checkpointEvery = rows;
+      return this;
+    }
+
+    /** At most this many rows per second (default 0: as fast as HBase takes them). */
+    public Builder maxRowsPerSecond(double rows) {
+      if (rows < 0) {
+        throw new IllegalArgumentException("maxRowsPerSecond must not be negative, got " + rows);
+      }
+      this.maxRowsPerSecond = rows;
+      return this;
+    }
+
+    /**
+     * The migration, checked: same table, supported changes, something to do.
+     *
+     * @throws IllegalArgumentException if the schemas are of different tables or nothing changes
+     * @throws UnsupportedOperationException naming the column and why, for unsupported changes
+     */
+    public TableMigration build() {
+      Objects.requireNonNull(connection, "connection");
+      Objects.requireNonNull(keys, "keys");
+      Objects.requireNonNull(from, "from");
+      Objects.requireNonNull(to, "to");
+      return new TableMigration(this);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TableMigration[" + name + ", " + id + "]";
+  }
+}
