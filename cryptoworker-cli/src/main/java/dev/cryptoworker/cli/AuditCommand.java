@@ -23,7 +23,8 @@ import picocli.CommandLine.Option;
 @Command(name = "audit", mixinStandardHelpOptions = true,
     description = {"Scan a table's raw storage (every version) and report, with counts: cells that do not"
         + " decrypt, cells under key ids the keyset does not have or has disabled, cells under keys to retire"
-        + " (--retiring), and protected values or row keys that are not in CryptoWorker's format (plaintext?).",
+        + " (--retiring), and protected values, qualifier names or row keys that are not in CryptoWorker's format"
+        + " (plaintext?).",
         "Exit 1 if any cell is in one of those classes."})
 final class AuditCommand extends Subcommand {
   @Mixin ClusterOptions cluster;
@@ -99,12 +100,14 @@ final class AuditCommand extends Subcommand {
 
   private Finding classify(InspectedCell cell, boolean plainRowKeys, Map<Integer, KeysetKey> keyset, Set<Integer> retire) {
     OptionalInt rowKey = cell.rowKeyId();
+    OptionalInt qualifierKey = cell.qualifierKeyId();
     OptionalInt valueKey = cell.valueKeyId();
     boolean protectedValue = cell.box().map(b -> b != BoxKind.PLAIN).orElse(true);
-    if ((!plainRowKeys && rowKey.isEmpty()) || (protectedValue && valueKey.isEmpty())) {
+    if ((!plainRowKeys && rowKey.isEmpty()) || (cell.hasProtectedQualifier() && qualifierKey.isEmpty())
+        || (protectedValue && valueKey.isEmpty())) {
       return Finding.PLAINTEXT;
     }
-    for (OptionalInt id : List.of(rowKey, protectedValue ? valueKey : OptionalInt.empty())) {
+    for (OptionalInt id : List.of(rowKey, qualifierKey, protectedValue ? valueKey : OptionalInt.empty())) {
       if (id.isPresent()) {
         KeysetKey key = keyset.get(id.getAsInt());
         if (key == null) {
@@ -122,6 +125,7 @@ final class AuditCommand extends Subcommand {
       cellsByKey.merge(valueKey.getAsInt(), 1L, Long::sum);
     }
     if ((rowKey.isPresent() && retire.contains(rowKey.getAsInt()))
+        || (qualifierKey.isPresent() && retire.contains(qualifierKey.getAsInt()))
         || (protectedValue && retire.contains(valueKey.getAsInt()))) {
       return Finding.RETIRING_KEY;
     }
@@ -131,6 +135,8 @@ final class AuditCommand extends Subcommand {
   private static String keyNote(InspectedCell cell) {
     StringBuilder s = new StringBuilder();
     cell.rowKeyId().ifPresent(id -> s.append(" [row key ").append(KeysetKey.hex(id)));
+    cell.qualifierKeyId().ifPresent(id -> s.append(s.length() == 0 ? " [" : ", ").append("qualifier key ")
+        .append(KeysetKey.hex(id)));
     cell.valueKeyId().ifPresent(id -> s.append(s.length() == 0 ? " [" : ", ").append("value key ").append(KeysetKey.hex(id)));
     return s.length() == 0 ? "" : s.append(']').toString();
   }

@@ -2,6 +2,7 @@ package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.nio.ByteBuffer;
 import java.util.Optional;
@@ -30,9 +31,11 @@ public final class InspectedCell {
   private final byte[] value;
   private final ColumnPolicy policy;
   private final String problem;
+  private final boolean protectedQualifier;
 
   private InspectedCell(Cell stored, Kind kind, byte[] row, byte[] qualifier, byte[] value, ColumnPolicy policy,
-      String problem) {
+      String problem, boolean protectedQualifier) {
+    this.protectedQualifier = protectedQualifier;
     this.stored = stored;
     this.kind = kind;
     this.row = row;
@@ -42,12 +45,14 @@ public final class InspectedCell {
     this.problem = problem;
   }
 
-  static InspectedCell decoded(Cell stored, Kind kind, byte[] row, byte[] qualifier, byte[] value, ColumnPolicy policy) {
-    return new InspectedCell(stored, kind, row, qualifier, value, policy, null);
+  static InspectedCell decoded(Cell stored, Kind kind, byte[] row, byte[] qualifier, byte[] value, ColumnPolicy policy,
+      boolean protectedQualifier) {
+    return new InspectedCell(stored, kind, row, qualifier, value, policy, null, protectedQualifier);
   }
 
-  static InspectedCell failed(Cell stored, Kind kind, byte[] row, ColumnPolicy policy, String problem) {
-    return new InspectedCell(stored, kind, row, null, null, policy, problem);
+  static InspectedCell failed(Cell stored, Kind kind, byte[] row, ColumnPolicy policy, String problem,
+      boolean protectedQualifier) {
+    return new InspectedCell(stored, kind, row, null, null, policy, problem, protectedQualifier);
   }
 
   public Kind kind() {
@@ -111,6 +116,23 @@ public final class InspectedCell {
   /** The key id in the stored value's header, if it carries CryptoWorker's keyed header. */
   public OptionalInt valueKeyId() {
     return keyIdOf(storedValue());
+  }
+
+  /** Whether the family stores its qualifier names encrypted ({@code protectQualifiers}). */
+  public boolean hasProtectedQualifier() {
+    return protectedQualifier;
+  }
+
+  /**
+   * The key id in the stored qualifier's header, if the family protects qualifier names (for an
+   * index entry: its value column's qualifier).
+   */
+  public OptionalInt qualifierKeyId() {
+    if (!protectedQualifier) {
+      return OptionalInt.empty();
+    }
+    byte[] q = storedQualifier();
+    return keyIdOf(kind == Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q);
   }
 
   /** The key id in the stored row key's header, if it carries one (not for PLAIN row keys). */

@@ -104,28 +104,30 @@ public final class TableInspector {
     InspectedCell.Kind kind = SearchIndexCells.isIndexQualifier(storedQualifier)
         ? InspectedCell.Kind.SEARCH_INDEX_ENTRY : InspectedCell.Kind.VALUE;
     ColumnPolicy policy = null;
+    boolean protectedQualifier = false;
     try {
       ColumnExpansion expansion = codec.expansion(family);
+      protectedQualifier = codec.familySchema(family).protectQualifiers();
       if (rowProblem != null) {
-        return InspectedCell.failed(cell, kind, null, null, rowProblem);
+        return InspectedCell.failed(cell, kind, null, null, rowProblem, protectedQualifier);
       }
       if (kind == InspectedCell.Kind.SEARCH_INDEX_ENTRY) {
         byte[] valueQualifier = codec.decodeQualifier(row, family, SearchIndexCells.storedQualifierOf(storedQualifier));
         policy = codec.policy(family, valueQualifier);
-        return InspectedCell.decoded(cell, kind, row, valueQualifier, null, policy);
+        return InspectedCell.decoded(cell, kind, row, valueQualifier, null, policy, protectedQualifier);
       }
       policy = expansion.storedPolicy(storedQualifier).orElse(null);
       Cell logical = expansion.decode(row, family, cell);
       if (logical == null) {
-        return InspectedCell.decoded(cell, kind, row, null, null, policy);
+        return InspectedCell.decoded(cell, kind, row, null, null, policy, protectedQualifier);
       }
       byte[] qualifier = CellUtil.cloneQualifier(logical);
       if (policy == null) {
         policy = codec.policy(family, qualifier);
       }
-      return InspectedCell.decoded(cell, kind, row, qualifier, CellUtil.cloneValue(logical), policy);
+      return InspectedCell.decoded(cell, kind, row, qualifier, CellUtil.cloneValue(logical), policy, protectedQualifier);
     } catch (IOException | RuntimeException e) {
-      return InspectedCell.failed(cell, kind, row, policy, e.getMessage());
+      return InspectedCell.failed(cell, kind, row, policy, e.getMessage(), protectedQualifier);
     }
   }
 }
