@@ -48,6 +48,11 @@ final class MigrateCommand extends Subcommand {
       description = "Limit the load on the cluster (default ${DEFAULT-VALUE}: no limit).")
   double maxRowsPerSecond;
 
+  @Option(names = "--cleanup-delay", paramLabel = "SECONDS", defaultValue = "120",
+      description = "When rows move to new stored keys: seconds between copying the last row and deleting the old"
+          + " forms, so that scans already running find every row (default ${DEFAULT-VALUE}).")
+  long cleanupDelaySeconds;
+
   @Option(names = "--restart", description = "Start from the first row, ignoring the checkpoint (and a finished run).")
   boolean restart;
 
@@ -70,7 +75,8 @@ final class MigrateCommand extends Subcommand {
     KeyProvider keys = KeyProvider.fromKeysetFile(keyset.keyset, keyset.keyEncryptionKey(root().environment()));
     try (ClusterOptions.OpenCluster open = cluster.open()) {
       TableMigration migration = TableMigration.builder().connection(open.connection()).keys(keys).from(old)
-          .to(target).rekey(rekey).checkpointEvery(checkpointEvery).maxRowsPerSecond(maxRowsPerSecond).build();
+          .to(target).rekey(rekey).checkpointEvery(checkpointEvery).maxRowsPerSecond(maxRowsPerSecond)
+          .cleanupDelay(Duration.ofSeconds(cleanupDelaySeconds)).build();
       err().println("migrating table " + table + " (migration " + migration.id() + "): " + migration.describe());
       TableMigration.Counts start = restart ? null : migration.checkpoint().orElse(null);
       if (start != null && !start.done()) {
@@ -114,13 +120,16 @@ final class MigrateCommand extends Subcommand {
       document.put("rowsRewritten", counts.rowsRewritten());
       document.put("rowsSkipped", counts.rowsSkipped());
       document.put("rowsFailed", counts.rowsFailed());
+      document.put("oldRowsDeleted", counts.oldRowsDeleted());
       document.put("done", counts.done());
       document.put("failures", migration.failures());
       Json.print(out(), document);
     } else {
       out().printf("%s table %s: rows read %,d, rewritten %,d, skipped (already in the new form) %,d, failed %,d"
-              + " (%.1f s this run)%n", counts.done() ? "migrated" : "stopped", table, counts.rowsRead(),
-          counts.rowsRewritten(), counts.rowsSkipped(), counts.rowsFailed(), seconds);
+              + "%s (%.1f s this run)%n", counts.done() ? "migrated" : "stopped", table, counts.rowsRead(),
+          counts.rowsRewritten(), counts.rowsSkipped(), counts.rowsFailed(),
+          counts.oldRowsDeleted() > 0 ? String.format(", old forms of moved rows deleted %,d", counts.oldRowsDeleted()) : "",
+          seconds);
       migration.failures().forEach(f -> out().println("  failed: " + f));
     }
   }

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
@@ -110,10 +111,13 @@ class MigrateCommandTest {
     setUp(hbase, conf, expected);
     TableSchema old = TableSchema.load(oldSchema);
     TableSchema target = TableSchema.load(newSchema);
+    // mainId moves from DET to SSE and everything to a new key, row keys included (rows move).
+    String oldest = KeysetFiles.describe(keyset, kek()).get(0).hexId();
+    KeysetFiles.rotate(keyset, kek());
 
     // The application, switched to the new schema in migration mode: 4 writers, 4 readers.
     SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys()).schema(target)
-        .migratingFrom(old).build();
+        .migratingFrom(old, true).build();
     PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(TableName.valueOf(table)), expected, ROWS,
         UPDATED, 4, 4);
 
@@ -122,11 +126,12 @@ class MigrateCommandTest {
         "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
         "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
         "-cp", System.getProperty("java.class.path"), CryptoworkerCommand.class.getName()));
-    command.addAll(migrateArgs("--checkpoint-every", "20", "--max-rows-per-second", "150", "--no-progress"));
+    command.addAll(migrateArgs("--rekey", "--checkpoint-every", "20", "--max-rows-per-second", "150", "--no-progress"));
     ProcessBuilder child = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(dir.resolve("child.log").toFile());
     child.environment().put("CRYPTOWORKER_KEK", KEK);
-    TableMigration probe = TableMigration.builder().connection(hbase).keys(keys()).from(old).to(target).build();
+    TableMigration probe = TableMigration.builder().connection(hbase).keys(keys()).from(old).to(target).rekey(true)
+        .build();
     Process process = child.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     TableMigration.Counts atKill = null;
@@ -146,7 +151,8 @@ class MigrateCommandTest {
     assertFalse(saved.done(), saved.toString());
     assertTrue(saved.rowsRead() < ROWS, saved.toString());
 
-    Cli.Result resumed = Cli.run(ENV, migrateArgs("--no-progress").toArray(new String[0]));
+    Cli.Result resumed = Cli.run(ENV, migrateArgs("--rekey", "--cleanup-delay", "1", "--no-progress")
+        .toArray(new String[0]));
     assertEquals(0, resumed.exitCode(), resumed.out() + resumed.err());
     assertTrue(resumed.err().contains("resuming after"), resumed.err());
     assertTrue(resumed.out().startsWith("migrated table " + table + ": rows read "), resumed.out());
@@ -155,6 +161,8 @@ class MigrateCommandTest {
     Thread.sleep(200);
     load.close();
     app.close();
+    // Nothing is left under the old key: disabled, it is not missed.
+    assertEquals(0, Cli.run(ENV, "keys", "disable", oldest, "--force", "--keyset", keyset.toString()).exitCode());
 
     // With the new schema alone: no write lost, every cell in its new form, searches from the index.
     try (SecureConnection strict = SecureConnection.wrap(hbase, keys(), List.of(target));
@@ -178,8 +186,36 @@ class MigrateCommandTest {
       }
     }
     Cli.Result audit = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table", table,
-        "--schema", newSchema.toString());
+        "--schema", newSchema.toString(), "--retiring", oldest);
     assertEquals(0, audit.exitCode(), audit.out() + audit.err());
+  }
+
+  @Test
+  void afterAFullRekeyTheOldKeyIsDisabledAndTheAuditFindsNothingUnderIt(Connection hbase, Configuration conf)
+      throws Exception {
+    Map<String, String> expected = new TreeMap<>();
+    setUp(hbase, conf, expected);
+    String oldest = KeysetFiles.describe(keyset, kek()).get(0).hexId();
+    assertEquals(0, Cli.run(ENV, "keys", "rotate", "--keyset", keyset.toString()).exitCode());
+
+    Cli.Result rekey = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table", table,
+        "--from", oldSchema.toString(), "--rekey", "--cleanup-delay", "0", "--no-progress");
+    assertEquals(0, rekey.exitCode(), rekey.out() + rekey.err());
+    assertTrue(rekey.err().contains("row keys and qualifier names too"), rekey.err());
+    assertTrue(rekey.out().contains("old forms of moved rows deleted 600"), rekey.out());
+
+    assertEquals(0, Cli.run(ENV, "keys", "disable", oldest, "--force", "--keyset", keyset.toString()).exitCode());
+    Cli.Result audit = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table", table,
+        "--schema", oldSchema.toString(), "--retiring", oldest, "--json");
+    assertEquals(0, audit.exitCode(), audit.out() + audit.err());
+    JsonNode report = new ObjectMapper().readTree(audit.out());
+    assertEquals(600, report.get("rows").asLong());
+    assertTrue(report.get("ok").asBoolean());
+    try (SecureConnection after = SecureConnection.wrap(hbase, keys(), List.of(TableSchema.load(oldSchema)));
+        Table t = after.getTable(TableName.valueOf(table))) {
+      assertEquals("m-123", Bytes.toString(t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(123))))
+          .getValue(PatientsUnderLoad.ID, PatientsUnderLoad.MAIN_ID)));
+    }
   }
 
   @Test

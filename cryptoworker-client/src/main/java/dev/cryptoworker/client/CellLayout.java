@@ -116,7 +116,8 @@ final class CellLayout implements StorageLayout {
     return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan, codec.table());
   }
 
-  private static Filter copyOf(Filter filter) throws IOException {
+  /** A fresh copy of {@code filter} (filters keep per-scan state). */
+  static Filter copyOf(Filter filter) throws IOException {
     return ProtobufUtil.toFilter(ProtobufUtil.toFilter(filter));
   }
 

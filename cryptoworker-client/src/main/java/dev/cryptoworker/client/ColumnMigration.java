@@ -13,8 +13,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * What changes between the schema a table's data was written under and the schema it moves to:
  * which columns must be re-encrypted. A column changes when its policy differs, or when it moves
- * between its family default's keys and its own (listed) keys. Only value changes are supported;
- * what would need rows or cells copied under new names is refused, naming why.
+ * between its family default's keys and its own (listed) keys. Rows move to new stored keys when
+ * the row key's protection changes (see {@link MovingRowsLayout}); what would rename cells within a
+ * row (qualifier protection) is refused, naming why.
  */
 final class ColumnMigration {
   private final TableSchema from;
@@ -38,10 +39,11 @@ final class ColumnMigration {
       throw new IllegalArgumentException("migration between schemas of different tables: " + from.tableName()
           + " (" + from.source() + ") and " + table + " (" + to.source() + ")");
     }
-    if (!from.rowKeyPolicy().equals(to.rowKeyPolicy())) {
-      throw unsupported(table, "row key", "changing the row key's protection (" + from.rowKeyPolicy() + " to "
-          + to.rowKeyPolicy() + ") moves every row to a new stored key (copy and delete), which this version"
-          + " does not do");
+    if (!from.rowKeyPolicy().equals(to.rowKeyPolicy())
+        && (from.rowKeyPolicy().box() == BoxKind.STD || to.rowKeyPolicy().box() == BoxKind.STD)) {
+      throw unsupported(table, "row key", "rows cannot move to or from STD row keys (" + from.rowKeyPolicy() + " to "
+          + to.rowKeyPolicy() + "): randomized keys cannot be found again, so the two forms of a row could not be"
+          + " read together");
     }
     ColumnMigration migration = new ColumnMigration(from, to);
     for (FamilySchema old : from.families().values()) {
@@ -101,8 +103,11 @@ final class ColumnMigration {
     return old != null && now != null && changes(old, now, Bytes.toString(qualifier));
   }
 
-  /** Whether anything at all changes. */
+  /** Whether anything at all changes: the row key's protection, or any column's. */
   boolean changesAnything() {
+    if (!from.rowKeyPolicy().equals(to.rowKeyPolicy())) {
+      return true;
+    }
     for (FamilySchema old : from.families().values()) {
       if (!changedColumns(old, to.family(old.name()).orElseThrow()).isEmpty()) {
         return true;
@@ -114,6 +119,9 @@ final class ColumnMigration {
   /** {@code family:column FROM -> TO, ...}, for messages and logs. */
   String describe() {
     List<String> parts = new ArrayList<>();
+    if (!from.rowKeyPolicy().equals(to.rowKeyPolicy())) {
+      parts.add("row key " + from.rowKeyPolicy().box() + " -> " + to.rowKeyPolicy().box());
+    }
     for (FamilySchema old : from.families().values()) {
       FamilySchema now = to.family(old.name()).orElseThrow();
       for (String column : changedColumns(old, now)) {

@@ -17,10 +17,16 @@ import org.slf4j.LoggerFactory;
  * the client (row range, residual filter, limit).
  */
 final class DecodingResultScanner implements SecureResultScanner {
+  /** Turns one row from the raw scanner into a logical row, or null to skip it. */
+  @FunctionalInterface
+  interface RowDecoder {
+    Result decode(Result raw) throws IOException;
+  }
+
   private static final Logger LOG = LoggerFactory.getLogger(SecureTable.class);
 
   private final ResultScanner raw;
-  private final ResultDecoder decoder;
+  private final RowDecoder decoder;
   private final ClientSideFilter residual;
   private final PlainRowRange rowRange;
   private final int limit;
@@ -30,7 +36,7 @@ final class DecodingResultScanner implements SecureResultScanner {
   private int returned;
   private boolean done;
 
-  DecodingResultScanner(ResultScanner raw, ResultDecoder decoder, ScanPlan plan, String table) {
+  DecodingResultScanner(ResultScanner raw, RowDecoder decoder, ScanPlan plan, String table) {
     this.skipUndecodable = plan.skipUndecodable();
     this.table = table;
     this.raw = raw;
@@ -67,6 +73,9 @@ final class DecodingResultScanner implements SecureResultScanner {
         // Neither the row (it may be a decrypted key) nor values: table, column and reason only.
         LOG.warn("Table {}: skipped a stored row that does not decode ({}: {}); {} skipped by this scan",
             table, e.column(), e.reason(), skipped);
+        continue;
+      }
+      if (row == null) {
         continue;
       }
       if (rowRange != null && !rowRange.contains(row.getRow())) {

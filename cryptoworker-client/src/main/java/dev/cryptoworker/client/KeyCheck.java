@@ -27,16 +27,35 @@ final class KeyCheck {
   private final String table;
   private final KeyedPrf.Tag expected;
 
-  private KeyCheck(String table, KeyedPrf.Tag expected) {
+  private final KeyProvider keys;
+
+  private KeyCheck(String table, KeyedPrf.Tag expected, KeyProvider keys) {
     this.table = table;
     this.expected = expected;
+    this.keys = keys;
   }
 
-  /** The check of {@code table} under {@code keys}. */
+  /** The check of {@code table} under {@code keys}' oldest key. */
   static KeyCheck of(KeyProvider keys, String table) throws GeneralSecurityException {
-    byte[] name = table.getBytes(StandardCharsets.UTF_8);
-    return new KeyCheck(table, KeyedPrf.of(keys, new KeyScope(table, "", "", "key-check", BoxKind.STD),
-        AssociatedData.of("cryptoworker-key-check", name)));
+    return new KeyCheck(table, KeyedPrf.of(keys, scope(table), message(table)), keys);
+  }
+
+  /** The check of {@code table} under key {@code keyId} (the identity key a migration moves rows to). */
+  static KeyCheck of(KeyProvider keys, String table, int keyId) throws GeneralSecurityException {
+    return new KeyCheck(table, KeyedPrf.of(keys, scope(table), message(table), keyId), keys);
+  }
+
+  private static KeyScope scope(String table) {
+    return new KeyScope(table, "", "", "key-check", BoxKind.STD);
+  }
+
+  private static byte[] message(String table) {
+    return AssociatedData.of("cryptoworker-key-check", table.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The id of the key this check is under: the key of the table's row keys and qualifier names. */
+  int keyId() {
+    return expected.keyId();
   }
 
   /** The attribute value to store with the table. */
@@ -67,9 +86,21 @@ final class KeyCheck {
     byte[] tag = new byte[KeyedPrf.TAG_BYTES];
     in.get(tag);
     if (keyId != expected.keyId()) {
-      throw new KeyMismatchException(table, "the table was created under key id " + Integer.toUnsignedString(keyId, 16)
-          + ", but this client's oldest key is " + Integer.toUnsignedString(expected.keyId(), 16)
-          + ": wrong master key or keyset file (every read would find nothing)");
+      boolean known;
+      try {
+        known = MessageDigest.isEqual(tag, KeyedPrf.of(keys, scope(table), message(table), keyId).tag());
+      } catch (GeneralSecurityException e) {
+        known = false;
+      }
+      throw new KeyMismatchException(table, known
+          ? "the table's row keys and qualifier names are under key id " + Integer.toUnsignedString(keyId, 16)
+              + " (a re-key moved them), but this client names rows under " + Integer.toUnsignedString(expected.keyId(), 16)
+              + ": disable the retired keys in this client's keyset, or open the table in migration mode"
+              + " (every read would find nothing)"
+          : "the table's key check is under key id " + Integer.toUnsignedString(keyId, 16)
+              + ", which this client's keys do not have (its identity key is "
+              + Integer.toUnsignedString(expected.keyId(), 16)
+              + "): wrong master key or keyset file (every read would find nothing)");
     }
     if (!MessageDigest.isEqual(tag, expected.tag())) {
       throw new KeyMismatchException(table, "key id " + Integer.toUnsignedString(keyId, 16)

@@ -22,7 +22,20 @@ final class KeyedPrf {
   private KeyedPrf() {}
 
   static Tag of(KeyProvider keys, KeyScope scope, byte[] message) throws GeneralSecurityException {
-    VersionedKey key = keys.keyRing(scope, 32).oldestOnly().primary();
+    return under(keys.keyRing(scope, 32).oldestOnly().primary(), message);
+  }
+
+  /**
+   * The tag under key {@code keyId} instead of the oldest.
+   *
+   * @throws GeneralSecurityException if the keyset has no such enabled key
+   */
+  static Tag of(KeyProvider keys, KeyScope scope, byte[] message, int keyId) throws GeneralSecurityException {
+    return under(keys.keyRing(scope, 32).byId(keyId).orElseThrow(() -> new GeneralSecurityException(
+        "the keyset has no enabled key " + Integer.toUnsignedString(keyId, 16))), message);
+  }
+
+  private static Tag under(VersionedKey key, byte[] message) throws GeneralSecurityException {
     Mac mac = Mac.getInstance("HmacSHA256");
     mac.init(key.key().withCopy(SecretKeyAccess.insecure(), bytes -> new SecretKeySpec(bytes, "HmacSHA256")));
     return new Tag(key.keyId(), Arrays.copyOf(mac.doFinal(message), TAG_BYTES));

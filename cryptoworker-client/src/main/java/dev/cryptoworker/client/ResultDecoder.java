@@ -9,7 +9,7 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Result;
 
 /** Decode: turns a raw Result of stored cells into the plaintext Result the caller expects. */
-final class ResultDecoder {
+final class ResultDecoder implements DecodingResultScanner.RowDecoder {
   private final TableCodec codec;
 
   ResultDecoder(TableCodec codec) {
@@ -17,7 +17,8 @@ final class ResultDecoder {
   }
 
   /** Decodes every cell; never returns a cell that failed to decode. */
-  Result decode(Result raw) throws IOException {
+  @Override
+  public Result decode(Result raw) throws IOException {
     if (raw == null || raw.rawCells() == null || raw.rawCells().length == 0) {
       return raw;
     }

@@ -14,11 +14,13 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -196,7 +198,7 @@ public final class SecureConnection implements Closeable {
       LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
           + " will not be detected before reads", name);
     } else {
-      codec.keyCheck().verify(stored);
+      codec.verifyKeyCheck(stored);
     }
     keysVerified.add(name);
   }
@@ -376,6 +378,7 @@ public final class SecureConnection implements Closeable {
     private final List<TableSchema> schemas = new ArrayList<>();
     private SecureTableOptions options = SecureTableOptions.defaults();
     private final Map<String, TableSchema> previousSchemas = new LinkedHashMap<>();
+    private final Set<String> rekeyed = new HashSet<>();
 
     private Builder() {}
 
@@ -424,9 +427,23 @@ public final class SecureConnection implements Closeable {
      * call is removed.
      */
     public Builder migratingFrom(TableSchema previous) {
+      return migratingFrom(previous, false);
+    }
+
+    /**
+     * As {@link #migratingFrom(TableSchema)}, for a migration that also re-keys ({@code cryptoworker
+     * migrate --rekey}): with {@code rekey}, row keys and qualifier names are written under the
+     * keyset's primary key (unless the table has ASHE or SPLASHE columns, whose identifier counters are
+     * named under the oldest key), and rows stored under the oldest are read too. Keep this until
+     * every client's keyset has the retired keys disabled.
+     */
+    public Builder migratingFrom(TableSchema previous, boolean rekey) {
       Objects.requireNonNull(previous, "previous");
       if (previousSchemas.putIfAbsent(previous.tableName(), previous) != null) {
         throw new IllegalArgumentException("two previous schemas for table " + previous.tableName());
+      }
+      if (rekey) {
+        rekeyed.add(previous.tableName());
       }
       return this;
     }
@@ -463,7 +480,8 @@ public final class SecureConnection implements Closeable {
                   + schema.source());
         }
         codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers, searchCounters,
-            options.orderPreservingMemoEntries()));
+            options.orderPreservingMemoEntries(), rekeyed.contains(schema.tableName())
+                ? TableMigration.identityKeyAfterRekey(keys, schema) : OptionalInt.empty()));
       }
       for (TableSchema previous : previousSchemas.values()) {
         TableCodec current = codecs.get(TableName.valueOf(previous.tableName()));

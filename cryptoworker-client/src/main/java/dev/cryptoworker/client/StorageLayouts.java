@@ -34,6 +34,11 @@ final class StorageLayouts {
 
   /** The layout of {@code codec}'s schema. */
   static StorageLayout open(Context context) throws IOException {
+    if (context.codec().rowsMove()) {
+      // A migration moving rows to new stored keys: both forms, one cell per cell.
+      return new MovingRowsLayout(context.defaultCluster().getTable(context.table()), context.codec(),
+          context.options(), context.pool());
+    }
     return FACTORIES.get("CELL").open(context);
   }
 }

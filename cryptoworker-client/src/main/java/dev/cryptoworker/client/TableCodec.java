@@ -5,6 +5,7 @@ import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.RangeBounds;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -76,18 +78,30 @@ final class TableCodec {
 
   TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
       SearchCounters searchCounters, int orderPreservingMemoEntries) {
+    this(schema, keys, registry, identifiers, searchCounters, orderPreservingMemoEntries, OptionalInt.empty());
+  }
+
+  /**
+   * @param identityKeyId the key row keys and qualifier names are under: the keyset's oldest if
+   *     empty (always, except while a re-key moves them to another)
+   */
+  TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
+      SearchCounters searchCounters, int orderPreservingMemoEntries, OptionalInt identityKeyId) {
     this.schema = schema;
     this.searchCounters = searchCounters;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
     this.diagnosis = new StoredFormDiagnosis(table, keys, registry);
     try {
-      this.keyCheck = KeyCheck.of(keys, table);
+      this.keyCheck = identityKeyId.isPresent() ? KeyCheck.of(keys, table, identityKeyId.getAsInt())
+          : KeyCheck.of(keys, table);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + table + ": cannot derive keys", e);
     }
-    // Row keys and qualifier names are identities: always under the oldest key (see the README).
-    KeyProvider identities = (scope, length) -> keys.keyRing(scope, length).oldestOnly();
+    // Row keys and qualifier names are identities: under the oldest key (see the README), one key only.
+    KeyProvider identities = identityKeyId.isEmpty() ? (scope, length) -> keys.keyRing(scope, length).oldestOnly()
+        : (scope, length) -> KeyRing.of(keys.keyRing(scope, length).byId(identityKeyId.getAsInt()).orElseThrow(
+            () -> new GeneralSecurityException("no enabled key " + Integer.toUnsignedString(identityKeyId.getAsInt(), 16))));
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
     BoxFactoryCall boxes = (policy, scope, provider, what) -> {
       try {
@@ -131,6 +145,30 @@ final class TableCodec {
   void readPreviousForm(TableCodec previous, ColumnMigration migration) {
     this.previous = previous;
     this.migration = migration;
+  }
+
+  /**
+   * Compares this codec's keys with a table's stored key check; during a migration that moves rows,
+   * the previous form's check is accepted too (it stays on the table until the migration is done).
+   */
+  void verifyKeyCheck(String stored) throws KeyMismatchException {
+    try {
+      keyCheck.verify(stored);
+    } catch (KeyMismatchException e) {
+      if (previous == null || !rowsMove()) {
+        throw e;
+      }
+      previous.keyCheck.verify(stored);
+    }
+  }
+
+  /**
+   * Whether a migration moves rows to new stored keys (the row key's protection or the key of row
+   * keys and qualifier names changes): then each logical row may be stored in both forms.
+   */
+  boolean rowsMove() {
+    return previous != null && (!previous.schema.rowKeyPolicy().equals(schema.rowKeyPolicy())
+        || previous.keyCheck.keyId() != keyCheck.keyId());
   }
 
   /** Whether {@code family:qualifier} is being migrated, so its stored cells may be in either form. */

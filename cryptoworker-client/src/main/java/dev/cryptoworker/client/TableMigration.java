@@ -27,6 +27,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -34,6 +35,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
@@ -58,16 +60,35 @@ import org.apache.hadoop.hbase.util.Bytes;
  *       is left alone, so rows done before a crash are only counted again as skipped.
  * </ul>
  *
- * <p>Row keys and protected qualifier names stay as they are: changes to their protection are
- * refused (see {@link ColumnMigration}), and re-keying leaves them under the keyset's oldest key.
+ * <p><b>Rows that move.</b> When the row key's protection changes, or a re-key moves row keys and
+ * qualifier names to the primary key ({@link #identityKeyAfterRekey}), each row gets a new stored
+ * key: the first pass copies every old-form row to its new key (every version, same timestamps),
+ * then, after {@link Builder#cleanupDelay}, a second pass deletes the old forms; clients in
+ * migration mode read both ({@link MovingRowsLayout}). At the end the table's key check moves to
+ * the new key.
  */
 public final class TableMigration {
-  /** Where a migration stands: rows read, rewritten, already in the new form, failed. */
-  public record Counts(long rowsRead, long rowsRewritten, long rowsSkipped, long rowsFailed, boolean done) {
+  /**
+   * Where a migration stands: stored rows read, rewritten (or copied to their new stored key),
+   * already in the new form, failed; old forms of moved rows deleted (the cleanup pass).
+   */
+  public record Counts(long rowsRead, long rowsRewritten, long rowsSkipped, long rowsFailed, long oldRowsDeleted,
+      boolean done) {
     Counts plus(Counts o) {
       return new Counts(rowsRead + o.rowsRead, rowsRewritten + o.rowsRewritten, rowsSkipped + o.rowsSkipped,
-          rowsFailed + o.rowsFailed, o.done);
+          rowsFailed + o.rowsFailed, oldRowsDeleted + o.oldRowsDeleted, o.done);
     }
+
+    Counts finished() {
+      return new Counts(rowsRead, rowsRewritten, rowsSkipped, rowsFailed, oldRowsDeleted, true);
+    }
+
+    private static final Counts READ_ONE = new Counts(1, 0, 0, 0, 0, false);
+    private static final Counts REWROTE_ONE = new Counts(1, 1, 0, 0, 0, false);
+    private static final Counts SKIPPED_ONE = new Counts(1, 0, 1, 0, 0, false);
+    private static final Counts FAILED_ONE = new Counts(1, 0, 0, 1, 0, false);
+    private static final Counts DELETED_ONE = new Counts(0, 0, 0, 0, 1, false);
+    private static final Counts NONE = new Counts(0, 0, 0, 0, 0, false);
   }
 
   /** Told the counts after every row. */
@@ -82,6 +103,12 @@ public final class TableMigration {
   private static final byte[] SKIPPED = Bytes.toBytes("m:skipped");
   private static final byte[] FAILED = Bytes.toBytes("m:failed");
   private static final byte[] DONE = Bytes.toBytes("m:done");
+  private static final byte[] DELETED = Bytes.toBytes("m:deleted");
+  private static final byte[] PHASE = Bytes.toBytes("m:phase");
+  /** Phases of a migration that moves rows: copy every old form, wait, then delete them. */
+  private static final long COPYING = 0;
+  private static final long WAITING = 1;
+  private static final long CLEANING = 2;
   private static final int ATTEMPTS_PER_ROW = 5;
   private static final int SCAN_CACHING = 100;
   private static final int FAILURES_KEPT = 20;
@@ -93,6 +120,7 @@ public final class TableMigration {
   private final boolean rekey;
   private final int checkpointEvery;
   private final double maxRowsPerSecond;
+  private final java.time.Duration cleanupDelay;
   private final TableCodec codec;
   private final OperationEncoder encoder;
   private final int primaryKeyId;
@@ -106,16 +134,15 @@ public final class TableMigration {
     this.rekey = b.rekey;
     this.checkpointEvery = b.checkpointEvery;
     this.maxRowsPerSecond = b.maxRowsPerSecond;
+    this.cleanupDelay = b.cleanupDelay;
     this.name = TableName.valueOf(to.tableName());
     ColumnMigration changes = ColumnMigration.between(from, to);
     if (!changes.changesAnything() && !rekey) {
       throw new IllegalArgumentException("table " + to.tableName() + ": " + from.source() + " and " + to.source()
           + " protect every column alike, and re-keying was not asked: nothing to migrate");
     }
-    SecureConnection.Builder secure = SecureConnection.builder().connection(connection).keys(b.keys).schema(to);
-    if (changes.changesAnything()) {
-      secure.migratingFrom(from);
-    }
+    SecureConnection.Builder secure = SecureConnection.builder().connection(connection).keys(b.keys).schema(to)
+        .migratingFrom(from, rekey);
     // Only its codec is kept; the codec writes through the connection, not through this object's pool.
     try (SecureConnection built = secure.build()) {
       this.codec = built.codec(name);
@@ -127,6 +154,30 @@ public final class TableMigration {
       throw new IllegalStateException("table " + to.tableName() + ": cannot derive keys", e);
     }
     this.id = idOf(from, to, rekey);
+  }
+
+  /**
+   * The key a re-key moves row keys and qualifier names to: the primary, for DET and OPE row keys,
+   * unless the table has ASHE or SPLASHE columns (their identifier counters are named under the
+   * oldest key, and retiring it would restart them: identifiers must never repeat under one key).
+   * Otherwise they keep the oldest (PLAIN and STD row keys: rows that cannot move).
+   */
+  static OptionalInt identityKeyAfterRekey(KeyProvider keys, TableSchema schema) {
+    BoxKind rowKeys = schema.rowKeyPolicy().box();
+    if (rowKeys != BoxKind.DET && rowKeys != BoxKind.OPE) {
+      return OptionalInt.empty(); // PLAIN keys have no key; STD rows cannot be found again to move
+    }
+    boolean counters = schema.families().values().stream()
+        .flatMap(f -> java.util.stream.Stream.concat(java.util.stream.Stream.of(f.defaultPolicy()), f.columns().values().stream()))
+        .anyMatch(p -> p.box() == BoxKind.ASHE || p.box() == BoxKind.SPLASHE);
+    if (counters) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(keys.keyRing(KeyScope.rowKey(schema.tableName(), BoxKind.DET), 32).primary().keyId());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("table " + schema.tableName() + ": cannot derive keys", e);
+    }
   }
 
   public static Builder builder() {
@@ -143,7 +194,12 @@ public final class TableMigration {
     String columns = ColumnMigration.between(from, to).describe();
     return (columns.equals("nothing") ? "no column changes" : columns)
         + (rekey ? "; every protected value re-encrypted under primary key " + Integer.toUnsignedString(primaryKeyId, 16)
-            + " (row keys and qualifier names stay under the oldest key)" : "");
+            + (codec.rowsMove() && codec.previousForm().orElseThrow().keyCheck().keyId() != codec.keyCheck().keyId()
+                ? ", row keys and qualifier names too (rows move: copied, then the old forms deleted)"
+                : " (row keys and qualifier names stay under the oldest key: "
+                    + (to.rowKeyPolicy().box() == BoxKind.DET || to.rowKeyPolicy().box() == BoxKind.OPE
+                        ? "the table has ASHE or SPLASHE columns" : to.rowKeyPolicy().box() + " row keys") + ")")
+            : codec.rowsMove() ? "; row keys change protection (rows move: copied, then the old forms deleted)" : "");
   }
 
   /** Counts the table's stored rows (a key-only scan of the whole table), for progress estimates. */
@@ -171,7 +227,7 @@ public final class TableMigration {
         return Optional.empty();
       }
       return Optional.of(new Counts(number(r, READ), number(r, REWRITTEN), number(r, SKIPPED), number(r, FAILED),
-          number(r, DONE) == 1));
+          number(r, DELETED), number(r, DONE) == 1));
     }
   }
 
@@ -196,30 +252,65 @@ public final class TableMigration {
     if (saved.isPresent() && saved.get().done()) {
       return saved.get();
     }
-    Counts counts = saved.orElse(new Counts(0, 0, 0, 0, false));
+    Counts counts = saved.orElse(new Counts(0, 0, 0, 0, 0, false));
+    long phase = saved.isPresent() ? savedNumber(PHASE) : COPYING;
     byte[] next = saved.isPresent() ? storedNext() : null;
+    failures.clear();
+    if (phase == COPYING) {
+      counts = pass(next, counts, COPYING, listener);
+      next = null;
+      phase = codec.rowsMove() ? WAITING : CLEANING;
+      saveCheckpoint(null, counts, phase);
+    }
+    if (phase == WAITING) {
+      // Scans that started before the copies were made may still be on their way to old forms.
+      sleep(cleanupDelay.toMillis());
+      phase = CLEANING;
+      saveCheckpoint(null, counts, phase);
+    }
+    if (codec.rowsMove()) {
+      counts = pass(next, counts, CLEANING, listener);
+      try (Admin admin = connection.getAdmin()) {
+        // New clients check the table's keys against the key its rows are now under.
+        admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+            .setValue(KeyCheck.ATTRIBUTE, codec.keyCheck().encode()).build());
+      }
+    }
+    counts = counts.finished();
+    saveCheckpoint(null, counts, CLEANING);
+    listener.progress(counts);
+    return counts;
+  }
+
+  /** One pass over the stored rows from after {@code next}: the copy pass or the cleanup pass. */
+  private Counts pass(byte[] next, Counts counts, long phase, ProgressListener listener) throws IOException {
     Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
     if (next != null) {
       scan.withStartRow(next, false);
     }
     long started = System.nanoTime();
-    long rowsThisRun = 0;
-    failures.clear();
+    long rowsThisPass = 0;
     try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(scan)) {
       for (Result stored = scanner.next(); stored != null; stored = scanner.next()) {
-        counts = counts.plus(migrateRow(table, stored));
-        rowsThisRun++;
-        if (rowsThisRun % checkpointEvery == 0) {
-          saveCheckpoint(stored.getRow(), counts);
+        counts = counts.plus(phase == COPYING ? migrateRow(table, stored) : cleanRow(table, stored));
+        rowsThisPass++;
+        if (rowsThisPass % checkpointEvery == 0) {
+          saveCheckpoint(stored.getRow(), counts, phase);
         }
         listener.progress(counts);
-        throttle(started, rowsThisRun);
+        throttle(started, rowsThisPass);
       }
     }
-    counts = new Counts(counts.rowsRead(), counts.rowsRewritten(), counts.rowsSkipped(), counts.rowsFailed(), true);
-    saveCheckpoint(null, counts);
-    listener.progress(counts);
     return counts;
+  }
+
+  private static void sleep(long millis) throws InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("migration interrupted");
+    }
   }
 
   private void throttle(long started, long rows) throws InterruptedIOException {
@@ -245,7 +336,10 @@ public final class TableMigration {
     try {
       row = codec.decodeRow(storedRow);
     } catch (CellDecodingException e) {
-      return failed(storedRow, e.getMessage());
+      if (!codec.rowsMove()) {
+        return failed(storedRow, e.getMessage());
+      }
+      return copyOldForm(table, stored, e);
     }
     Result current = stored;
     for (int attempt = 0; attempt < ATTEMPTS_PER_ROW; attempt++) {
@@ -256,27 +350,75 @@ public final class TableMigration {
         return failed(storedRow, e.getMessage());
       }
       if (rewrite.cells.isEmpty()) {
-        return new Counts(1, 0, 1, 0, false);
+        return Counts.SKIPPED_ONE;
       }
       Put storedPut = encoder.encodeCells(rewrite.logicalPut(row), new Put(storedRow));
       CheckAndMutate write = CheckAndMutate.newBuilder(storedRow).ifMatches(rewrite.unchanged()).build(storedPut);
       if (table.checkAndMutate(write).isSuccess()) {
-        return new Counts(1, 1, 0, 0, false);
+        return Counts.REWROTE_ONE;
       }
       // An application wrote the row meanwhile: read it again and redo what is still in the old form.
       current = table.get(new Get(storedRow).readAllVersions());
       if (current.isEmpty()) {
-        return new Counts(1, 0, 1, 0, false); // deleted meanwhile
+        return Counts.SKIPPED_ONE; // deleted meanwhile
       }
     }
     return failed(storedRow, "rewritten concurrently " + ATTEMPTS_PER_ROW + " times in a row; run the migration again");
+  }
+
+  /**
+   * Copies an old-form row to its new stored key, every version with its timestamp: a newer write
+   * of the new form stays newer, and a delete of the row made meanwhile still covers the copies.
+   * The old form stays until the cleanup pass.
+   */
+  private Counts copyOldForm(Table table, Result stored, CellDecodingException notNewForm) throws IOException {
+    Result logical;
+    try {
+      logical = new ResultDecoder(codec.previousForm().orElseThrow()).decode(stored);
+    } catch (CellDecodingException e) {
+      return failed(stored.getRow(), notNewForm.getMessage() + "; nor in the old form: " + e.getMessage());
+    }
+    Put put = new Put(logical.getRow());
+    for (Cell cell : logical.rawCells()) {
+      put.add(cell);
+    }
+    table.put(encoder.encodeCells(put, new Put(codec.encodeRow(logical.getRow()))));
+    return Counts.REWROTE_ONE;
+  }
+
+  /** Deletes an old-form row whose new form exists (copying it first if it does not). */
+  private Counts cleanRow(Table table, Result stored) throws IOException {
+    byte[] storedRow = stored.getRow();
+    try {
+      codec.decodeRow(storedRow);
+      return Counts.NONE; // a new form
+    } catch (CellDecodingException notNewForm) {
+      byte[] row;
+      try {
+        row = codec.previousForm().orElseThrow().decodeRow(storedRow);
+      } catch (CellDecodingException e) {
+        return failed(storedRow, notNewForm.getMessage() + "; nor in the old form: " + e.getMessage());
+      }
+      if (!table.exists(new Get(codec.encodeRow(row)))) {
+        Counts copied = copyOldForm(table, stored, notNewForm);
+        if (copied.rowsFailed() > 0) {
+          return copied;
+        }
+      }
+      long newest = 0;
+      for (Cell c : stored.rawCells()) {
+        newest = Math.max(newest, c.getTimestamp());
+      }
+      table.delete(new Delete(storedRow, newest));
+      return Counts.DELETED_ONE;
+    }
   }
 
   private Counts failed(byte[] storedRow, String why) {
     if (failures.size() < FAILURES_KEPT) {
       failures.add("stored row " + Bytes.toStringBinary(storedRow) + ": " + why);
     }
-    return new Counts(1, 0, 0, 1, false);
+    return Counts.FAILED_ONE;
   }
 
   /** The cells of one row still to rewrite, and the stored cells they replace. */
@@ -347,6 +489,12 @@ public final class TableMigration {
     return Bytes.toBytes("migration/" + name.getNameAsString() + "/" + id);
   }
 
+  private long savedNumber(byte[] qualifier) throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      return number(counters.get(new Get(checkpointRow())), qualifier);
+    }
+  }
+
   private byte[] storedNext() throws IOException {
     try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
       byte[] next = counters.get(new Get(checkpointRow())).getValue(HBaseIdentifierSource.FAMILY, NEXT);
@@ -354,8 +502,10 @@ public final class TableMigration {
     }
   }
 
-  private void saveCheckpoint(byte[] next, Counts counts) throws IOException {
+  private void saveCheckpoint(byte[] next, Counts counts, long phase) throws IOException {
     Put put = new Put(checkpointRow())
+        .addColumn(HBaseIdentifierSource.FAMILY, PHASE, Bytes.toBytes(phase))
+        .addColumn(HBaseIdentifierSource.FAMILY, DELETED, Bytes.toBytes(counts.oldRowsDeleted()))
         .addColumn(HBaseIdentifierSource.FAMILY, READ, Bytes.toBytes(counts.rowsRead()))
         .addColumn(HBaseIdentifierSource.FAMILY, REWRITTEN, Bytes.toBytes(counts.rowsRewritten()))
         .addColumn(HBaseIdentifierSource.FAMILY, SKIPPED, Bytes.toBytes(counts.rowsSkipped()))
@@ -394,8 +544,22 @@ public final class TableMigration {
     private boolean rekey;
     private int checkpointEvery = 1000;
     private double maxRowsPerSecond;
+    private java.time.Duration cleanupDelay = java.time.Duration.ofMinutes(2);
 
     private Builder() {}
+
+    /**
+     * When rows move to new stored keys: how long to wait between copying the last row and deleting
+     * the old forms (default 2 minutes). Scans that started before the copies and run longer than
+     * this may miss rows whose old form they had not reached yet.
+     */
+    public Builder cleanupDelay(java.time.Duration delay) {
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("cleanupDelay must not be negative, got " + delay);
+      }
+      this.cleanupDelay = delay;
+      return this;
+    }
 
     /** The HBase connection of the table's cluster (a plain one: the migration reads stored cells). */
     public Builder connection(Connection connection) {

@@ -61,7 +61,7 @@ class KeyCheckTest {
       KeyMismatchException e = assertThrows(KeyMismatchException.class,
           () -> wrong.getSecureTable(SecureFixture.name(schema)));
       assertEquals(schema.tableName(), e.table());
-      assertTrue(e.getMessage().contains("created under key id"), e.getMessage());
+      assertTrue(e.getMessage().contains("which this client's keys do not have"), e.getMessage());
     }
   }
 

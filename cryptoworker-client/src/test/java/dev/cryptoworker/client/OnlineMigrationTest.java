@@ -16,6 +16,7 @@ import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.testing.PatientsUnderLoad;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,7 @@ class OnlineMigrationTest {
   private static final int ROWS = 800;
   /** Rows p-0000 to p-0399 are updated by the writers; the rest never change. */
   private static final int UPDATED = 400;
+  private static final int ROWS_REKEYED = 200;
 
   @TempDir Path dir;
 
@@ -120,7 +122,7 @@ class OnlineMigrationTest {
   }
 
   @Test
-  void rekeyMovesEveryProtectedValueToThePrimaryKey(Connection hbase) throws Exception {
+  void fullRekeyMovesRowsWhileTheTableIsInUseThenTheOldKeyIsRetired(Connection hbase) throws Exception {
     KeyEncryptionKey kek = KeyEncryptionKey.fromBytes(new byte[32]);
     Path keyset = dir.resolve("keyset.json");
     KeysetFiles.generate(keyset, kek);
@@ -128,9 +130,7 @@ class OnlineMigrationTest {
     int oldest;
     try (SecureConnection before = SecureFixture.createSecure(hbase, KeyProvider.fromKeysetFile(keyset, kek), schema);
         Table t = before.getTable(SecureFixture.name(schema))) {
-      for (int i = 0; i < 50; i++) {
-        t.put(PatientsUnderLoad.patient(PatientsUnderLoad.row(i), "m-" + i));
-      }
+      PatientsUnderLoad.load(t, ROWS_REKEYED);
       oldest = KeysetFiles.describe(keyset, kek).get(0).id();
     }
     KeysetFiles.rotate(keyset, kek);
@@ -138,23 +138,87 @@ class OnlineMigrationTest {
     KeyProvider keys = KeyProvider.fromKeysetFile(keyset, kek);
 
     TableMigration migration = TableMigration.builder().connection(hbase).keys(keys).from(schema).to(schema)
-        .rekey(true).build();
-    assertTrue(migration.describe().contains("re-encrypted under primary key " + Integer.toUnsignedString(primary, 16)),
-        migration.describe());
-    TableMigration.Counts counts = migration.run(false, c -> { });
-    assertEquals(new TableMigration.Counts(50, 50, 0, 0, true), counts);
+        .rekey(true).cleanupDelay(Duration.ofMillis(200)).build();
+    assertTrue(migration.describe().contains("re-encrypted under primary key " + Integer.toUnsignedString(primary, 16)
+        + ", row keys and qualifier names too"), migration.describe());
+    Map<String, String> expected;
+    try (SecureConnection before = SecureConnection.wrap(hbase, keys, List.of(schema));
+        Table t = before.getTable(SecureFixture.name(schema))) {
+      expected = new java.util.concurrent.ConcurrentHashMap<>();
+      for (Result r : SecureFixture.scanAll(t, new Scan())) {
+        expected.put(Bytes.toString(r.getRow()), Bytes.toString(r.getValue(ID, MAIN_ID)));
+      }
+    }
+    TableMigration.Counts counts;
+    try (SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys).schema(schema)
+        .migratingFrom(schema, true).build();
+        PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(SecureFixture.name(schema)), expected,
+            ROWS_REKEYED, ROWS_REKEYED / 2, 2, 2)) {
+      counts = migration.run(false, c -> { });
+      Thread.sleep(200);
+    }
+    assertEquals(0, counts.rowsFailed(), migration.failures().toString());
+    assertEquals(ROWS_REKEYED, counts.oldRowsDeleted(), counts.toString()); // every old row moved
+    assertTrue(counts.done());
 
-    try (SecureConnection after = SecureConnection.wrap(hbase, keys, List.of(schema));
+    // A client that still names rows under the oldest key is told so, not answered with nothing.
+    try (SecureConnection stale = SecureConnection.wrap(hbase, keys, List.of(schema))) {
+      KeyMismatchException e = assertThrows(KeyMismatchException.class, () -> stale.getTable(SecureFixture.name(schema)));
+      assertTrue(e.getMessage().contains("a re-key moved them"), e.getMessage());
+    }
+
+    // With the old key disabled, nothing depends on it: every cell reads, under the new key only.
+    KeysetFiles.disable(keyset, kek, oldest, true);
+    KeyProvider newKeys = KeyProvider.fromKeysetFile(keyset, kek);
+    try (SecureConnection after = SecureConnection.wrap(hbase, newKeys, List.of(schema));
         Table t = after.getTable(SecureFixture.name(schema))) {
+      Map<String, String> stored = new TreeMap<>();
+      for (Result r : SecureFixture.scanAll(t, new Scan())) {
+        stored.put(Bytes.toString(r.getRow()), Bytes.toString(r.getValue(ID, MAIN_ID)));
+      }
+      assertEquals(new TreeMap<>(expected), stored);
       List<InspectedCell> all = new ArrayList<>();
       after.inspector(SecureFixture.name(schema)).forEachRow(all::addAll);
-      assertEquals(50 * 3, all.size()); // mainId, its index entry, phone
+      // Every version of every cell (writers overwrote some mainIds), all under the new key.
+      assertEquals(stored.size(), all.stream().map(c -> Bytes.toStringBinary(c.storedRow())).distinct().count());
       for (InspectedCell cell : all) {
-        assertTrue(cell.problem().isEmpty());
+        assertTrue(cell.problem().isEmpty(), cell.problem().orElse(""));
         assertEquals(primary, cell.valueKeyId().getAsInt());
-        assertEquals(oldest, cell.rowKeyId().getAsInt()); // row keys stay under the oldest key
+        assertEquals(primary, cell.rowKeyId().getAsInt());
       }
-      assertEquals(List.of(PatientsUnderLoad.row(7)), PatientsUnderLoad.rowsWithMainId(t, "m-7"));
+      // Searches of the SSE index: the rows written by the migration and by the writers are found.
+      for (String row : List.of(PatientsUnderLoad.row(7), PatientsUnderLoad.row(150), "w0-0")) {
+        assertEquals(List.of(row), PatientsUnderLoad.rowsWithMainId(t, expected.get(row)), row);
+      }
+    }
+  }
+
+  @Test
+  void aRowKeyProtectionChangeMovesEveryRowAndRangesThenRunOnTheServer(Connection hbase) throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
+    TableSchema det = SecureFixture.schema("rowmove", YAML);
+    TableSchema ope = det.toBuilder().rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.STRING)).build();
+    try (SecureConnection before = SecureFixture.createSecure(hbase, keys, det);
+        Table t = before.getTable(SecureFixture.name(det))) {
+      PatientsUnderLoad.load(t, 100);
+    }
+    TableMigration migration = TableMigration.builder().connection(hbase).keys(keys).from(det).to(ope)
+        .cleanupDelay(Duration.ZERO).build();
+    try (SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys).schema(ope).migratingFrom(det)
+        .build(); Table t = app.getTable(SecureFixture.name(ope))) {
+      // Before the migration every row is in the old form, and reads through the new schema find it.
+      assertEquals("m-42", Bytes.toString(t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(42)))).getValue(ID, MAIN_ID)));
+      TableMigration.Counts counts = migration.run(false, c -> { });
+      assertEquals(new TableMigration.Counts(100, 100, 0, 0, 100, true), counts);
+      assertEquals(100, SecureFixture.scanAll(t, new Scan()).size());
+    }
+    try (SecureConnection after = SecureConnection.wrap(hbase, keys, List.of(ope));
+        Table t = after.getTable(SecureFixture.name(ope))) {
+      List<Result> range = SecureFixture.scanAll(t, new Scan().withStartRow(Bytes.toBytes(PatientsUnderLoad.row(10)))
+          .withStopRow(Bytes.toBytes(PatientsUnderLoad.row(20))));
+      assertEquals(10, range.size());
+      assertEquals(PatientsUnderLoad.row(10), Bytes.toString(range.get(0).getRow()));
+      assertEquals("m-19", Bytes.toString(range.get(9).getValue(ID, MAIN_ID)));
     }
   }
 
@@ -164,8 +228,8 @@ class OnlineMigrationTest {
     TableSchema old = SecureFixture.schema("refusals", YAML);
     TableSchema sse = withMainId(old, BoxKind.SSE);
     UnsupportedOperationException rowKey = assertThrows(UnsupportedOperationException.class,
-        () -> ColumnMigration.between(old, old.toBuilder().rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.STRING)).build()));
-    assertTrue(rowKey.getMessage().contains("row key"), rowKey.getMessage());
+        () -> ColumnMigration.between(old, old.toBuilder().rowKey(ColumnPolicy.of(BoxKind.STD, ValueType.STRING)).build()));
+    assertTrue(rowKey.getMessage().contains("row key: rows cannot move to or from STD row keys"), rowKey.getMessage());
     UnsupportedOperationException qualifiers = assertThrows(UnsupportedOperationException.class,
         () -> ColumnMigration.between(old, old.toBuilder().family(old.family("contacts").orElseThrow().toBuilder()
             .protectQualifiers(true).build()).build()));
