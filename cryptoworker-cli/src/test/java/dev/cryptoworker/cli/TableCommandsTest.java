@@ -241,6 +241,28 @@ class TableCommandsTest {
   }
 
   @Test
+  void anHbaseSiteFileNamesTheCluster(Connection hbase, Configuration conf) throws Exception {
+    setUp(conf);
+    createTable(hbase);
+    writePatient(hbase, "p-1", "Silva");
+    Path site = Files.writeString(dir.resolve("hbase-site.xml"), String.join("\n",
+        "<?xml version=\"1.0\"?>",
+        "<configuration>",
+        "  <property><name>hbase.zookeeper.quorum</name><value>" + conf.get("hbase.zookeeper.quorum") + "</value></property>",
+        "  <property><name>hbase.zookeeper.property.clientPort</name><value>"
+            + conf.get("hbase.zookeeper.property.clientPort") + "</value></property>",
+        "</configuration>", ""));
+    Cli.Result audit = Cli.run(ENV, "audit", "--hbase-site", site.toString(), "--schema", schemaFile.toString(),
+        "--table", table, "--keyset", keyset.toString());
+    assertEquals(0, audit.exitCode(), audit.out() + audit.err());
+    assertTrue(audit.out().contains("1 stored rows"), audit.out());
+    Cli.Result missing = Cli.run(ENV, "audit", "--hbase-site", dir.resolve("nope.xml").toString(), "--schema",
+        schemaFile.toString(), "--table", table, "--keyset", keyset.toString());
+    assertEquals(1, missing.exitCode());
+    assertTrue(missing.err().contains("cannot read --hbase-site"), missing.err());
+  }
+
+  @Test
   void embeddedStartsAndStopsItsOwnHBase(Configuration conf) throws Exception {
     setUp(conf);
     Cli.Result audit = Cli.run(ENV, "audit", "--embedded", dir.resolve("hbase").toString(),
