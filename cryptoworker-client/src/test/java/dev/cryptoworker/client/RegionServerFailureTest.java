@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -32,14 +34,74 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A region server crashes in the middle of a secure write-heavy workload (its own two-server
- * cluster): afterwards every acknowledged write is readable and decrypts to what was written.
+ * cluster): afterwards every acknowledged write is readable and decrypts to what was written, ASHE
+ * sums cover them all and SSE searches find them. Twice: a region server thread aborted inside one
+ * JVM ({@link EmbeddedHBase}), and a region server process killed with SIGKILL in a cluster of
+ * separate processes ({@link ProcessCluster}, the coprocessor loaded from the region servers' own
+ * classpath).
  */
 class RegionServerFailureTest {
+  /** A two-region-server cluster that can lose one. */
+  private interface CrashableCluster extends AutoCloseable {
+    String quorum();
+
+    int port();
+
+    void crashRegionServer(int index) throws IOException;
+
+    @Override
+    void close();
+  }
+
+  private static CrashableCluster start(String kind, Path dir) throws IOException {
+    if (kind.equals("threads")) {
+      EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(dir).regionServers(2).start();
+      return new CrashableCluster() {
+        public String quorum() {
+          return hbase.zookeeperQuorum();
+        }
+
+        public int port() {
+          return hbase.zookeeperPort();
+        }
+
+        public void crashRegionServer(int index) throws IOException {
+          hbase.abortRegionServer(index);
+        }
+
+        public void close() {
+          hbase.close();
+        }
+      };
+    }
+    ProcessCluster hbase = ProcessCluster.builder().dataDir(dir).regionServers(2).start();
+    assertEquals(4, hbase.pids().stream().distinct().count(), "ZooKeeper, master, two region servers: four processes");
+    return new CrashableCluster() {
+      public String quorum() {
+        return hbase.zookeeperQuorum();
+      }
+
+      public int port() {
+        return hbase.zookeeperPort();
+      }
+
+      public void crashRegionServer(int index) {
+        hbase.killRegionServer(index);
+        assertEquals(1, hbase.liveRegionServers());
+      }
+
+      public void close() {
+        hbase.close();
+      }
+    };
+  }
   private static final String SCHEMA =
       "table: failover\n"
           + "rowKey: { box: DET }\n"
@@ -49,17 +111,19 @@ class RegionServerFailureTest {
           + "    columns:\n"
           + "      id:    { box: DET, type: string }\n"
           + "      when:  { box: OPE, type: long }\n"
-          + "      total: { box: ASHE, type: long }\n";
+          + "      total: { box: ASHE, type: long }\n"
+          + "      tag:   { box: SSE, type: string }\n";
   private static final byte[] F = toBytes("f");
   private static final int WRITERS = 4;
 
-  @Test
-  void acknowledgedWritesSurviveARegionServerCrash() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"threads", "processes"})
+  void acknowledgedWritesSurviveARegionServerCrash(String kind) throws Exception {
     Path dir = Files.createTempDirectory(Paths.get(System.getProperty("java.io.tmpdir")), "failover-hbase-");
-    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(dir).regionServers(2).start()) {
+    try (CrashableCluster hbase = start(kind, dir)) {
       Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+      conf.set("hbase.zookeeper.quorum", hbase.quorum());
+      conf.setInt("hbase.zookeeper.property.clientPort", hbase.port());
       conf.setInt("hbase.client.retries.number", 30);
       conf.setInt("hbase.client.pause", 200);
       conf.setInt("hbase.client.operation.timeout", 180_000);
@@ -90,7 +154,8 @@ class RegionServerFailureTest {
                 try {
                   t.put(new Put(toBytes(row)).addColumn(F, toBytes("id"), toBytes(row))
                       .addColumn(F, toBytes("v"), toBytes(value)).addColumn(F, toBytes("when"), toBytes((long) i))
-                      .addColumn(F, toBytes("total"), toBytes((long) i)));
+                      .addColumn(F, toBytes("total"), toBytes((long) i))
+                      .addColumn(F, toBytes("tag"), toBytes("tag-" + i % 50)));
                   acknowledged.put(row, value);
                 } catch (IOException e) {
                   failed.incrementAndGet();
@@ -102,8 +167,8 @@ class RegionServerFailureTest {
         }
         Thread.sleep(4000);
         int before = acknowledged.size();
-        hbase.abortRegionServer(0);
-        Thread.sleep(12_000);
+        hbase.crashRegionServer(0);
+        Thread.sleep(kind.equals("threads") ? 12_000 : 20_000); // a killed process: its ZooKeeper session expires
         try (Admin admin = connection.getAdmin()) {
           assertEquals(1, admin.getClusterMetrics().getLiveServerMetrics().size(), "one region server is dead");
         }
@@ -129,9 +194,23 @@ class RegionServerFailureTest {
               lost++;
             }
           }
-          // Every stored row decrypts (a scan decodes all of them) and the ASHE sum covers them all.
-          int scanned = SecureFixture.scanAll(t, new Scan()).size();
-          assertTrue(scanned >= acknowledged.size(), "scanned " + scanned + " of " + acknowledged.size());
+          // Every stored row decrypts (a scan decodes all of them); the ASHE sum and SSE searches cover them.
+          List<Result> stored = SecureFixture.scanAll(t, new Scan());
+          assertTrue(stored.size() >= acknowledged.size(), "scanned " + stored.size() + " of " + acknowledged.size());
+          long total = 0;
+          Map<String, Integer> tagged = new java.util.HashMap<>();
+          for (Result r : stored) {
+            total += Bytes.toLong(r.getValue(F, toBytes("total")));
+            tagged.merge(Bytes.toString(r.getValue(F, toBytes("tag"))), 1, Integer::sum);
+          }
+          AggregateResult sum = ((SecureTable) t).aggregate(new Scan(), F, toBytes("total"));
+          assertEquals(new AggregateResult(total, stored.size()), sum);
+          for (String tag : List.of("tag-0", "tag-17", "tag-49")) {
+            SingleColumnValueFilter equal = new SingleColumnValueFilter(F, toBytes("tag"), CompareOperator.EQUAL,
+                toBytes(tag));
+            equal.setFilterIfMissing(true);
+            assertEquals(tagged.getOrDefault(tag, 0), SecureFixture.scanAll(t, new Scan().setFilter(equal)).size(), tag);
+          }
         }
         System.out.printf("region server crash: %d acknowledged, %d lost, %d failed with an error%n",
             acknowledged.size(), lost, failed.get());

@@ -8,7 +8,8 @@ import java.util.List;
  * Maven they are set by properties ({@code -Ddemo.dropExisting=true}, see {@link #usage()}); run
  * directly, the class takes the options themselves.
  */
-record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dropExisting, Path dataDir, boolean help) {
+record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dropExisting, Path dataDir, boolean processes,
+    boolean help) {
 
   /** One line of the help: the option, the Maven property that sets it (if any), its meaning. */
   private record Help(String option, String property, String meaning) {}
@@ -20,6 +21,8 @@ record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dro
       new Help("--drop-existing[=true|false]", "-Ddemo.dropExisting=true",
           "replace existing patients and appointments tables (false: refuse to touch them)"),
       new Help("--data-dir=path", "", "where the embedded HBase keeps its files (cryptoworker-demo/target/demo-hbase)"),
+      new Help("--cluster=embedded|processes", "-Ddemo.cluster=processes",
+          "embedded: one child JVM (default); processes: ZooKeeper, master and 2 region servers, each its own JVM"),
       new Help("--help, -h", "-Ddemo.args=--help", "prints this help and exits"));
 
   static DemoOptions parse(String[] args) {
@@ -28,12 +31,13 @@ record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dro
     String hbaseSite = "";
     boolean drop = false;
     Path dataDir = Path.of("target", "demo-hbase");
+    boolean processes = false;
     for (String arg : args) {
       if (arg.isBlank()) {
         continue; // an empty -Ddemo.args
       }
       if (arg.equals("--help") || arg.equals("-h")) {
-        return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, true);
+        return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, processes, true);
       }
       int eq = arg.indexOf('=');
       if (arg.equals("--drop-existing")) {
@@ -51,10 +55,18 @@ record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dro
         case "hbase-site" -> hbaseSite = value;
         case "drop-existing" -> drop = bool(arg, value);
         case "data-dir" -> dataDir = Path.of(value);
+        case "cluster" -> processes = cluster(arg, value);
         default -> throw new IllegalArgumentException("unknown option --" + name + "; see --help");
       }
     }
-    return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, false);
+    return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, processes, false);
+  }
+
+  private static boolean cluster(String arg, String value) {
+    if (value.isEmpty() || value.equals("embedded") || value.equals("processes")) {
+      return value.equals("processes");
+    }
+    throw new IllegalArgumentException(arg + ": must be embedded or processes; see --help");
   }
 
   private static int patients(String value) {

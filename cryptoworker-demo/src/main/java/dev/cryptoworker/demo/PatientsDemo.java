@@ -2,6 +2,7 @@ package dev.cryptoworker.demo;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.TableSchema;
@@ -71,14 +72,26 @@ public final class PatientsDemo {
   }
 
   private void run(DemoOptions options) throws Exception {
-    EmbeddedHBase embedded = null;
+    AutoCloseable cluster = null;
     try {
       Configuration conf = HBaseConfiguration.create();
-      if (options.embedded()) {
+      if (options.embedded() && options.processes()) {
+        deleteRecursively(options.dataDir());
+        out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) in %s ...%n",
+            options.dataDir());
+        long t0 = System.nanoTime();
+        ProcessCluster processes = ProcessCluster.builder().dataDir(options.dataDir()).regionServers(2).start();
+        cluster = processes;
+        out.printf("  ready in %.1f s (ZooKeeper 127.0.0.1:%d, process ids %s, logs in %s)%n", seconds(t0),
+            processes.zookeeperPort(), processes.pids(), options.dataDir().resolve("logs"));
+        conf.set("hbase.zookeeper.quorum", processes.zookeeperQuorum());
+        conf.setInt("hbase.zookeeper.property.clientPort", processes.zookeeperPort());
+      } else if (options.embedded()) {
         deleteRecursively(options.dataDir());
         out.printf("Starting an embedded HBase (ZooKeeper, 1 master, 1 region server) in %s ...%n", options.dataDir());
         long t0 = System.nanoTime();
-        embedded = EmbeddedHBase.builder().dataDir(options.dataDir()).start();
+        EmbeddedHBase embedded = EmbeddedHBase.builder().dataDir(options.dataDir()).start();
+        cluster = embedded;
         out.printf("  ready in %.1f s (ZooKeeper 127.0.0.1:%d, log %s)%n", seconds(t0), embedded.zookeeperPort(),
             embedded.logFile());
         conf.set("hbase.zookeeper.quorum", embedded.zookeeperQuorum());
@@ -98,9 +111,9 @@ public final class PatientsDemo {
         demo(connection, options);
       }
     } finally {
-      if (embedded != null) {
-        out.println("Stopping the embedded HBase.");
-        embedded.close();
+      if (cluster != null) {
+        out.println("Stopping the HBase it started.");
+        cluster.close();
       }
     }
   }

@@ -13,12 +13,21 @@ class DemoOptionsTest {
   @Test
   void mavenArgumentsWithEmptyProperties() {
     DemoOptions o = DemoOptions.parse(new String[] {"--patients=3000", "--zookeeper=", "--hbase-site=",
-        "--drop-existing=false", "--data-dir=target/demo-hbase", ""});
+        "--drop-existing=false", "--data-dir=target/demo-hbase", "--cluster=embedded", ""});
     assertEquals(3000, o.patients());
     assertTrue(o.embedded());
     assertFalse(o.dropExisting());
     assertFalse(o.help());
     assertEquals(Path.of("target/demo-hbase"), o.dataDir());
+    assertFalse(o.processes());
+  }
+
+  @Test
+  void separateProcessesOnRequest() {
+    assertTrue(DemoOptions.parse(new String[] {"--cluster=processes"}).processes());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DemoOptions.parse(new String[] {"--cluster=hdfs"}));
+    assertTrue(e.getMessage().contains("must be embedded or processes"), e.getMessage());
   }
 
   @Test

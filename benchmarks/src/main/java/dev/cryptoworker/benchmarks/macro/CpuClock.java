@@ -3,6 +3,7 @@ package dev.cryptoworker.benchmarks.macro;
 import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -27,14 +28,24 @@ final class CpuClock {
 
   private final OperatingSystemMXBean os =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-  private Optional<ProcessHandle> server = Optional.empty();
+  private List<ProcessHandle> servers = List.of();
 
-  void watchServer(long pid) {
-    server = ProcessHandle.of(pid);
+  /** The server's JVMs (one embedded HBase, or every process of a cluster): their CPU is summed. */
+  void watchServers(List<Long> pids) {
+    servers = pids.stream().map(ProcessHandle::of).flatMap(Optional::stream).toList();
   }
 
+  /** The server's CPU is unknown (-1) unless every watched process reports it. */
   Usage now() {
-    long serverNanos = server.flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
+    long serverNanos = servers.isEmpty() ? -1 : 0;
+    for (ProcessHandle p : servers) {
+      Optional<Duration> cpu = p.info().totalCpuDuration();
+      if (cpu.isEmpty()) {
+        serverNanos = -1;
+        break;
+      }
+      serverNanos += cpu.get().toNanos();
+    }
     return new Usage(os.getProcessCpuTime(), serverNanos);
   }
 }

@@ -3,6 +3,7 @@ package dev.cryptoworker.benchmarks.macro;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.ExampleSchemas;
@@ -102,15 +103,24 @@ public final class WorkloadBenchmark {
   }
 
   private void run(String args) throws Exception {
-    EmbeddedHBase embedded = null;
+    AutoCloseable cluster = null;
     Path data = null;
     try {
       Configuration conf = HBaseConfiguration.create();
-      if (options.get("zookeeper").isEmpty()) {
+      if (options.get("zookeeper").isEmpty() && options.get("cluster").equals("processes")) {
+        data = Files.createTempDirectory("workload-bench-");
+        out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) ...%n");
+        ProcessCluster processes = ProcessCluster.builder().dataDir(data).regionServers(2).maxHeap("1500m").start();
+        cluster = processes;
+        cpu.watchServers(processes.pids());
+        conf.set("hbase.zookeeper.quorum", processes.zookeeperQuorum());
+        conf.setInt("hbase.zookeeper.property.clientPort", processes.zookeeperPort());
+      } else if (options.get("zookeeper").isEmpty()) {
         data = Files.createTempDirectory("workload-bench-");
         out.printf("Starting an embedded HBase (1 master, 1 region server) ...%n");
-        embedded = EmbeddedHBase.builder().dataDir(data).maxHeap("3g").start();
-        cpu.watchServer(embedded.pid());
+        EmbeddedHBase embedded = EmbeddedHBase.builder().dataDir(data).maxHeap("3g").start();
+        cluster = embedded;
+        cpu.watchServers(List.of(embedded.pid()));
         conf.set("hbase.zookeeper.quorum", embedded.zookeeperQuorum());
         conf.setInt("hbase.zookeeper.property.clientPort", embedded.zookeeperPort());
       } else {
@@ -138,8 +148,8 @@ public final class WorkloadBenchmark {
       }
       report(rows, args);
     } finally {
-      if (embedded != null) {
-        embedded.close();
+      if (cluster != null) {
+        cluster.close();
       }
       if (data != null) {
         try (Stream<Path> files = Files.walk(data)) {
@@ -150,6 +160,8 @@ public final class WorkloadBenchmark {
   }
 
   private final Map<String, Path> schemaFiles = new LinkedHashMap<>();
+  /** Seconds each table took to load ("patients plain", ...), for the results. */
+  private final Map<String, Double> loadSeconds = new LinkedHashMap<>();
 
   /**
    * The reference schema of {@code records}, or with {@code --rowkeys=ope} the same schema with an
@@ -245,7 +257,9 @@ public final class WorkloadBenchmark {
         }
       }
       db.cleanup();
-      out.printf("loaded %,d %s into the %s table in %.1f s%n", recordsToLoad, records, side, (System.nanoTime() - t0) / 1e9);
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      loadSeconds.put(records + " " + side, seconds);
+      out.printf("loaded %,d %s into the %s table in %.1f s%n", recordsToLoad, records, side, seconds);
     }
   }
 
@@ -478,8 +492,7 @@ public final class WorkloadBenchmark {
     md.append(String.format(Locale.ROOT, "%nSetup: %s records per table (seeded, identical on both sides; both tables flushed and major-compacted"
         + " before each workload), %s threads per side,"
         + " the same number of operations on both sides per workload (as many as the plain side does in %s s) in %s"
-        + " interleaved rounds, after an unmeasured warm-up of as many operations as the plain side does in %s s; %s; variant %s; row keys: %s; QEF columns: %s; OPE memo %s values per column; HBase %s, embedded (1 region"
-        + " server, child JVM) unless --zookeeper was given.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
+        + " interleaved rounds, after an unmeasured warm-up of as many operations as the plain side does in %s s; %s; variant %s; row keys: %s; QEF columns: %s; OPE memo %s values per column; HBase %s, %s.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@ycsb%s`  %n",
         options.get("records"), options.get("threads"), options.get("seconds"), options.get("rounds"),
         options.get("warmup"), options.get("distribution").isEmpty() ? "distribution of the workload files (Zipfian)" : options.get("distribution"),
         options.get("variant").equals("full") ? "full schemas" : options.get("variant") + " (only the row key protected)",
@@ -488,7 +501,16 @@ public final class WorkloadBenchmark {
         options.get("qef").equals("sse") ? "SSE (searched through the encrypted index)" : "DET (filter scans on the region servers)",
         options.get("ope-memo"),
         VersionInfo.getVersion(),
+        !options.get("zookeeper").isEmpty() ? "the cluster of ZooKeeper " + options.get("zookeeper")
+            : options.get("cluster").equals("processes")
+                ? "separate processes (ZooKeeper, 1 master, 2 region servers; server CPU summed over them)"
+                : "embedded (1 region server, child JVM)",
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
+    StringBuilder loads = new StringBuilder();
+    loadSeconds.forEach((table, seconds) -> loads.append(loads.length() == 0 ? "" : "; ").append(String.format(
+        Locale.ROOT, "%s %.1f s (%,.0f rows/s)", table, seconds, options.integer("records") / seconds)));
+    md.append(String.format(Locale.ROOT, "Load (YCSB's load phase: one client thread, one row per put, tables not"
+        + " pre-split): %s.  %n", loads));
     md.append(RunInfo.describe()).append("\n![secure/plain throughput](ycsb-macro.png)\n");
     String name = options.get("name");
     Path mdFile = outDir.resolve(name + ".md");

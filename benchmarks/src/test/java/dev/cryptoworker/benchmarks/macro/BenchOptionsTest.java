@@ -27,9 +27,10 @@ class BenchOptionsTest {
   @Test
   void givenValuesReplaceDefaults() throws Exception {
     BenchOptions o = BenchOptions.parse("--workloads=F,micro-rmw", "--records=300", "--out=benchmarks/results",
-        "--rowkeys=ope", "--variant=micro-det", "--distribution=uniform", "--ope-memo=0", "--zookeeper=zk1:2181", "--qef=sse");
+        "--rowkeys=ope", "--variant=micro-det", "--distribution=uniform", "--ope-memo=0", "--zookeeper=zk1:2181", "--qef=sse", "--cluster=processes");
     assertEquals(List.of("F", "micro-rmw"), o.workloads());
     assertEquals("sse", o.get("qef"));
+    assertEquals("processes", o.get("cluster"));
     assertEquals(300, o.integer("records"));
     assertEquals("benchmarks/results", o.get("out"));
     assertEquals(0, o.integer("ope-memo"));
@@ -71,7 +72,7 @@ class BenchOptionsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"--rowkeys=det", "--qef=ope", "--variant=micro", "--variant=MICRO-STD", "--distribution=latest",
+  @ValueSource(strings = {"--rowkeys=det", "--qef=ope", "--cluster=hdfs", "--variant=micro", "--variant=MICRO-STD", "--distribution=latest",
       "--zookeeper=host:0", "--zookeeper=host:port", "--name=a/b", "--name="})
   void badChoicesAreRefused(String arg) {
     BenchOptions.UsageException e = assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse(arg));
@@ -86,7 +87,7 @@ class BenchOptionsTest {
       String value = defaults.get(name);
       assertTrue(help.contains("  --" + name + "=" + (value.isEmpty() ? "(empty)" : value) + "\n"), "--" + name);
     }
-    assertEquals(14, BenchOptions.names().size());
+    assertEquals(15, BenchOptions.names().size());
     assertTrue(help.contains("--help, -h"));
     for (String w : List.of("A", "B", "E-1", "E-2", "F", "G", "H", "micro-insert", "micro-read", "micro-rmw",
         "micro-scan", "micro-qrf")) {
