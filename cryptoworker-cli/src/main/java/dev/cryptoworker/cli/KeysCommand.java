@@ -78,7 +78,8 @@ final class KeysCommand {
   @Command(name = "list", mixinStandardHelpOptions = true,
       description = {"List the keys (oldest first): id as ciphertext headers carry it, status,"
           + " primary, oldest enabled (row keys and protected qualifier names are under it).",
-          "Never prints key material. Tink keysets record no creation time."})
+          "Never prints key material. Creation times are recorded by this tool (keyset files written before"
+              + " it did say \"not recorded\")."})
   static final class ListKeys extends OnKeyset {
     @Option(names = "--json", description = "Print JSON.")
     boolean json;
@@ -94,7 +95,7 @@ final class KeysCommand {
           row.put("status", key.status());
           row.put("primary", key.primary());
           row.put("oldest", key.oldest());
-          row.put("created", null);
+          row.put("created", key.created().map(Object::toString).orElse(null));
           rows.add(row);
         }
         Map<String, Object> document = new LinkedHashMap<>();
@@ -107,7 +108,7 @@ final class KeysCommand {
       out().printf(format, "KEY ID", "STATUS", "PRIMARY", "OLDEST", "CREATED");
       for (KeysetKey key : keys) {
         out().printf(format, key.hexId(), key.status(), yesNo(key.primary()), yesNo(key.oldest()),
-            "not recorded");
+            key.created().map(Object::toString).orElse("not recorded"));
       }
       return OK;
     }

@@ -73,20 +73,26 @@ class KeysCommandTest {
     String[] lines = list.out().split("\\R");
     assertEquals(3, lines.length, list.out());
     assertTrue(lines[0].startsWith("KEY ID"));
-    assertTrue(lines[1].matches("[0-9a-f]{8}  ENABLED +no +yes +not recorded"), lines[1]);
-    assertTrue(lines[2].matches("[0-9a-f]{8}  ENABLED +yes +no +not recorded"), lines[2]);
+    String created = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ";
+    assertTrue(lines[1].matches("[0-9a-f]{8}  ENABLED +no +yes +" + created), lines[1]);
+    assertTrue(lines[2].matches("[0-9a-f]{8}  ENABLED +yes +no +" + created), lines[2]);
     assertNoKeyMaterial(generated.out() + rotated.out() + list.out());
     assertNoKeyMaterial(Cli.run(ENV, "keys", "list", "--keyset", keyset().toString(), "--json").out());
   }
 
   @Test
   void listAsJson() throws Exception {
+    java.time.Instant before = java.time.Instant.now().minusSeconds(1);
     keysetWithTwoKeys();
+    java.time.Instant after = java.time.Instant.now().plusSeconds(1);
     JsonNode keys = listJson();
     assertEquals(2, keys.size());
     assertTrue(keys.get(0).get("oldest").asBoolean());
     assertTrue(keys.get(1).get("primary").asBoolean());
-    assertTrue(keys.get(0).get("created").isNull());
+    for (JsonNode key : keys) {
+      java.time.Instant created = java.time.Instant.parse(key.get("created").asText());
+      assertTrue(!created.isBefore(before) && !created.isAfter(after), created.toString());
+    }
     assertTrue(keys.get(0).get("id").asText().matches("[0-9a-f]{8}"));
     assertEquals("ENABLED", keys.get(1).get("status").asText());
   }

@@ -35,6 +35,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -259,7 +260,8 @@ public final class TableMigration {
     if (phase == COPYING) {
       counts = pass(next, counts, COPYING, listener);
       next = null;
-      phase = codec.rowsMove() ? WAITING : CLEANING;
+      // Waiting protects scans against old forms vanishing; with nothing copied, nothing vanishes.
+      phase = codec.rowsMove() && counts.rowsRewritten() > 0 ? WAITING : CLEANING;
       saveCheckpoint(null, counts, phase);
     }
     if (phase == WAITING) {
@@ -271,9 +273,12 @@ public final class TableMigration {
     if (codec.rowsMove()) {
       counts = pass(next, counts, CLEANING, listener);
       try (Admin admin = connection.getAdmin()) {
-        // New clients check the table's keys against the key its rows are now under.
-        admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
-            .setValue(KeyCheck.ATTRIBUTE, codec.keyCheck().encode()).build());
+        // New clients check the table's keys against the key its rows are now under (a change reopens regions).
+        TableDescriptor current = admin.getDescriptor(name);
+        String check = codec.keyCheck().encode();
+        if (!check.equals(current.getValue(KeyCheck.ATTRIBUTE))) {
+          admin.modifyTable(TableDescriptorBuilder.newBuilder(current).setValue(KeyCheck.ATTRIBUTE, check).build());
+        }
       }
     }
     counts = counts.finished();

@@ -81,11 +81,15 @@ class OnlineMigrationTest {
         .checkpointEvery(50).maxRowsPerSecond(400).build();
     TableMigration.Counts counts;
     try (SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys).schema(target)
-        .migratingFrom(old).build();
-        PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(SecureFixture.name(target)), expected,
-            ROWS, UPDATED, 4, 4)) {
-      counts = migration.run(false, c -> { });
-      Thread.sleep(300); // writers and readers go on a moment in the new form only
+        .migratingFrom(old).build()) {
+      PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(SecureFixture.name(target)), expected,
+          ROWS, UPDATED, 4, 4);
+      try {
+        counts = migration.run(false, c -> { });
+        Thread.sleep(300); // writers and readers go on a moment in the new form only
+      } finally {
+        load.close();
+      }
     }
     assertTrue(counts.done());
     assertEquals(0, counts.rowsFailed(), migration.failures().toString());
@@ -151,11 +155,15 @@ class OnlineMigrationTest {
     }
     TableMigration.Counts counts;
     try (SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys).schema(schema)
-        .migratingFrom(schema, true).build();
-        PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(SecureFixture.name(schema)), expected,
-            ROWS_REKEYED, ROWS_REKEYED / 2, 2, 2)) {
-      counts = migration.run(false, c -> { });
-      Thread.sleep(200);
+        .migratingFrom(schema, true).build()) {
+      PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(SecureFixture.name(schema)), expected,
+          ROWS_REKEYED, ROWS_REKEYED / 2, 2, 2);
+      try {
+        counts = migration.run(false, c -> { });
+        Thread.sleep(200);
+      } finally {
+        load.close();
+      }
     }
     assertEquals(0, counts.rowsFailed(), migration.failures().toString());
     assertEquals(ROWS_REKEYED, counts.oldRowsDeleted(), counts.toString()); // every old row moved

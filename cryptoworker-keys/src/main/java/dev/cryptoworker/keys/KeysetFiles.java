@@ -1,5 +1,9 @@
 package dev.cryptoworker.keys;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.crypto.tink.KeyStatus;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
@@ -10,16 +14,33 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Creates, reads and rotates encrypted keyset files: Tink JSON keysets of HKDF-PRF root keys,
  * encrypted under a {@link KeyEncryptionKey}. The file never holds a key in the clear.
+ *
+ * <p>Format 2 wraps Tink's encrypted keyset with each key's creation time (Tink records none):
+ * {@code {"format": "cryptoworker-keyset-2", "created": {"<key id hex>": "<ISO-8601>"}, "keyset":
+ * "<Tink's encrypted keyset JSON>"}}, the creation times bound to the keyset as associated data, so
+ * altering them makes the file undecryptable. Files of format 1 (Tink's JSON alone) still read; their
+ * keys have no creation time, and the next change writes format 2.
  */
 public final class KeysetFiles {
-  private static final byte[] ASSOCIATED_DATA =
+  private static final byte[] ASSOCIATED_DATA_V1 =
       "cryptoworker-keyset-v1".getBytes(StandardCharsets.UTF_8);
+  private static final String FORMAT_2 = "cryptoworker-keyset-2";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A keyset and the creation times of its keys (absent for keys of format-1 files). */
+  private record Stored(KeysetHandle handle, Map<Integer, Instant> created) {}
 
   private KeysetFiles() {}
 
@@ -38,7 +59,11 @@ public final class KeysetFiles {
                     .withRandomId()
                     .makePrimary())
             .build();
-    write(file, handle, kek, false);
+    write(file, new Stored(handle, Map.of(handle.getPrimary().getId(), now())), kek, false);
+  }
+
+  private static Instant now() {
+    return Instant.now().truncatedTo(ChronoUnit.SECONDS);
   }
 
   /**
@@ -47,13 +72,16 @@ public final class KeysetFiles {
    */
   public static void rotate(Path file, KeyEncryptionKey kek)
       throws IOException, GeneralSecurityException {
-    KeysetHandle old = read(file, kek);
-    KeysetHandle.Builder builder = KeysetHandle.newBuilder(old);
+    Stored old = readStored(file, kek);
+    KeysetHandle.Builder builder = KeysetHandle.newBuilder(old.handle());
     builder.addEntry(
         KeysetHandle.generateEntryFromParameters(PrfSetKeyProvider.rootKeyParameters())
             .withRandomId()
             .makePrimary());
-    write(file, builder.build(), kek, true);
+    KeysetHandle rotated = builder.build();
+    Map<Integer, Instant> created = new HashMap<>(old.created());
+    created.put(rotated.getPrimary().getId(), now());
+    write(file, new Stored(rotated, created), kek, true);
   }
 
   /**
@@ -62,13 +90,14 @@ public final class KeysetFiles {
    */
   public static List<KeysetKey> describe(Path file, KeyEncryptionKey kek)
       throws IOException, GeneralSecurityException {
-    KeysetHandle handle = read(file, kek);
+    Stored stored = readStored(file, kek);
+    KeysetHandle handle = stored.handle();
     int oldest = oldestEnabledIndex(handle);
     List<KeysetKey> keys = new ArrayList<>();
     for (int i = 0; i < handle.size(); i++) {
       KeysetHandle.Entry entry = handle.getAt(i);
-      keys.add(
-          new KeysetKey(entry.getId(), entry.getStatus().toString(), entry.isPrimary(), i == oldest));
+      keys.add(new KeysetKey(entry.getId(), entry.getStatus().toString(), entry.isPrimary(), i == oldest,
+          Optional.ofNullable(stored.created().get(entry.getId()))));
     }
     return List.copyOf(keys);
   }
@@ -83,7 +112,8 @@ public final class KeysetFiles {
    */
   public static void disable(Path file, KeyEncryptionKey kek, int keyId, boolean force)
       throws IOException, GeneralSecurityException {
-    KeysetHandle old = read(file, kek);
+    Stored stored = readStored(file, kek);
+    KeysetHandle old = stored.handle();
     int index = indexOf(old, keyId, file);
     if (old.getAt(index).isPrimary()) {
       throw new IllegalArgumentException(
@@ -95,7 +125,7 @@ public final class KeysetFiles {
               + " qualifier names of every table are encrypted under it, so disabling it makes"
               + " every row unreadable (use --force only if no table has data under it)");
     }
-    setStatus(file, kek, old, index, KeyStatus.DISABLED);
+    setStatus(file, kek, stored, index, KeyStatus.DISABLED);
   }
 
   /**
@@ -105,16 +135,16 @@ public final class KeysetFiles {
    */
   public static void enable(Path file, KeyEncryptionKey kek, int keyId)
       throws IOException, GeneralSecurityException {
-    KeysetHandle old = read(file, kek);
-    setStatus(file, kek, old, indexOf(old, keyId, file), KeyStatus.ENABLED);
+    Stored stored = readStored(file, kek);
+    setStatus(file, kek, stored, indexOf(stored.handle(), keyId, file), KeyStatus.ENABLED);
   }
 
   private static void setStatus(
-      Path file, KeyEncryptionKey kek, KeysetHandle old, int index, KeyStatus status)
+      Path file, KeyEncryptionKey kek, Stored old, int index, KeyStatus status)
       throws IOException, GeneralSecurityException {
-    KeysetHandle.Builder builder = KeysetHandle.newBuilder(old);
+    KeysetHandle.Builder builder = KeysetHandle.newBuilder(old.handle());
     builder.getAt(index).setStatus(status);
-    write(file, builder.build(), kek, true);
+    write(file, new Stored(builder.build(), old.created()), kek, true);
   }
 
   private static int indexOf(KeysetHandle handle, int keyId, Path file) {
@@ -138,11 +168,37 @@ public final class KeysetFiles {
 
   static KeysetHandle read(Path file, KeyEncryptionKey kek)
       throws IOException, GeneralSecurityException {
+    return readStored(file, kek).handle();
+  }
+
+  private static Stored readStored(Path file, KeyEncryptionKey kek)
+      throws IOException, GeneralSecurityException {
     // Before parsing: keys of unregistered types would parse as opaque LegacyProtoKeys.
     PrfSetKeyProvider.registerKeyTypes();
-    String json = Files.readString(file, StandardCharsets.UTF_8);
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    JsonNode root;
     try {
-      return TinkJsonProtoKeysetFormat.parseEncryptedKeyset(json, kek.aead(), ASSOCIATED_DATA);
+      root = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new GeneralSecurityException("keyset file " + file + " is not JSON: the file is corrupt", e);
+    }
+    boolean format2 = root != null && FORMAT_2.equals(root.path("format").asText(null));
+    Map<Integer, Instant> created = new TreeMap<>();
+    String keyset = text;
+    byte[] associatedData = ASSOCIATED_DATA_V1;
+    if (format2) {
+      try {
+        root.path("created").fields().forEachRemaining(e ->
+            created.put(Integer.parseUnsignedInt(e.getKey(), 16), Instant.parse(e.getValue().asText())));
+      } catch (RuntimeException e) {
+        throw new GeneralSecurityException("keyset file " + file + " has malformed creation times: corrupt or tampered",
+            e);
+      }
+      keyset = root.path("keyset").asText();
+      associatedData = associatedData(created);
+    }
+    try {
+      return new Stored(TinkJsonProtoKeysetFormat.parseEncryptedKeyset(keyset, kek.aead(), associatedData), created);
     } catch (GeneralSecurityException e) {
       throw new GeneralSecurityException(
           "cannot decrypt keyset file " + file
@@ -151,10 +207,22 @@ public final class KeysetFiles {
     }
   }
 
-  private static void write(Path file, KeysetHandle handle, KeyEncryptionKey kek, boolean replace)
+  /** Binds the creation times to the keyset: one canonical line per key, by id. */
+  private static byte[] associatedData(Map<Integer, Instant> created) {
+    StringBuilder s = new StringBuilder(FORMAT_2);
+    new TreeMap<>(created).forEach((id, time) -> s.append('\n').append(KeysetKey.hex(id)).append('=').append(time));
+    return s.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void write(Path file, Stored stored, KeyEncryptionKey kek, boolean replace)
       throws IOException, GeneralSecurityException {
-    String json =
-        TinkJsonProtoKeysetFormat.serializeEncryptedKeyset(handle, kek.aead(), ASSOCIATED_DATA);
+    String keyset = TinkJsonProtoKeysetFormat.serializeEncryptedKeyset(stored.handle(), kek.aead(),
+        associatedData(stored.created()));
+    ObjectNode root = JSON.createObjectNode().put("format", FORMAT_2);
+    ObjectNode created = root.putObject("created");
+    new TreeMap<>(stored.created()).forEach((id, time) -> created.put(KeysetKey.hex(id), time.toString()));
+    root.put("keyset", keyset);
+    String json = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root);
     if (!replace) {
       Files.writeString(file, json, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
       return;

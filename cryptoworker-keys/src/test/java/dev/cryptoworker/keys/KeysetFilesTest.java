@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.crypto.tink.KeysetHandle;
+import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,5 +88,48 @@ class KeysetFilesTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> KeysetFiles.enable(file, KEK, 7));
     assertEquals("keyset file " + file + " has no key 00000007", e.getMessage());
+  }
+
+  @Test
+  void creationTimesAreRecordedAndBoundToTheKeyset() throws Exception {
+    Instant before = Instant.now().minusSeconds(1);
+    Path file = dir.resolve("created.json");
+    KeysetFiles.generate(file, KEK);
+    KeysetFiles.rotate(file, KEK);
+    Instant after = Instant.now().plusSeconds(1);
+    List<KeysetKey> keys = KeysetFiles.describe(file, KEK);
+    for (KeysetKey key : keys) {
+      Instant created = key.created().orElseThrow();
+      assertTrue(!created.isBefore(before) && !created.isAfter(after), created.toString());
+    }
+    assertFalse(keys.get(1).created().get().isBefore(keys.get(0).created().get()));
+
+    // An altered creation time makes the file undecryptable, like any other tampering.
+    String json = Files.readString(file);
+    String first = keys.get(0).created().get().toString();
+    Files.writeString(file, json.replace(first, Instant.parse(first).minusSeconds(86_400).toString()));
+    java.security.GeneralSecurityException e = assertThrows(java.security.GeneralSecurityException.class,
+        () -> KeysetFiles.describe(file, KEK));
+    assertTrue(e.getMessage().contains("corrupt or tampered"), e.getMessage());
+  }
+
+  @Test
+  void keysetFilesOfTheFirstFormatStillReadWithoutCreationTimes() throws Exception {
+    Path file = dir.resolve("v1.json");
+    KeysetHandle handle = KeysetHandle.newBuilder().addEntry(
+        KeysetHandle.generateEntryFromParameters(PrfSetKeyProvider.rootKeyParameters()).withRandomId().makePrimary())
+        .build();
+    Files.writeString(file, TinkJsonProtoKeysetFormat.serializeEncryptedKeyset(handle, KEK.aead(),
+        "cryptoworker-keyset-v1".getBytes(StandardCharsets.UTF_8)));
+    KeysetKey only = KeysetFiles.describe(file, KEK).get(0);
+    assertEquals(handle.getPrimary().getId(), only.id());
+    assertTrue(only.created().isEmpty());
+    assertEquals(1, KeyProvider.fromKeysetFile(file, KEK).keyRing(KeyScope.rowKey("t",
+        dev.cryptoworker.cryptobox.BoxKind.DET), 32).keys().size());
+    // The next change writes the current format; the old key stays without a time, the new one gets one.
+    KeysetFiles.rotate(file, KEK);
+    List<KeysetKey> keys = KeysetFiles.describe(file, KEK);
+    assertTrue(keys.get(0).created().isEmpty());
+    assertTrue(keys.get(1).created().isPresent());
   }
 }

@@ -1,15 +1,19 @@
 package dev.cryptoworker.testing;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -143,15 +147,20 @@ public final class PatientsUnderLoad implements AutoCloseable {
    * Stops the writers and readers and waits for them.
    *
    * @throws AssertionError if a reader saw a wrong value, or no reader checked anything
-   * @throws Exception if a writer or reader failed
+   * @throws IOException if a writer or reader failed, or did not stop within a minute
    */
   @Override
-  public void close() throws Exception {
+  public void close() throws IOException {
     stop.set(true);
     try {
       for (Future<?> task : tasks) {
         task.get(60, TimeUnit.SECONDS);
       }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("a writer or reader failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while stopping the writers and readers");
     } finally {
       pool.shutdownNow();
     }

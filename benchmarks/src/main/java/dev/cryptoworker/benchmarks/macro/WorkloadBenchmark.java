@@ -471,7 +471,7 @@ public final class WorkloadBenchmark {
           r.recorders().get("secure").failures.get()));
     }
     md.append("\nCPU time per operation (microseconds; client = this JVM: YCSB, CryptoWorker, HBase client;"
-        + " server = the embedded HBase JVM):\n\n| workload | client plain | client secure | server plain | server secure |\n|---|---|---|---|---|\n");
+        + " server = the HBase JVMs (region servers, master, ZooKeeper)):\n\n| workload | client plain | client secure | server plain | server secure |\n|---|---|---|---|---|\n");
     for (Row r : rows) {
       md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f |%n", r.workload(), r.clientCpuMicros("plain"),
           r.clientCpuMicros("secure"), r.serverCpuMicros("plain"), r.serverCpuMicros("secure")));
