@@ -23,7 +23,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
@@ -216,9 +218,25 @@ class OnlineMigrationTest {
         .build(); Table t = app.getTable(SecureFixture.name(ope))) {
       // Before the migration every row is in the old form, and reads through the new schema find it.
       assertEquals("m-42", Bytes.toString(t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(42)))).getValue(ID, MAIN_ID)));
+      assertTrue(t.exists(new Get(Bytes.toBytes(PatientsUnderLoad.row(6)))));
+      // A delete removes both forms: the old one here, so the migration has nothing to bring back.
+      t.delete(new Delete(Bytes.toBytes(PatientsUnderLoad.row(5))));
+      assertTrue(t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(5)))).isEmpty());
+      // A write goes to the new form; a read merges it with the old one.
+      t.put(new Put(Bytes.toBytes(PatientsUnderLoad.row(7))).addColumn(ID, MAIN_ID, Bytes.toBytes("m-7b")));
+      Result seven = t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(7))));
+      assertEquals("m-7b", Bytes.toString(seven.getValue(ID, MAIN_ID)));
+      assertEquals("+351 " + PatientsUnderLoad.row(7), Bytes.toString(seven.getValue(Bytes.toBytes("contacts"),
+          Bytes.toBytes("phone"))));
+      UnsupportedSecureOperationException atomic = assertThrows(UnsupportedSecureOperationException.class,
+          () -> t.incrementColumnValue(Bytes.toBytes(PatientsUnderLoad.row(8)), ID, Bytes.toBytes("n"), 1));
+      assertTrue(atomic.getMessage().contains("rows are moving to new stored keys"), atomic.getMessage());
+      assertEquals(99, SecureFixture.scanAll(t, new Scan()).size()); // each row once, though p-0007 is stored twice
+
       TableMigration.Counts counts = migration.run(false, c -> { });
-      assertEquals(new TableMigration.Counts(100, 100, 0, 0, 100, true), counts);
-      assertEquals(100, SecureFixture.scanAll(t, new Scan()).size());
+      assertEquals(new TableMigration.Counts(100, 99, 1, 0, 99, true), counts); // p-0007 also in the new form
+      assertEquals(99, SecureFixture.scanAll(t, new Scan()).size());
+      assertEquals("m-7b", Bytes.toString(t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(7)))).getValue(ID, MAIN_ID)));
     }
     try (SecureConnection after = SecureConnection.wrap(hbase, keys, List.of(ope));
         Table t = after.getTable(SecureFixture.name(ope))) {

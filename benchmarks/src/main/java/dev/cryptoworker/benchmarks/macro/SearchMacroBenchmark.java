@@ -10,10 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -176,19 +174,8 @@ public final class SearchMacroBenchmark {
 
   /** Loads every row; returns rows per second. */
   private double load(Table table, String way, int rows) throws IOException {
-    long t0 = System.nanoTime();
-    List<Put> batch = new ArrayList<>();
-    for (int i = 0; i < rows; i++) {
-      batch.add(new Put(rowKey(i)).addColumn(F, TAG, Bytes.toBytes(tag(i, rows)))
-          .addColumn(F, PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row")));
-      if (batch.size() == 2000 || i == rows - 1) {
-        table.put(batch);
-        batch.clear();
-      }
-    }
-    double rate = rows / ((System.nanoTime() - t0) / 1e9);
-    out.printf(Locale.ROOT, "loaded %,d rows into %s: %,.0f rows/s%n", rows, table.getName(), rate);
-    return rate;
+    return BatchLoader.load(table, rows, i -> new Put(rowKey(i)).addColumn(F, TAG, Bytes.toBytes(tag(i, rows)))
+        .addColumn(F, PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row")), out);
   }
 
   private static int search(Table table, String value) throws IOException {
@@ -240,8 +227,8 @@ public final class SearchMacroBenchmark {
       double[] med = new double[3];
       double[] p95 = new double[3];
       for (int w = 0; w < 3; w++) {
-        med[w] = percentile(ms[m][w], 50);
-        p95[w] = percentile(ms[m][w], 95);
+        med[w] = Percentiles.of(ms[m][w], 50);
+        p95[w] = Percentiles.of(ms[m][w], 95);
         csv.append(String.format(Locale.ROOT, "%d,%d,%s,%.2f,%.2f,%.2f,%.2f%n", rows, MULTIPLICITIES[m], WAYS[w].split(" ")[0],
             med[w], p95[w], Arrays.stream(ms[m][w]).min().orElseThrow(), Arrays.stream(ms[m][w]).max().orElseThrow()));
       }
@@ -265,13 +252,5 @@ public final class SearchMacroBenchmark {
     out.println();
     out.print(md);
     out.printf("%nWrote:%n  %s%n  %s%n", outDir.resolve(name + ".md").toAbsolutePath(), outDir.resolve(name + ".csv").toAbsolutePath());
-  }
-
-  /** Nearest-rank percentile. */
-  private static double percentile(double[] v, int p) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    int rank = (int) Math.ceil(p / 100.0 * s.length);
-    return s[Math.max(0, rank - 1)];
   }
 }
