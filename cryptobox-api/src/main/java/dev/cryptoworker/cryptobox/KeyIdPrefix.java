@@ -2,6 +2,7 @@ package dev.cryptoworker.cryptobox;
 
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
+import java.util.OptionalInt;
 
 /**
  * The 5-byte header of keyed ciphertexts: a format byte {@code 0x01} and the big-endian key id
@@ -28,6 +29,18 @@ public final class KeyIdPrefix {
   }
 
   /**
+   * The key id in {@code stored}'s header, if it starts with one (format byte and four id bytes);
+   * says nothing about whether the rest is a valid ciphertext.
+   */
+  public static OptionalInt keyIdOf(byte[] stored) {
+    if (stored.length < LENGTH || stored[0] != FORMAT) {
+      return OptionalInt.empty();
+    }
+    return OptionalInt.of(((stored[1] & 0xff) << 24) | ((stored[2] & 0xff) << 16) | ((stored[3] & 0xff) << 8)
+        | (stored[4] & 0xff));
+  }
+
+  /**
    * Returns the key of {@code keys} that made {@code ciphertext}.
    *
    * @param minimumBodyLength the smallest valid ciphertext after the header (IV plus tag)
@@ -44,11 +57,7 @@ public final class KeyIdPrefix {
       throw new GeneralSecurityException(
           "unknown ciphertext format byte 0x" + Integer.toHexString(ciphertext[0] & 0xff));
     }
-    int keyId =
-        ((ciphertext[1] & 0xff) << 24)
-            | ((ciphertext[2] & 0xff) << 16)
-            | ((ciphertext[3] & 0xff) << 8)
-            | (ciphertext[4] & 0xff);
+    int keyId = keyIdOf(ciphertext).getAsInt();
     return keys.byId(keyId)
         .orElseThrow(
             () ->

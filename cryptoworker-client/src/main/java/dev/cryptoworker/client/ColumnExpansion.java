@@ -27,9 +27,16 @@ interface ColumnExpansion {
   /** The logical cell of a stored cell, or null if the stored cell is internal to an expansion. */
   Cell decode(byte[] row, byte[] family, Cell stored) throws IOException;
 
-  /** The logical column an internal stored qualifier belongs to (its keys), if it is one. */
-  Optional<String> logicalColumn(byte[] storedQualifier);
+  /**
+   * The logical column an internal stored qualifier belongs to (its keys), if it is one; none by
+   * default (every stored cell is its own column's).
+   */
+  default Optional<String> logicalColumn(byte[] storedQualifier) {
+    return Optional.empty();
+  }
 
-  /** The policy of an internal stored qualifier, if it is one. */
-  Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier);
+  /** The policy of an internal stored qualifier, if it is one; none by default. */
+  default Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
+    return Optional.empty();
+  }
 }

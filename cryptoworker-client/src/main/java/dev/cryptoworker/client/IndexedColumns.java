@@ -3,10 +3,8 @@ package dev.cryptoworker.client;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.region.SearchIndexCells;
-import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Put;
@@ -61,15 +59,5 @@ final class IndexedColumns implements ColumnExpansion {
       return null;
     }
     return cells.decode(row, family, stored);
-  }
-
-  @Override
-  public Optional<String> logicalColumn(byte[] storedQualifier) {
-    return Optional.empty();
-  }
-
-  @Override
-  public Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
-    return Optional.empty();
   }
 }

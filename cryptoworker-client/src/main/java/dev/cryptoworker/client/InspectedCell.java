@@ -4,7 +4,6 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
-import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.hadoop.hbase.Cell;
@@ -115,7 +114,7 @@ public final class InspectedCell {
 
   /** The key id in the stored value's header, if it carries CryptoWorker's keyed header. */
   public OptionalInt valueKeyId() {
-    return keyIdOf(storedValue());
+    return KeyIdPrefix.keyIdOf(storedValue());
   }
 
   /** Whether the family stores its qualifier names encrypted ({@code protectQualifiers}). */
@@ -132,18 +131,11 @@ public final class InspectedCell {
       return OptionalInt.empty();
     }
     byte[] q = storedQualifier();
-    return keyIdOf(kind == Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q);
+    return KeyIdPrefix.keyIdOf(kind == Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q);
   }
 
   /** The key id in the stored row key's header, if it carries one (not for PLAIN row keys). */
   public OptionalInt rowKeyId() {
-    return keyIdOf(storedRow());
-  }
-
-  /** The key id of a keyed ciphertext's 5-byte header ({@link KeyIdPrefix}), if it has one. */
-  static OptionalInt keyIdOf(byte[] stored) {
-    return stored.length > KeyIdPrefix.LENGTH && stored[0] == KeyIdPrefix.FORMAT
-        ? OptionalInt.of(ByteBuffer.wrap(stored, 1, 4).getInt())
-        : OptionalInt.empty();
+    return KeyIdPrefix.keyIdOf(storedRow());
   }
 }

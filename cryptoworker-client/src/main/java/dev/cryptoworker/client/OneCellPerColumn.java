@@ -1,9 +1,7 @@
 package dev.cryptoworker.client;
 
-import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellBuilderFactory;
 import org.apache.hadoop.hbase.CellBuilderType;
@@ -48,15 +46,5 @@ final class OneCellPerColumn implements ColumnExpansion {
         .setType(stored.getType())
         .setValue(value)
         .build();
-  }
-
-  @Override
-  public Optional<String> logicalColumn(byte[] storedQualifier) {
-    return Optional.empty();
-  }
-
-  @Override
-  public Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
-    return Optional.empty();
   }
 }

@@ -256,7 +256,8 @@ public final class SecureConnection implements Closeable {
     return anyBox(schema, BoxRegistry.standard()::needsRegionWork);
   }
 
-  private static boolean anyBox(TableSchema schema, Predicate<BoxKind> test) {
+  /** Whether any policy of {@code schema} (family defaults and listed columns) uses a box {@code test} accepts. */
+  static boolean anyBox(TableSchema schema, Predicate<BoxKind> test) {
     return schema.families().values().stream()
         .flatMap(f -> Stream.concat(Stream.of(f.defaultPolicy()), f.columns().values().stream()))
         .map(ColumnPolicy::box)

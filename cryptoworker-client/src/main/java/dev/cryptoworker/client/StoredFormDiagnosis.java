@@ -6,8 +6,8 @@ import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
-import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -60,10 +60,9 @@ final class StoredFormDiagnosis {
   }
 
   private static String keyIdOf(byte[] stored) {
-    if (stored.length >= KeyIdPrefix.LENGTH && stored[0] == KeyIdPrefix.FORMAT) {
-      return "the stored cell carries key id "
-          + Integer.toUnsignedString(ByteBuffer.wrap(stored, 1, 4).getInt(), 16);
-    }
-    return "the stored cell is not in CryptoWorker's format (written by a plain client?)";
+    OptionalInt keyId = KeyIdPrefix.keyIdOf(stored);
+    return keyId.isPresent()
+        ? "the stored cell carries key id " + Integer.toUnsignedString(keyId.getAsInt(), 16)
+        : "the stored cell is not in CryptoWorker's format (written by a plain client?)";
   }
 }

@@ -1,6 +1,7 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.region.SearchIndexCells;
@@ -168,10 +169,7 @@ public final class TableMigration {
     if (rowKeys != BoxKind.DET && rowKeys != BoxKind.OPE) {
       return OptionalInt.empty(); // PLAIN keys have no key; STD rows cannot be found again to move
     }
-    boolean counters = schema.families().values().stream()
-        .flatMap(f -> java.util.stream.Stream.concat(java.util.stream.Stream.of(f.defaultPolicy()), f.columns().values().stream()))
-        .anyMatch(p -> p.box() == BoxKind.ASHE || p.box() == BoxKind.SPLASHE);
-    if (counters) {
+    if (SecureConnection.anyBox(schema, box -> box == BoxKind.ASHE || box == BoxKind.SPLASHE)) {
       return OptionalInt.empty();
     }
     try {
@@ -484,7 +482,7 @@ public final class TableMigration {
     if (!rekey || codec.policy(family, qualifier).box() == BoxKind.PLAIN) {
       return false;
     }
-    OptionalInt keyId = InspectedCell.keyIdOf(stored);
+    OptionalInt keyId = KeyIdPrefix.keyIdOf(stored);
     return keyId.isPresent() && keyId.getAsInt() != primaryKeyId;
   }
 

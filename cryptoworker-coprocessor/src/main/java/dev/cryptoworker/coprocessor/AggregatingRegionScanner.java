@@ -4,22 +4,21 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
-import org.apache.hadoop.hbase.regionserver.ScannerContext;
 
 /**
  * Replaces a region's scan by its aggregate: reads every row the scan (with its filter, evaluated
  * as usual on stored bytes) selects into a {@link RegionAggregator} and returns one row of partial
  * results.
  */
-final class AggregatingRegionScanner implements RegionScanner {
+final class AggregatingRegionScanner extends AnsweringRegionScanner {
   private final RegionScanner delegate;
   private final RegionAggregator aggregator;
   private boolean done;
 
   AggregatingRegionScanner(RegionScanner delegate, RegionAggregator aggregator) {
+    super("an aggregation scan cannot reseek");
     this.delegate = delegate;
     this.aggregator = aggregator;
   }
@@ -42,16 +41,6 @@ final class AggregatingRegionScanner implements RegionScanner {
   }
 
   @Override
-  public boolean nextRaw(List<Cell> result, ScannerContext scannerContext) throws IOException {
-    return nextRaw(result);
-  }
-
-  @Override
-  public boolean next(List<Cell> result, ScannerContext scannerContext) throws IOException {
-    return nextRaw(result);
-  }
-
-  @Override
   public RegionInfo getRegionInfo() {
     return delegate.getRegionInfo();
   }
@@ -59,11 +48,6 @@ final class AggregatingRegionScanner implements RegionScanner {
   @Override
   public boolean isFilterDone() throws IOException {
     return done;
-  }
-
-  @Override
-  public boolean reseek(byte[] row) throws IOException {
-    throw new DoNotRetryIOException("an aggregation scan cannot reseek");
   }
 
   @Override

@@ -25,7 +25,6 @@ import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
-import org.apache.hadoop.hbase.regionserver.ScannerContext;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -36,7 +35,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * clause's keys, so an entry of an overwritten or deleted value never returns its row; such
  * entries are dropped from the map as they are found.
  */
-final class SearchingRegionScanner implements RegionScanner {
+final class SearchingRegionScanner extends AnsweringRegionScanner {
   /** Refuses requests that would make a region expand more keys than this (2^24, 16 M). */
   static final long MAX_KEYS = 1L << 24;
 
@@ -55,6 +54,7 @@ final class SearchingRegionScanner implements RegionScanner {
 
   private SearchingRegionScanner(Region region, RegionScanner opened, Scan scan, RegionSearchIndex index,
       List<List<Term>> clauses) throws IOException {
+    super("a search scan cannot reseek");
     this.regionInfo = region.getRegionInfo();
     this.opened = opened;
     this.index = index;
@@ -238,21 +238,6 @@ final class SearchingRegionScanner implements RegionScanner {
   }
 
   @Override
-  public boolean nextRaw(List<Cell> result, ScannerContext scannerContext) throws IOException {
-    return nextRaw(result);
-  }
-
-  @Override
-  public boolean next(List<Cell> result) throws IOException {
-    return nextRaw(result);
-  }
-
-  @Override
-  public boolean next(List<Cell> result, ScannerContext scannerContext) throws IOException {
-    return nextRaw(result);
-  }
-
-  @Override
   public RegionInfo getRegionInfo() {
     return regionInfo;
   }
@@ -264,11 +249,6 @@ final class SearchingRegionScanner implements RegionScanner {
   @Override
   public boolean isFilterDone() {
     return false;
-  }
-
-  @Override
-  public boolean reseek(byte[] row) throws IOException {
-    throw new DoNotRetryIOException("a search scan cannot reseek");
   }
 
   @Override

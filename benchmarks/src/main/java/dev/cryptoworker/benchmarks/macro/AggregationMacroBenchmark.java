@@ -8,17 +8,14 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
@@ -108,9 +105,7 @@ public final class AggregationMacroBenchmark {
         measure(table, rows, rounds, regions, expected, outDir, args);
       }
     } finally {
-      try (Stream<Path> files = Files.walk(data)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      RunDirectories.deleteScratch(data);
     }
   }
 
@@ -193,13 +188,7 @@ public final class AggregationMacroBenchmark {
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@aggregation%s`  %n",
         rounds, regions, VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());
-    Files.createDirectories(outDir);
-    Files.writeString(outDir.resolve("aggregation-macro.md"), md, StandardCharsets.UTF_8);
-    Files.writeString(outDir.resolve("aggregation-macro.csv"), csv, StandardCharsets.UTF_8);
-    out.println();
-    out.print(md);
-    out.printf("%nWrote:%n  %s%n  %s%n", outDir.resolve("aggregation-macro.md").toAbsolutePath(),
-        outDir.resolve("aggregation-macro.csv").toAbsolutePath());
+    ResultFiles.write(outDir, "aggregation-macro", md, csv, out);
   }
 
   private static double median(double[] v) {

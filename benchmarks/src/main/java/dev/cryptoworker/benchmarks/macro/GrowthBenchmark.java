@@ -8,11 +8,9 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -137,9 +135,7 @@ public final class GrowthBenchmark {
         }
       }
     } finally {
-      try (Stream<Path> files = Files.walk(data)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      RunDirectories.deleteScratch(data);
     }
     report(sizes, queries, results, loads, outDir, args);
   }
@@ -269,12 +265,6 @@ public final class GrowthBenchmark {
         + " coprocessor).%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@growth%s`  %n",
         VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());
-    Files.createDirectories(outDir);
-    Files.writeString(outDir.resolve("growth.md"), md, StandardCharsets.UTF_8);
-    Files.writeString(outDir.resolve("growth.csv"), csv, StandardCharsets.UTF_8);
-    out.println();
-    out.print(md);
-    out.printf("%nWrote:%n  %s%n  %s%n", outDir.resolve("growth.md").toAbsolutePath(),
-        outDir.resolve("growth.csv").toAbsolutePath());
+    ResultFiles.write(outDir, "growth", md, csv, out);
   }
 }

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * Where a benchmark run writes by default: a new {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}, so a
@@ -33,5 +35,12 @@ final class RunDirectories {
   /** A new run directory under {@link BenchOptions#RUNS_DIRECTORY}, started now. */
   static Path newRunDirectory() throws IOException {
     return newRunDirectory(Path.of(BenchOptions.RUNS_DIRECTORY), LocalDateTime.now());
+  }
+
+  /** Deletes a run's scratch directory (its HBase data) with everything in it. */
+  static void deleteScratch(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
   }
 }

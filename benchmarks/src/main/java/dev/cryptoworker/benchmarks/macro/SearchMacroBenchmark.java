@@ -6,15 +6,12 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -166,9 +163,7 @@ public final class SearchMacroBenchmark {
         measure(tables, rows, queries, regions, insertRate, outDir, args);
       }
     } finally {
-      try (Stream<Path> files = Files.walk(data)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      RunDirectories.deleteScratch(data);
     }
   }
 
@@ -245,12 +240,7 @@ public final class SearchMacroBenchmark {
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@search%s`  %n",
         regions, VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());
-    Files.createDirectories(outDir);
     String name = "sse-search-" + (rows >= 1_000_000 && rows % 1_000_000 == 0 ? rows / 1_000_000 + "M" : rows / 1000 + "k");
-    Files.writeString(outDir.resolve(name + ".md"), md, StandardCharsets.UTF_8);
-    Files.writeString(outDir.resolve(name + ".csv"), csv, StandardCharsets.UTF_8);
-    out.println();
-    out.print(md);
-    out.printf("%nWrote:%n  %s%n  %s%n", outDir.resolve(name + ".md").toAbsolutePath(), outDir.resolve(name + ".csv").toAbsolutePath());
+    ResultFiles.write(outDir, name, md, csv, out);
   }
 }

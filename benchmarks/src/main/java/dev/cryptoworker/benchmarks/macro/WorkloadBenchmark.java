@@ -28,7 +28,6 @@ import java.security.SecureRandom;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +39,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.Histogram;
 import org.apache.hadoop.conf.Configuration;
@@ -152,9 +150,7 @@ public final class WorkloadBenchmark {
         cluster.close();
       }
       if (data != null) {
-        try (Stream<Path> files = Files.walk(data)) {
-          files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        RunDirectories.deleteScratch(data);
       }
     }
   }
