@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
@@ -16,6 +18,7 @@ import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
@@ -93,6 +96,29 @@ final class CellLayout implements StorageLayout {
 
   @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
+    ScanPlan plan = plan(scan);
+    if (plan.searchesIndex()) {
+      return new DecodingResultScanner(new ListResultScanner(regions.scanEachRegion(plan.serverScan())), decoder, plan,
+          codec.table());
+    }
+    return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan, codec.table());
+  }
+
+  @Override
+  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException {
+    if (scan.isReversed()) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "a scan of a stored-key range runs forward only (it serves work split by region, such as MapReduce);"
+              + " use getScanner(Scan) for reversed scans");
+    }
+    ScanPlan plan = plan(scan);
+    Scan piece = RegionFanOut.within(plan.serverScan(), storedStartRow, storedStopRow);
+    ResultScanner stored = piece == null ? new ListResultScanner(List.of()) : raw.getScanner(piece);
+    return new DecodingResultScanner(stored, decoder, plan, codec.table());
+  }
+
+  /** Plans {@code scan}, saying so when part of it runs on the client. */
+  private ScanPlan plan(Scan scan) throws IOException {
     ScanPlan plan = planner.plan(scan);
     if (plan.evaluatesOnClient()) {
       // Once per table and reason at WARN (the caller opted in, but should know the cost), then DEBUG.
@@ -109,16 +135,27 @@ final class CellLayout implements StorageLayout {
         plan = plan.withResidualFilter(copyOf(plan.residualFilter()));
       }
     }
-    if (plan.searchesIndex()) {
-      return new DecodingResultScanner(new ListResultScanner(regions.scanEachRegion(plan.serverScan())), decoder, plan,
-          codec.table());
-    }
-    return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan, codec.table());
+    return plan;
   }
 
   /** A fresh copy of {@code filter} (filters keep per-scan state). */
   static Filter copyOf(Filter filter) throws IOException {
     return ProtobufUtil.toFilter(ProtobufUtil.toFilter(filter));
+  }
+
+  @Override
+  public Put encodeForBulkLoad(Put put) throws IOException {
+    for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
+      for (Cell cell : e.getValue()) {
+        byte[] qualifier = CellUtil.cloneQualifier(cell);
+        if (codec.isSearchable(e.getKey(), qualifier)) {
+          throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(e.getKey(), qualifier),
+              "bulk loads cannot write SSE columns: each value needs index entries numbered by the search"
+                  + " counters and indexed by the region that holds it; write these columns through put");
+        }
+      }
+    }
+    return encoder.encode(put);
   }
 
   @Override

@@ -193,6 +193,21 @@ final class MovingRowsLayout implements StorageLayout {
   }
 
   @Override
+  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow)
+      throws UnsupportedSecureOperationException {
+    throw new UnsupportedSecureOperationException(codec.table(), "scan of a stored-key range",
+        "the table's rows are moving to new stored keys (a migration), so one logical row may be stored in two"
+            + " ranges and would be read twice; run split work (MapReduce) when the migration is done");
+  }
+
+  @Override
+  public Put encodeForBulkLoad(Put put) throws UnsupportedSecureOperationException {
+    throw new UnsupportedSecureOperationException(codec.table(), "bulk load",
+        "the table's rows are moving to new stored keys (a migration), so loaded rows could land beside an old"
+            + " form of the same row; bulk load when the migration is done");
+  }
+
+  @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
     if (scan.isReversed() || scan.getBatch() > 0 || scan.getAllowPartialResults()) {
       throw refused("reversed or partial-row scan");

@@ -63,29 +63,38 @@ final class RegionFanOut {
   /** The scan cut at region boundaries, one per region it touches. */
   private List<Scan> perRegion(Scan scan) throws IOException {
     List<Scan> out = new ArrayList<>();
-    byte[] start = scan.getStartRow();
-    byte[] stop = scan.getStopRow();
     try (RegionLocator locator = raw.getRegionLocator()) {
       for (HRegionLocation location : locator.getAllRegionLocations()) {
-        byte[] regionStart = location.getRegion().getStartKey();
-        byte[] regionEnd = location.getRegion().getEndKey();
-        boolean beforeStop = stop.length == 0 || Bytes.compareTo(regionStart, stop) < 0
-            || (scan.includeStopRow() && Bytes.compareTo(regionStart, stop) == 0);
-        boolean afterStart = regionEnd.length == 0 || Bytes.compareTo(regionEnd, start) > 0;
-        if (!beforeStop || !afterStart) {
-          continue;
+        Scan s = within(scan, location.getRegion().getStartKey(), location.getRegion().getEndKey());
+        if (s != null) {
+          out.add(s);
         }
-        Scan s = new Scan(scan);
-        if (Bytes.compareTo(regionStart, start) > 0) {
-          s.withStartRow(regionStart, true);
-        }
-        if (regionEnd.length > 0 && (stop.length == 0 || Bytes.compareTo(regionEnd, stop) < 0)) {
-          s.withStopRow(regionEnd, false);
-        }
-        out.add(s);
       }
     }
     return out;
+  }
+
+  /**
+   * The part of forward {@code scan} whose stored rows lie in [{@code rangeStart}, {@code rangeEnd})
+   * (an empty array is unbounded), or null if they do not overlap.
+   */
+  static Scan within(Scan scan, byte[] rangeStart, byte[] rangeEnd) throws IOException {
+    byte[] start = scan.getStartRow();
+    byte[] stop = scan.getStopRow();
+    boolean beforeStop = stop.length == 0 || Bytes.compareTo(rangeStart, stop) < 0
+        || (scan.includeStopRow() && Bytes.compareTo(rangeStart, stop) == 0);
+    boolean afterStart = rangeEnd.length == 0 || Bytes.compareTo(rangeEnd, start) > 0;
+    if (!beforeStop || !afterStart) {
+      return null;
+    }
+    Scan s = new Scan(scan);
+    if (Bytes.compareTo(rangeStart, start) > 0) {
+      s.withStartRow(rangeStart, true);
+    }
+    if (rangeEnd.length > 0 && (stop.length == 0 || Bytes.compareTo(rangeEnd, stop) < 0)) {
+      s.withStopRow(rangeEnd, false);
+    }
+    return s;
   }
 
   private static <T> T await(Future<T> f) throws IOException {

@@ -1,6 +1,7 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.region.SearchIndexCells;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
@@ -40,6 +42,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -271,8 +274,8 @@ public final class SecureConnection implements Closeable {
 
   /**
    * Creates the table pre-split at {@code splitKeys}. Split keys are in the stored key space: for
-   * DET or STD row keys, plaintext split points mean nothing to HBase, so pick stored-byte
-   * boundaries (for example evenly spaced leading bytes).
+   * DET or STD row keys, plaintext split points mean nothing to HBase; {@link #uniformSplitKeys}
+   * gives even ones.
    */
   public void createTable(TableSchema schema, byte[][] splitKeys) throws IOException {
     createTable(descriptorFor(schema), splitKeys);
@@ -311,6 +314,39 @@ public final class SecureConnection implements Closeable {
         admin.createTable(d, splitKeys);
       }
     }
+  }
+
+  /**
+   * {@code regions - 1} split keys that spread {@code name}'s DET or STD row keys evenly over
+   * {@code regions} regions: stored keys are the current key's 5-byte key-id header followed by
+   * pseudo-random bytes, so the splits cut the two bytes after the header evenly. Rows written
+   * under a later key (after rotation) carry another header and land in the first or last region.
+   *
+   * @throws IllegalArgumentException if the table has no schema, its row keys are not DET or STD
+   *     (PLAIN and OPE keys keep the plaintext's order: split them at plaintext points, encrypted
+   *     for OPE), or {@code regions} is not in [1, 65536]
+   */
+  public byte[][] uniformSplitKeys(TableName name, int regions) throws IOException {
+    TableCodec codec = codecs.get(name);
+    if (codec == null) {
+      throw new IllegalArgumentException("no schema for table " + name);
+    }
+    BoxKind kind = codec.rowBox().kind();
+    if (kind != BoxKind.DET && kind != BoxKind.STD) {
+      throw new IllegalArgumentException("table " + name + ": uniform split keys need DET or STD row keys, whose"
+          + " stored form is pseudo-random; " + kind + " row keys keep the plaintext's order, so split them at"
+          + " plaintext points");
+    }
+    if (regions < 1 || regions > 65_536) {
+      throw new IllegalArgumentException("regions must be in [1, 65536], got " + regions);
+    }
+    byte[] header = Arrays.copyOf(codec.encodeRow(new byte[] {0}), KeyIdPrefix.LENGTH);
+    byte[][] splits = new byte[regions - 1][];
+    for (int i = 1; i < regions; i++) {
+      int point = (int) (65_536L * i / regions);
+      splits[i - 1] = Bytes.add(header, new byte[] {(byte) (point >>> 8), (byte) point});
+    }
+    return splits;
   }
 
   /** Creates the counter table ({@link HBaseIdentifierSource#TABLE}) unless it exists. */

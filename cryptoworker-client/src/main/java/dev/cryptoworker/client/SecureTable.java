@@ -250,6 +250,37 @@ public final class SecureTable implements Table {
     return getScanner(new Scan().addColumn(family, qualifier));
   }
 
+  // ---- split work and bulk loads: HBase's distributed paths (cryptoworker-mapreduce)
+
+  /**
+   * The rows of {@code scan} whose stored row keys lie in [{@code storedStartRow}, {@code
+   * storedStopRow}) (empty arrays: unbounded), decrypted and checked as {@link #getScanner(Scan)}
+   * does; the scan's own row range still applies. Stored keys are the row keys HBase sees, such as
+   * region boundaries from {@link #getRegionLocator()}: this is how work split by region (a
+   * MapReduce input split) reads its part. Each piece applies the scan's limit on its own. Forward
+   * scans only.
+   *
+   * @throws UnsupportedSecureOperationException for a reversed scan, whatever {@link
+   *     #getScanner(Scan)} refuses, or a table whose rows are moving to new stored keys
+   */
+  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException {
+    return layout.getScanner(Objects.requireNonNull(scan, "scan"),
+        Objects.requireNonNull(storedStartRow, "storedStartRow"), Objects.requireNonNull(storedStopRow, "storedStopRow"));
+  }
+
+  /**
+   * The stored (encrypted) form of {@code put}, exactly what {@link #put(Put)} would write, for
+   * tools that write HFiles and load them with HBase's bulk-load tool. Cell timestamps are kept as
+   * given ({@code HConstants.LATEST_TIMESTAMP} unless set): an HFile writer must set them.
+   *
+   * @throws UnsupportedSecureOperationException for SSE columns (their index entries are numbered
+   *     by counters in HBase and kept by the region that holds the row) or a table whose rows are
+   *     moving to new stored keys
+   */
+  public Put encodeForBulkLoad(Put put) throws IOException {
+    return layout.encodeForBulkLoad(Objects.requireNonNull(put, "put"));
+  }
+
   // ---- writes
 
   @Override

@@ -43,6 +43,12 @@ interface StorageLayout extends Closeable {
 
   SecureResultScanner getScanner(Scan scan) throws IOException;
 
+  /** The rows of forward {@code scan} stored in [{@code storedStartRow}, {@code storedStopRow}). */
+  SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException;
+
+  /** The stored form of {@code put} for a bulk load (HFiles), refused where a write needs more. */
+  Put encodeForBulkLoad(Put put) throws IOException;
+
   void put(List<Put> puts) throws IOException;
 
   /** Deletes all of {@code deletes}. */

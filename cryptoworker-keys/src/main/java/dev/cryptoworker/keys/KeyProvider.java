@@ -47,4 +47,16 @@ public interface KeyProvider {
       throws IOException, GeneralSecurityException {
     return PrfSetKeyProvider.fromKeyset(KeysetFiles.read(keysetFile, kek));
   }
+
+  /**
+   * A provider reading the contents of an encrypted keyset file, for processes that receive the
+   * file's text rather than a path (MapReduce tasks get it in the job's credentials).
+   *
+   * @param source names the file in errors
+   * @throws GeneralSecurityException as {@link #fromKeysetFile}
+   */
+  static KeyProvider fromKeysetFileContents(String contents, String source, KeyEncryptionKey kek)
+      throws GeneralSecurityException {
+    return PrfSetKeyProvider.fromKeyset(KeysetFiles.read(contents, source, kek));
+  }
 }

@@ -171,11 +171,19 @@ public final class KeysetFiles {
     return readStored(file, kek).handle();
   }
 
+  /** Reads a keyset file's {@code text}; {@code file} names it in errors. */
+  static KeysetHandle read(String text, String file, KeyEncryptionKey kek) throws GeneralSecurityException {
+    return readStored(text, file, kek).handle();
+  }
+
   private static Stored readStored(Path file, KeyEncryptionKey kek)
       throws IOException, GeneralSecurityException {
+    return readStored(Files.readString(file, StandardCharsets.UTF_8), file.toString(), kek);
+  }
+
+  private static Stored readStored(String text, String file, KeyEncryptionKey kek) throws GeneralSecurityException {
     // Before parsing: keys of unregistered types would parse as opaque LegacyProtoKeys.
     PrfSetKeyProvider.registerKeyTypes();
-    String text = Files.readString(file, StandardCharsets.UTF_8);
     JsonNode root;
     try {
       root = JSON.readTree(text);

@@ -1,0 +1,145 @@
+package dev.cryptoworker.mapreduce;
+
+import dev.cryptoworker.keys.KeyEncryptionKey;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.security.Credentials;
+
+/**
+ * Sets up MapReduce jobs that read or write secure tables, as HBase's {@code TableMapReduceUtil}
+ * does for plain ones: which table and scan, the tables' schemas, and how tasks get their keys.
+ *
+ * <pre>
+ * Job job = Job.getInstance(conf, "visits per city");
+ * SecureJob.setKeys(job, Path.of("keyset.json"), "env:CRYPTOWORKER_KEK");
+ * SecureJob.setInput(job, patientsSchema, new Scan().addColumn(ADDRESS, CITY), CityMapper.class, Text.class, LongWritable.class);
+ * SecureJob.setOutput(job, countsSchema);
+ * </pre>
+ *
+ * <p>Keys: the keyset file's contents (encrypted under the key-encryption key) travel in the job's
+ * {@link Credentials}, which Hadoop hands to tasks without writing them to the job's configuration
+ * file; the key-encryption key itself never leaves the machines that hold it: each task reads it
+ * from the source given here ({@code env:NAME}, an environment variable of the task, or {@code
+ * file:PATH}, a file on every node), as the client does. Schemas are not secret and travel in the
+ * configuration.
+ */
+public final class SecureJob {
+  /** Credentials alias of the keyset file's contents. */
+  static final Text KEYSET_ALIAS = new Text("cryptoworker.keyset");
+  /** Where tasks read the key-encryption key: {@code env:NAME} or {@code file:PATH}. */
+  public static final String KEK_SOURCE = "cryptoworker.kek.source";
+  /** Prefix of the configuration keys holding schemas (YAML), one per table. */
+  public static final String SCHEMA_PREFIX = "cryptoworker.schema.";
+  /** The table {@link SecureTableInputFormat} reads. */
+  public static final String INPUT_TABLE = "cryptoworker.input.table";
+  /** The logical scan {@link SecureTableInputFormat} runs (serialized as HBase does). */
+  public static final String INPUT_SCAN = "cryptoworker.input.scan";
+  /** The table {@link SecureTableOutputFormat} writes. */
+  public static final String OUTPUT_TABLE = "cryptoworker.output.table";
+
+  private SecureJob() {}
+
+  /**
+   * Gives the job's tasks the keys of an encrypted keyset file.
+   *
+   * @param kekSource where each task reads the key-encryption key: {@code env:NAME} or {@code
+   *     file:PATH}
+   * @throws IllegalArgumentException if {@code kekSource} is neither form
+   */
+  public static void setKeys(Job job, Path keysetFile, String kekSource) throws IOException {
+    checkKekSource(kekSource);
+    job.getCredentials().addSecretKey(KEYSET_ALIAS, Files.readAllBytes(keysetFile));
+    job.getConfiguration().set(KEK_SOURCE, kekSource);
+  }
+
+  /** Records {@code schema} for the job's tasks (tables are created beforehand, as with HBase). */
+  public static void addSchema(Job job, TableSchema schema) {
+    job.getConfiguration().set(SCHEMA_PREFIX + schema.tableName(), schema.toYaml());
+  }
+
+  /**
+   * Reads the decrypted rows {@code scan} selects from {@code schema}'s table, one input split per
+   * region; the mapper gets (logical row key, decrypted {@code Result}). Filters follow the same
+   * rules as {@code SecureTable.getScanner}: DET equality and OPE ranges run on the region servers,
+   * others only with client-side evaluation enabled on the scan.
+   */
+  public static void setInput(Job job, TableSchema schema, Scan scan,
+      Class<? extends org.apache.hadoop.mapreduce.Mapper<ImmutableBytesWritable, ?, ?, ?>> mapper,
+      Class<?> outputKey, Class<?> outputValue) throws IOException {
+    addSchema(job, schema);
+    Configuration conf = job.getConfiguration();
+    conf.set(INPUT_TABLE, schema.tableName());
+    conf.set(INPUT_SCAN, TableMapReduceUtil.convertScanToString(scan));
+    job.setInputFormatClass(SecureTableInputFormat.class);
+    job.setMapperClass(mapper);
+    job.setMapOutputKeyClass(outputKey);
+    job.setMapOutputValueClass(outputValue);
+  }
+
+  /** Writes the job's output ({@link Mutation}s: Put or Delete) encrypted into {@code schema}'s table. */
+  public static void setOutput(Job job, TableSchema schema) {
+    addSchema(job, schema);
+    job.getConfiguration().set(OUTPUT_TABLE, schema.tableName());
+    job.setOutputFormatClass(SecureTableOutputFormat.class);
+    job.setOutputValueClass(Mutation.class);
+  }
+
+  /** The schemas recorded in {@code conf}. */
+  static List<TableSchema> schemas(Configuration conf) {
+    List<TableSchema> out = new ArrayList<>();
+    conf.getPropsWithPrefix(SCHEMA_PREFIX).forEach((table, yaml) ->
+        out.add(TableSchema.parse(yaml, "schema of table " + table + " in the job configuration")));
+    if (out.isEmpty()) {
+      throw new IllegalStateException("the job configuration has no CryptoWorker schema: call SecureJob.setInput,"
+          + " setOutput or addSchema when setting up the job");
+    }
+    return out;
+  }
+
+  /** The keys the job was given by {@link #setKeys}. */
+  static KeyProvider keys(Configuration conf, Credentials credentials) throws IOException {
+    byte[] keyset = credentials.getSecretKey(KEYSET_ALIAS);
+    if (keyset == null) {
+      throw new IllegalStateException("the job's credentials hold no CryptoWorker keyset: call SecureJob.setKeys"
+          + " when setting up the job");
+    }
+    String source = conf.get(KEK_SOURCE);
+    if (source == null) {
+      throw new IllegalStateException("the job configuration does not say where tasks read the key-encryption key ("
+          + KEK_SOURCE + "): call SecureJob.setKeys when setting up the job");
+    }
+    try {
+      return KeyProvider.fromKeysetFileContents(new String(keyset, StandardCharsets.UTF_8),
+          "keyset of the job's credentials", keyEncryptionKey(source));
+    } catch (GeneralSecurityException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private static KeyEncryptionKey keyEncryptionKey(String source) throws IOException {
+    checkKekSource(source);
+    String where = source.substring(source.indexOf(':') + 1);
+    return source.startsWith("env:") ? KeyEncryptionKey.fromEnvironment(where) : KeyEncryptionKey.fromFile(Path.of(where));
+  }
+
+  private static void checkKekSource(String source) {
+    if (source == null || !(source.startsWith("env:") || source.startsWith("file:")) || source.indexOf(':') == source.length() - 1) {
+      throw new IllegalArgumentException("key-encryption key source must be env:NAME (an environment variable of"
+          + " every task) or file:PATH (a file on every node), got: " + source);
+    }
+  }
+}

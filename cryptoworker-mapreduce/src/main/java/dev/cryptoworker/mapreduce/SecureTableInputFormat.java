@@ -1,0 +1,111 @@
+package dev.cryptoworker.mapreduce;
+
+import dev.cryptoworker.client.SecureResultScanner;
+import dev.cryptoworker.client.SecureTable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
+import org.apache.hadoop.hbase.mapreduce.TableSplit;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+
+/**
+ * Reads a secure table in MapReduce: one split per region of the stored table (HBase's {@link
+ * TableSplit}, located at the region's server), each read through {@link
+ * SecureTable#getScanner(Scan, byte[], byte[])}, so mappers get logical row keys and decrypted
+ * {@link Result}s. Set up with {@link SecureJob#setInput}.
+ */
+public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWritable, Result> {
+
+  @Override
+  public List<InputSplit> getSplits(JobContext context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    try (TaskConnection connection = TaskConnection.open(conf, context.getCredentials());
+        SecureTable table = connection.table(conf, SecureJob.INPUT_TABLE);
+        RegionLocator regions = table.getRegionLocator()) {
+      List<InputSplit> splits = new ArrayList<>();
+      for (HRegionLocation region : regions.getAllRegionLocations()) {
+        splits.add(new TableSplit(table.getName(), scan(conf), region.getRegion().getStartKey(),
+            region.getRegion().getEndKey(), region.getHostname()));
+      }
+      return splits;
+    }
+  }
+
+  @Override
+  public RecordReader<ImmutableBytesWritable, Result> createRecordReader(InputSplit split, TaskAttemptContext context) {
+    return new SecureTableRecordReader();
+  }
+
+  static Scan scan(Configuration conf) throws IOException {
+    String scan = conf.get(SecureJob.INPUT_SCAN);
+    if (scan == null) {
+      throw new IllegalStateException("the job configuration has no input scan (" + SecureJob.INPUT_SCAN
+          + "): set the job up with SecureJob.setInput");
+    }
+    return TableMapReduceUtil.convertStringToScan(scan);
+  }
+
+  /** The decrypted rows of one split. */
+  private static final class SecureTableRecordReader extends RecordReader<ImmutableBytesWritable, Result> {
+    private TaskConnection connection;
+    private SecureTable table;
+    private SecureResultScanner scanner;
+    private final ImmutableBytesWritable key = new ImmutableBytesWritable();
+    private Result value;
+    private boolean done;
+
+    @Override
+    public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
+      Configuration conf = context.getConfiguration();
+      TableSplit region = (TableSplit) split;
+      connection = TaskConnection.open(conf, context.getCredentials());
+      table = connection.table(conf, SecureJob.INPUT_TABLE);
+      scanner = table.getScanner(scan(conf), region.getStartRow(), region.getEndRow());
+    }
+
+    @Override
+    public boolean nextKeyValue() throws IOException {
+      value = done ? null : scanner.next();
+      if (value == null) {
+        done = true;
+        return false;
+      }
+      key.set(value.getRow());
+      return true;
+    }
+
+    @Override
+    public ImmutableBytesWritable getCurrentKey() {
+      return key;
+    }
+
+    @Override
+    public Result getCurrentValue() {
+      return value;
+    }
+
+    /** Unknown: stored keys are ciphertext, so the position in the region says nothing. */
+    @Override
+    public float getProgress() {
+      return done ? 1f : 0f;
+    }
+
+    @Override
+    public void close() throws IOException {
+      try (TaskConnection c = connection; SecureTable t = table; SecureResultScanner s = scanner) {
+        // closes in reverse order
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.cryptoworker.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/** Test helpers: unique schemas, keys, raw reads and the plaintext audit. */
+final class MapReduceFixture {
+  private MapReduceFixture() {}
+
+  static KeyProvider randomKeys() {
+    byte[] key = new byte[32];
+    new SecureRandom().nextBytes(key);
+    return KeyProvider.fromMasterKey(key);
+  }
+
+  /** {@code yaml} (table {@code TABLE}) under a unique table name. */
+  static TableSchema schema(String prefix, String yaml) {
+    return TableSchema.parse(yaml.replace("table: TABLE",
+        "table: " + SharedHBaseCluster.uniqueTableName(prefix).getNameAsString()), prefix);
+  }
+
+  static String rowKey(int i) {
+    return String.format("p%06d", i);
+  }
+
+  /** Every raw (stored) row of {@code table}, by stored key. */
+  static NavigableMap<byte[], Result> rawRows(Connection hbase, TableName table) throws IOException {
+    NavigableMap<byte[], Result> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    try (Table raw = hbase.getTable(table); ResultScanner s = raw.getScanner(new Scan())) {
+      for (Result r : s) {
+        out.put(r.getRow(), r);
+      }
+    }
+    return out;
+  }
+
+  /** {@code actual} holds exactly {@code expected}'s cells (families, qualifiers, values). */
+  static void assertSameCells(Put expected, Result actual) {
+    assertNotNull(actual, "row " + Bytes.toString(expected.getRow()) + " missing");
+    assertArrayEquals(expected.getRow(), actual.getRow());
+    List<String> want = new ArrayList<>();
+    for (List<Cell> cells : expected.getFamilyCellMap().values()) {
+      for (Cell c : cells) {
+        want.add(describe(c));
+      }
+    }
+    List<String> got = new ArrayList<>();
+    for (Cell c : actual.rawCells()) {
+      got.add(describe(c));
+    }
+    want.sort(null);
+    got.sort(null);
+    assertEquals(want, got, "row " + Bytes.toString(expected.getRow()));
+  }
+
+  private static String describe(Cell c) {
+    return Bytes.toStringBinary(CellUtil.cloneFamily(c)) + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(c))
+        + "=" + Bytes.toStringBinary(CellUtil.cloneValue(c));
+  }
+
+  /**
+   * No {@code needle} appears in any stored row key, qualifier or value of {@code table}, except in
+   * the values of qualifiers named in {@code plainQualifiers}.
+   */
+  static void assertNoPlaintext(Connection hbase, TableName table, Collection<String> needles,
+      Collection<String> plainQualifiers) throws IOException {
+    int cells = 0;
+    for (Result r : rawRows(hbase, table).values()) {
+      for (Cell c : r.rawCells()) {
+        cells++;
+        String qualifier = Bytes.toString(CellUtil.cloneQualifier(c));
+        List<byte[]> parts = new ArrayList<>(List.of(CellUtil.cloneRow(c), CellUtil.cloneQualifier(c)));
+        if (!plainQualifiers.contains(qualifier)) {
+          parts.add(CellUtil.cloneValue(c));
+        }
+        for (byte[] part : parts) {
+          String stored = new String(part, StandardCharsets.ISO_8859_1);
+          for (String needle : needles) {
+            if (needle.length() >= 4 && stored.contains(needle)) {
+              throw new AssertionError("plaintext '" + needle + "' stored in table " + table);
+            }
+          }
+        }
+      }
+    }
+    if (cells == 0) {
+      throw new AssertionError("table " + table + " stores no cell: nothing was audited");
+    }
+  }
+}
