@@ -117,6 +117,11 @@ final class CellLayout implements StorageLayout {
     return new DecodingResultScanner(stored, decoder, plan, codec.table());
   }
 
+  @Override
+  public String explain(Scan scan) throws IOException {
+    return planner.plan(scan).describe();
+  }
+
   /** Plans {@code scan}, saying so when part of it runs on the client. */
   private ScanPlan plan(Scan scan) throws IOException {
     ScanPlan plan = planner.plan(scan);

@@ -209,24 +209,34 @@ final class MovingRowsLayout implements StorageLayout {
 
   @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
+    ScanPlan plan = plan(scan);
+    if (codec.firstClientSideScan(plan.clientSideReason())) {
+      LOG.warn("Table {}: scans read the whole table and evaluate on the client while its rows move to new"
+          + " stored keys (migration). Further such scans are logged at DEBUG.", codec.table());
+    }
+    return new DecodingResultScanner(new MergedRows(raw.getScanner(plan.serverScan()), scan), row -> row, plan,
+        codec.table());
+  }
+
+  @Override
+  public String explain(Scan scan) throws IOException {
+    return plan(scan).describe();
+  }
+
+  private ScanPlan plan(Scan scan) throws IOException {
     if (scan.isReversed() || scan.getBatch() > 0 || scan.getAllowPartialResults()) {
       throw refused("reversed or partial-row scan");
     }
     String reason = "rows moving to new stored keys (migration)";
-    if (codec.firstClientSideScan(reason)) {
-      LOG.warn("Table {}: scans read the whole table and evaluate on the client while its rows move to new"
-          + " stored keys (migration). Further such scans are logged at DEBUG.", codec.table());
-    }
     Scan stored = new Scan().readAllVersions().setCaching(scan.getCaching() > 0 ? scan.getCaching() : 100)
         .setTimeRange(scan.getTimeRange().getMin(), scan.getTimeRange().getMax());
     for (byte[] family : scan.getFamilyMap().keySet()) {
       stored.addFamily(family);
     }
     boolean hasRange = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
-    ScanPlan plan = new ScanPlan(stored, scan.getFilter() == null ? null : CellLayout.copyOf(scan.getFilter()),
+    return new ScanPlan(stored, scan.getFilter() == null ? null : CellLayout.copyOf(scan.getFilter()),
         hasRange ? PlainRowRange.of(scan) : null, scan.getLimit(), reason,
         SecureScans.skipsUndecodableRows(scan, options), false);
-    return new DecodingResultScanner(new MergedRows(raw.getScanner(stored), scan), row -> row, plan, codec.table());
   }
 
   /** Logical rows of a whole-table scan over both stored forms, each once (see the class comment). */

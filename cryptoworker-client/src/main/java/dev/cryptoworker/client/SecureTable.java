@@ -250,6 +250,18 @@ public final class SecureTable implements Table {
     return getScanner(new Scan().addColumn(family, qualifier));
   }
 
+  /**
+   * How {@code scan} would run, without running it: what the region servers do (a stored key range
+   * or the whole table, which filters on ciphertext, an SSE index search) and what the client does
+   * after decrypting (row range checks, filters, limit, and why). Filters are named by type only.
+   *
+   * @throws UnsupportedSecureOperationException whatever {@link #getScanner(Scan)} would refuse,
+   *     with the same message
+   */
+  public String explain(Scan scan) throws IOException {
+    return layout.explain(Objects.requireNonNull(scan, "scan"));
+  }
+
   // ---- split work and bulk loads: HBase's distributed paths (cryptoworker-mapreduce)
 
   /**

@@ -43,6 +43,9 @@ interface StorageLayout extends Closeable {
 
   SecureResultScanner getScanner(Scan scan) throws IOException;
 
+  /** How {@code scan} would run (see {@link SecureTable#explain}); refuses what getScanner refuses. */
+  String explain(Scan scan) throws IOException;
+
   /** The rows of forward {@code scan} stored in [{@code storedStartRow}, {@code storedStopRow}). */
   SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException;
 

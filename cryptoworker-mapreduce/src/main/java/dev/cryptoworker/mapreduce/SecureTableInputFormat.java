@@ -18,6 +18,8 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a secure table in MapReduce: one split per region of the stored table (HBase's {@link
@@ -26,6 +28,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  * {@link Result}s. Set up with {@link SecureJob#setInput}.
  */
 public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWritable, Result> {
+  private static final Logger LOG = LoggerFactory.getLogger(SecureTableInputFormat.class);
 
   @Override
   public List<InputSplit> getSplits(JobContext context) throws IOException {
@@ -33,6 +36,9 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
     try (TaskConnection connection = TaskConnection.open(conf, context.getCredentials());
         SecureTable table = connection.table(conf, SecureJob.INPUT_TABLE);
         RegionLocator regions = table.getRegionLocator()) {
+      // Refused scans (say, a filter only the client could evaluate, not opted in) fail the job here,
+      // at submission, with the reason, rather than in every task.
+      LOG.debug("Table {}: {}", table.getName(), table.explain(scan(conf)));
       List<InputSplit> splits = new ArrayList<>();
       for (HRegionLocation region : regions.getAllRegionLocations()) {
         splits.add(new TableSplit(table.getName(), scan(conf), region.getRegion().getStartKey(),
