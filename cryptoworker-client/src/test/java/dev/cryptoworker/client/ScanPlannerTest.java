@@ -79,4 +79,20 @@ class ScanPlannerTest {
     assertArrayEquals(s.codec.encodeQualifier(toBytes("q"), toBytes("appointment-7")), stored);
     assertFalse(new String(stored, StandardCharsets.ISO_8859_1).contains("appointment"));
   }
+
+  @Test
+  void describeSaysWhereEachPartRunsWithoutOperands() throws Exception {
+    SeamFixture s = new SeamFixture("OPE");
+    String onServer = s.planner.plan(new Scan().withStartRow(toBytes("P0010")).withStopRow(toBytes("P0020"))
+        .setFilter(new org.apache.hadoop.hbase.filter.SingleColumnValueFilter(toBytes("f"), toBytes("det"),
+            org.apache.hadoop.hbase.CompareOperator.EQUAL, toBytes("Porto")))).describe();
+    assertEquals("region servers: scan of a stored key range, filter SingleColumnValueFilter; client: decrypts",
+        onServer);
+    String onClient = s.planner.plan(SecureScans.allowClientSideEvaluation(new Scan().setLimit(5)
+        .setFilter(new org.apache.hadoop.hbase.filter.SingleColumnValueFilter(toBytes("f"), toBytes("std"),
+            org.apache.hadoop.hbase.CompareOperator.EQUAL, toBytes("secret-operand"))))).describe();
+    assertTrue(onClient.startsWith("region servers: scan of the whole table; client: decrypts, filter"
+        + " SingleColumnValueFilter, limit 5 (client-side evaluation: "), onClient);
+    assertFalse(onClient.contains("secret-operand"), onClient);
+  }
 }

@@ -1,0 +1,98 @@
+package dev.cryptoworker.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Work split by region (what MapReduce does): even split keys for DET row keys, and scans of one
+ * stored-key range each that together return every selected row exactly once.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class SplitWorkTest {
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final String SCHEMA = """
+      table: split_work
+      rowKey: { box: DET }
+      families:
+        f:
+          default: { box: STD }
+          columns:
+            city: { box: DET, type: string }
+      """;
+
+  @Test
+  void uniformSplitsSpreadDetKeysAndRangeScansCoverEachRowOnce(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("split_work", TableSchema.parse(SCHEMA));
+    TableName name = SecureFixture.name(schema);
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    secure.createTable(schema, secure.uniformSplitKeys(name, 4));
+    int rows = 800;
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      puts.add(new Put(Bytes.toBytes(String.format("k%08d", i)))
+          .addColumn(F, Bytes.toBytes("city"), Bytes.toBytes(i % 4 == 0 ? "Porto" : "Braga")));
+    }
+    try (SecureTable table = secure.getSecureTable(name); RegionLocator locator = table.getRegionLocator()) {
+      table.put(puts);
+      List<HRegionLocation> regions = locator.getAllRegionLocations();
+      assertEquals(4, regions.size());
+      Scan porto = new Scan().setFilter(new SingleColumnValueFilter(F, Bytes.toBytes("city"), CompareOperator.EQUAL,
+          new BinaryComparator(Bytes.toBytes("Porto"))));
+      TreeSet<String> all = new TreeSet<>();
+      TreeSet<String> inPorto = new TreeSet<>();
+      for (HRegionLocation region : regions) {
+        int inRegion = 0;
+        try (SecureResultScanner s = table.getScanner(new Scan(), region.getRegion().getStartKey(),
+            region.getRegion().getEndKey())) {
+          for (Result r : s) {
+            assertTrue(all.add(Bytes.toString(r.getRow())), "row read twice: " + Bytes.toString(r.getRow()));
+            inRegion++;
+          }
+        }
+        // Uniform: each of 4 regions holds about a quarter of 800 pseudo-random keys.
+        assertTrue(inRegion > rows / 8 && inRegion < rows * 3 / 8, "rows in a region: " + inRegion);
+        try (SecureResultScanner s = table.getScanner(porto, region.getRegion().getStartKey(),
+            region.getRegion().getEndKey())) {
+          for (Result r : s) {
+            assertEquals("Porto", Bytes.toString(r.getValue(F, Bytes.toBytes("city"))));
+            inPorto.add(Bytes.toString(r.getRow()));
+          }
+        }
+      }
+      assertEquals(rows, all.size());
+      assertEquals(rows / 4, inPorto.size());
+      assertThrows(UnsupportedSecureOperationException.class,
+          () -> table.getScanner(new Scan().setReversed(true), new byte[0], new byte[0]));
+    }
+  }
+
+  @Test
+  void uniformSplitKeysRefuseOrderedRowKeys(Connection hbase) {
+    TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("split_plain", TableSchema.parse(SCHEMA)),
+        "PLAIN");
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> secure.uniformSplitKeys(SecureFixture.name(schema), 4));
+    assertTrue(e.getMessage().contains("PLAIN row keys keep the plaintext's order"), e.getMessage());
+  }
+}
