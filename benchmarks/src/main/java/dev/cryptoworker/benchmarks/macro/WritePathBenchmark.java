@@ -1,0 +1,290 @@
+package dev.cryptoworker.benchmarks.macro;
+
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.embedded.ProcessCluster;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.mapreduce.SecureBulkLoad;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.SplittableRandom;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.Size;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.VersionInfo;
+
+/**
+ * Write paths, plain HBase beside CryptoWorker, on HBase as separate processes (2 region servers):
+ * puts in batches of 200 rows with 8-byte sequential keys from one thread, and bulk loads
+ * ({@link SecureBulkLoad}: HFiles loaded with HBase's tool; the plain side runs the same code with a
+ * schema that protects nothing). Rows are YCSB-like: 10 fields of 100 bytes. Then every table is
+ * flushed and major-compacted and its stored bytes summed, with the stored key and value sizes.
+ *
+ * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
+ * {@code --out=dir}.
+ */
+public final class WritePathBenchmark {
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final int FIELDS = 10;
+  private static final int FIELD_BYTES = 100;
+  private static final int BATCH = 200;
+  private static final String SECURE = """
+      table: NAME
+      rowKey: { box: DET }
+      families:
+        f:
+          default: { box: STD }
+      """;
+  private static final String PLAIN = """
+      table: NAME
+      rowKey: { box: PLAIN }
+      families:
+        f:
+          default: { box: PLAIN }
+      """;
+
+  private final PrintStream out = System.out;
+
+  public static void main(String[] args) throws Exception {
+    int rows = 200_000;
+    int regions = 4;
+    Path outDir = null;
+    for (String a : args) {
+      String[] kv = a.replaceFirst("^--", "").split("=", 2);
+      switch (kv[0]) {
+        case "rows" -> rows = Integer.parseInt(kv[1]);
+        case "regions" -> regions = Integer.parseInt(kv[1]);
+        case "out" -> outDir = Path.of(kv[1]);
+        default -> throw new IllegalArgumentException("unknown option " + a + " (options: --rows, --regions, --out)");
+      }
+    }
+    if (rows < 1000 || regions < 1) {
+      throw new IllegalArgumentException("--rows must be at least 1000 and --regions at least 1");
+    }
+    new WritePathBenchmark().run(rows, regions, outDir == null ? RunDirectories.newRunDirectory() : outDir,
+        String.join(" ", args));
+  }
+
+  /** Row {@code i}: an 8-byte sequential key and 10 seeded 100-byte printable fields. */
+  static Put row(long i) {
+    SplittableRandom random = new SplittableRandom(i);
+    Put put = new Put(Bytes.toBytes(i));
+    for (int f = 0; f < FIELDS; f++) {
+      byte[] value = new byte[FIELD_BYTES];
+      for (int b = 0; b < value.length; b++) {
+        value[b] = (byte) (' ' + random.nextInt(95));
+      }
+      put.addColumn(F, Bytes.toBytes("field" + f), value);
+    }
+    return put;
+  }
+
+  private static Iterator<Put> rows(int count) {
+    return new Iterator<>() {
+      private long next;
+
+      @Override
+      public boolean hasNext() {
+        return next < count;
+      }
+
+      @Override
+      public Put next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return row(next++);
+      }
+    };
+  }
+
+  /** One loaded table: how fast, and what it stores. */
+  private record Loaded(String method, String side, double seconds, long storedBytes, double keyBytes,
+      double valueBytes) {}
+
+  private void run(int rows, int regions, Path outDir, String args) throws Exception {
+    Path data = Files.createTempDirectory("writes-bench-");
+    out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) in %s ...%n", data);
+    List<Loaded> results = new ArrayList<>();
+    Map<String, SecureBulkLoad.Report> bulkPhases = new LinkedHashMap<>();
+    try (ProcessCluster hbase = ProcessCluster.builder().dataDir(data).regionServers(2).maxHeap("1500m").start()) {
+      Configuration conf = HBaseConfiguration.create();
+      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
+      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+      byte[] key = new byte[32];
+      new SecureRandom().nextBytes(key);
+      KeyProvider keys = KeyProvider.fromMasterKey(key);
+      Map<String, TableSchema> schemas = new LinkedHashMap<>();
+      for (String method : List.of("put", "bulk")) {
+        schemas.put(method + "|plain", TableSchema.parse(PLAIN.replace("NAME", "writes_" + method + "_plain"), "plain"));
+        schemas.put(method + "|secure", TableSchema.parse(SECURE.replace("NAME", "writes_" + method + "_secure"),
+            "secure"));
+      }
+      Path staging = data.resolve("staging");
+      try (Connection connection = ConnectionFactory.createConnection(conf);
+          SecureConnection secure = SecureConnection.wrap(connection, keys, schemas.values());
+          Admin admin = connection.getAdmin()) {
+        for (Map.Entry<String, TableSchema> e : schemas.entrySet()) {
+          TableName name = TableName.valueOf(e.getValue().tableName());
+          boolean plain = e.getKey().endsWith("plain");
+          secure.createTable(e.getValue(), plain ? sequentialSplits(rows, regions) : secure.uniformSplitKeys(name, regions));
+          // The plain put side writes through a plain HBase table, as applications do today.
+          try (SecureTable table = secure.getSecureTable(name);
+              Table raw = connection.getTable(name)) {
+            long t0 = System.nanoTime();
+            if (e.getKey().startsWith("put")) {
+              put(plain ? raw : table, rows);
+            } else {
+              SecureBulkLoad.Report r =
+                  SecureBulkLoad.into(table, new org.apache.hadoop.fs.Path(staging.toUri())).load(rows(rows));
+              bulkPhases.put(plain ? "plain" : "secure", r);
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            out.printf(Locale.ROOT, "%-6s %-6s %,d rows in %.1f s (%,.0f rows/s)%n", e.getKey().split("\\|")[0],
+                plain ? "plain" : "secure", rows, seconds, rows / seconds);
+            results.add(new Loaded(e.getKey().split("\\|")[0], plain ? "plain" : "secure", seconds, 0,
+                averageKeyBytes(raw), averageValueBytes(raw)));
+          }
+        }
+        for (int i = 0; i < results.size(); i++) {
+          Loaded l = results.get(i);
+          TableName name = TableName.valueOf(schemas.get(l.method() + "|" + l.side()).tableName());
+          admin.flush(name);
+          admin.majorCompact(name);
+          waitForCompaction(admin, name);
+          results.set(i, new Loaded(l.method(), l.side(), l.seconds(), storedBytes(admin, name), l.keyBytes(),
+              l.valueBytes()));
+        }
+      }
+    } finally {
+      RunDirectories.deleteScratch(data);
+    }
+    report(rows, regions, results, bulkPhases, outDir, args);
+  }
+
+  private static void put(Table table, int rows) throws IOException {
+    List<Put> batch = new ArrayList<>(BATCH);
+    for (long i = 0; i < rows; i++) {
+      batch.add(row(i));
+      if (batch.size() == BATCH || i == rows - 1) {
+        table.put(batch);
+        batch.clear();
+      }
+    }
+  }
+
+  private static byte[][] sequentialSplits(int rows, int regions) {
+    byte[][] splits = new byte[regions - 1][];
+    for (int i = 1; i < regions; i++) {
+      splits[i - 1] = Bytes.toBytes((long) rows * i / regions);
+    }
+    return splits;
+  }
+
+  private static double averageKeyBytes(Table raw) throws IOException {
+    return sample(raw, true);
+  }
+
+  private static double averageValueBytes(Table raw) throws IOException {
+    return sample(raw, false);
+  }
+
+  /** Average stored row-key or value length over the first 100 stored rows. */
+  private static double sample(Table raw, boolean keys) throws IOException {
+    long total = 0;
+    long count = 0;
+    try (ResultScanner s = raw.getScanner(new Scan().setLimit(100))) {
+      for (Result r : s) {
+        for (var cell : r.rawCells()) {
+          total += keys ? cell.getRowLength() : cell.getValueLength();
+          count++;
+        }
+      }
+    }
+    return count == 0 ? 0 : (double) total / count;
+  }
+
+  private static void waitForCompaction(Admin admin, TableName name) throws IOException, InterruptedException {
+    Thread.sleep(1000);
+    for (int i = 0; i < 600 && admin.getCompactionState(name) != CompactionState.NONE; i++) {
+      Thread.sleep(500);
+    }
+  }
+
+  /**
+   * Bytes of the table's live store files, as its region servers report them (whole MB per region:
+   * files a compaction replaced are not counted, though they wait on disk a while).
+   */
+  private static long storedBytes(Admin admin, TableName name) throws IOException {
+    double bytes = 0;
+    for (ServerName server : admin.getRegionServers()) {
+      for (RegionMetrics region : admin.getRegionMetrics(server, name)) {
+        bytes += region.getStoreFileSize().get(Size.Unit.BYTE);
+      }
+    }
+    return (long) bytes;
+  }
+
+  private void report(int rows, int regions, List<Loaded> results, Map<String, SecureBulkLoad.Report> bulkPhases,
+      Path outDir, String args) throws IOException {
+    StringBuilder md = new StringBuilder("# Write paths: plain HBase vs CryptoWorker, one run\n\n");
+    md.append("| method | plain rows/s | secure rows/s | secure/plain | stored MB plain | stored MB secure |"
+        + " stored secure/plain | row key bytes plain / secure | value bytes plain / secure |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    StringBuilder csv = new StringBuilder("method,side,rows,seconds,rows_per_s,stored_bytes,key_bytes,value_bytes\n");
+    for (String method : List.of("put", "bulk")) {
+      Loaded p = find(results, method, "plain");
+      Loaded s = find(results, method, "secure");
+      md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.2f | %.0f / %.0f | %.0f / %.0f |%n",
+          method.equals("put") ? "put, batches of " + BATCH : "bulk load (HFiles)", rows / p.seconds(),
+          rows / s.seconds(), p.seconds() / s.seconds(), p.storedBytes() / 1e6, s.storedBytes() / 1e6,
+          (double) s.storedBytes() / p.storedBytes(), p.keyBytes(), s.keyBytes(), p.valueBytes(), s.valueBytes()));
+      for (Loaded l : List.of(p, s)) {
+        csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", l.method(), l.side(), rows,
+            l.seconds(), rows / l.seconds(), l.storedBytes(), l.keyBytes(), l.valueBytes()));
+      }
+    }
+    md.append("\nWhere a bulk load spends its time (s): encoding rows into stored cells on the client (for the"
+        + " plain side: copying them), sorting and writing HFiles, HBase's bulk-load tool.\n\n"
+        + "| side | encode | sort and write HFiles | load | HFiles | HFile MB |\n|---|---:|---:|---:|---:|---:|\n");
+    bulkPhases.forEach((side, r) -> md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %d | %.1f |%n",
+        side, r.encodeNanos() / 1e9, r.writeNanos() / 1e9, r.loadNanos() / 1e9, r.hfiles(), r.hfileBytes() / 1e6)));
+    md.append(String.format(Locale.ROOT, "%nSetup: %,d rows per table (8-byte sequential keys, %d fields of %d bytes),"
+        + " every table pre-split into %d regions (plain at even key values, secure with"
+        + " SecureConnection.uniformSplitKeys); puts from one thread in batches of %d; bulk loads in rounds of %,d"
+        + " rows; secure schema DET row key, STD values; stored bytes after flush and major compaction (no"
+        + " family compression or block encoding). HBase %s as separate processes (ZooKeeper, 1 master,"
+        + " 2 region servers). %s. Arguments: %s%n",
+        rows, FIELDS, FIELD_BYTES, regions, BATCH, SecureBulkLoad.DEFAULT_ROWS_PER_ROUND, VersionInfo.getVersion(),
+        RunInfo.describe(), args.isEmpty() ? "(defaults)" : args));
+    ResultFiles.write(outDir, "writes", md, csv, out);
+  }
+
+  private static Loaded find(List<Loaded> results, String method, String side) {
+    return results.stream().filter(l -> l.method().equals(method) && l.side().equals(side)).findFirst().orElseThrow();
+  }
+}
