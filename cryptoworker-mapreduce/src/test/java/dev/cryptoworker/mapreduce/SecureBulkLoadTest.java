@@ -194,6 +194,30 @@ class SecureBulkLoadTest {
     }
   }
 
+  @Test
+  void unprotectedLoadsWriteRowsAsGiven(Connection hbase) throws Exception {
+    TableName name = SharedHBaseCluster.uniqueTableName("bulk_plain");
+    try (org.apache.hadoop.hbase.client.Admin admin = hbase.getAdmin()) {
+      admin.createTable(org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(name)
+          .setColumnFamily(org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of(ID)).build(),
+          new byte[][] {Bytes.toBytes("p000500")});
+    }
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      puts.add(new Put(Bytes.toBytes(MapReduceFixture.rowKey(i))).addColumn(ID, Bytes.toBytes("n"),
+          Bytes.toBytes("v" + i)));
+    }
+    try (Table table = hbase.getTable(name)) {
+      SecureBulkLoad.Report r = SecureBulkLoad.intoUnprotected(table, staging()).load(puts.iterator());
+      assertEquals(2, r.hfiles(), "one HFile per region");
+    }
+    NavigableMap<byte[], Result> raw = MapReduceFixture.rawRows(hbase, name);
+    assertEquals(1000, raw.size());
+    for (Put p : puts) {
+      MapReduceFixture.assertSameCells(p, raw.get(p.getRow()));
+    }
+  }
+
   /** Rows keyed by {@link MapReduceFixture#rowKey}, in random order. */
   static Map<String, Put> rows(int count, Random random) {
     List<Integer> order = new ArrayList<>();

@@ -10,6 +10,7 @@ import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.Vector;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -98,6 +99,22 @@ public class HealthcareWorkload extends CoreWorkload {
     return records.equals("patients")
         ? new PatientGenerator(seed).patient(keynum).cells()
         : new AppointmentGenerator(seed, physicians).appointment(keynum).cells();
+  }
+
+  /**
+   * Record {@code keynum} as the row the load phase inserts, byte for byte (for loads that bypass
+   * YCSB, such as bulk loads).
+   */
+  public Put recordPut(long keynum) {
+    Put put = new Put(Bytes.toBytes(buildKeyName(keynum)));
+    record(keynum).forEach((family, cells) -> cells.forEach((q, v) ->
+        put.addColumn(Bytes.toBytes(family), Bytes.toBytes(q), new StringByteIterator(v).toArray())));
+    return put;
+  }
+
+  /** The row key of record {@code keynum}. */
+  public String rowKey(long keynum) {
+    return buildKeyName(keynum);
   }
 
   private HashMap<String, ByteIterator> values(long keynum) {

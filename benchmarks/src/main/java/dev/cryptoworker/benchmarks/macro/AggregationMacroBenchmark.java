@@ -3,8 +3,8 @@ package dev.cryptoworker.benchmarks.macro;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
-import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.mapreduce.SecureBulkLoad;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,11 +13,12 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -37,7 +38,10 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * the baseline.
  *
  * <p>Options: {@code --rows=N} (200000), {@code --rounds=N} (7), {@code --regions=N} (4),
- * {@code --out=dir} (default: a new {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}; {@code
+ * {@code --cluster=embedded|processes} (one region server in a child JVM, or ZooKeeper, a master
+ * and 2 region servers each in its own JVM), {@code --load=put|bulk} (2,000-row batch puts, or
+ * {@code SecureBulkLoad}), {@code --name=prefix} of the result files (aggregation-macro), {@code
+ * --out=dir} (default: a new {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}; {@code
  * --out=benchmarks/results} refreshes the committed results).
  */
 public final class AggregationMacroBenchmark {
@@ -59,6 +63,9 @@ public final class AggregationMacroBenchmark {
     int rows = 200_000;
     int rounds = 7;
     int regions = 4;
+    String cluster = "embedded";
+    String load = "put";
+    String name = "aggregation-macro";
     Path outDir = null;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
@@ -66,26 +73,44 @@ public final class AggregationMacroBenchmark {
         case "rows" -> rows = Integer.parseInt(kv[1]);
         case "rounds" -> rounds = Integer.parseInt(kv[1]);
         case "regions" -> regions = Integer.parseInt(kv[1]);
+        case "cluster" -> cluster = kv[1];
+        case "load" -> load = kv[1];
+        case "name" -> name = kv[1];
         case "out" -> outDir = Path.of(kv[1]);
-        default -> throw new IllegalArgumentException("unknown option " + a + " (options: --rows, --rounds, --regions, --out)");
+        default -> throw new IllegalArgumentException("unknown option " + a
+            + " (options: --rows, --rounds, --regions, --cluster, --load, --name, --out)");
       }
     }
     if (rows < 1 || rounds < 1 || regions < 1) {
       throw new IllegalArgumentException("--rows, --rounds and --regions must be at least 1");
     }
+    if (!List.of("embedded", "processes").contains(cluster) || !List.of("put", "bulk").contains(load)) {
+      throw new IllegalArgumentException("--cluster must be embedded or processes, --load put or bulk");
+    }
     if (outDir == null) {
       outDir = RunDirectories.newRunDirectory();
     }
-    new AggregationMacroBenchmark().run(rows, rounds, regions, outDir, String.join(" ", args));
+    new AggregationMacroBenchmark(cluster, load, name).run(rows, rounds, regions, outDir, String.join(" ", args));
+  }
+
+  private final String cluster;
+  private final String load;
+  private final String name;
+
+  private AggregationMacroBenchmark(String cluster, String load, String name) {
+    this.cluster = cluster;
+    this.load = load;
+    this.name = name;
+  }
+
+  private int regionServers() {
+    return cluster.equals("processes") ? 2 : 1;
   }
 
   private void run(int rows, int rounds, int regions, Path outDir, String args) throws Exception {
     Path data = Files.createTempDirectory("aggregation-bench-");
-    out.printf("Starting an embedded HBase (1 master, 1 region server) in %s ...%n", data);
-    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).maxHeap("2g").start()) {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    try (BenchCluster hbase = BenchCluster.start(cluster, data, "2g", out)) {
+      Configuration conf = hbase.configuration();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       TableSchema schema = TableSchema.parse(SCHEMA, "aggregation-bench");
@@ -96,17 +121,31 @@ public final class AggregationMacroBenchmark {
           splits[i - 1] = Bytes.toBytes(String.format("r%09d", (long) rows * i / regions));
         }
         secure.createTable(schema, splits);
-        TableName name = TableName.valueOf(schema.tableName());
-        SecureTable table = secure.getSecureTable(name);
-        long expected = load(table, rows);
+        TableName tableName = TableName.valueOf(schema.tableName());
+        SecureTable table = secure.getSecureTable(tableName);
+        long t0 = System.nanoTime();
+        long expected = load.equals("bulk") ? bulkLoad(table, rows, data.resolve("staging")) : load(table, rows);
+        double loadSeconds = (System.nanoTime() - t0) / 1e9;
         try (Admin admin = connection.getAdmin()) {
-          admin.flush(name);
+          admin.flush(tableName);
         }
-        measure(table, rows, rounds, regions, expected, outDir, args);
+        measure(table, rows, rounds, regions, expected, loadSeconds, outDir, args);
       }
     } finally {
       RunDirectories.deleteScratch(data);
     }
+  }
+
+  /** Row {@code i}: the same value in the PLAIN, ASHE and STD columns. */
+  private static Put row(int i, long v) {
+    return new Put(Bytes.toBytes(String.format("r%09d", i)))
+        .addColumn(M, Bytes.toBytes("plain"), Bytes.toBytes(v))
+        .addColumn(M, Bytes.toBytes("amount"), Bytes.toBytes(v))
+        .addColumn(M, Bytes.toBytes("secret"), Bytes.toBytes(v));
+  }
+
+  private static long value(SplittableRandom r) {
+    return r.nextLong(-1_000_000, 10_000_000);
   }
 
   private long load(SecureTable table, int rows) throws IOException {
@@ -115,12 +154,9 @@ public final class AggregationMacroBenchmark {
     long t0 = System.nanoTime();
     List<Put> batch = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
-      long v = r.nextLong(-1_000_000, 10_000_000);
+      long v = value(r);
       sum += v;
-      batch.add(new Put(Bytes.toBytes(String.format("r%09d", i)))
-          .addColumn(M, Bytes.toBytes("plain"), Bytes.toBytes(v))
-          .addColumn(M, Bytes.toBytes("amount"), Bytes.toBytes(v))
-          .addColumn(M, Bytes.toBytes("secret"), Bytes.toBytes(v)));
+      batch.add(row(i, v));
       if (batch.size() == 2000 || i == rows - 1) {
         table.put(batch);
         batch.clear();
@@ -130,6 +166,21 @@ public final class AggregationMacroBenchmark {
       }
     }
     return sum;
+  }
+
+  /** The same rows as {@link #load}, as HFiles loaded with HBase's tool; returns their sum. */
+  private long bulkLoad(SecureTable table, int rows, Path staging) throws IOException {
+    SplittableRandom r = new SplittableRandom(2026);
+    long[] sum = {0};
+    Iterator<Put> puts = IntStream.range(0, rows).mapToObj(i -> {
+      long v = value(r);
+      sum[0] += v;
+      return row(i, v);
+    }).iterator();
+    SecureBulkLoad.Report report = SecureBulkLoad.into(table, new org.apache.hadoop.fs.Path(staging.toUri())).load(puts);
+    out.printf(Locale.ROOT, "bulk-loaded %,d rows in %d rounds, %d HFiles (%.0f MB)%n", report.rows(), report.rounds(),
+        report.hfiles(), report.hfileBytes() / 1e6);
+    return sum[0];
   }
 
   /** The three ways; each returns its result so all can be checked against the expected sum. */
@@ -152,8 +203,8 @@ public final class AggregationMacroBenchmark {
     }
   }
 
-  private void measure(SecureTable table, int rows, int rounds, int regions, long expected, Path outDir, String args)
-      throws IOException {
+  private void measure(SecureTable table, int rows, int rounds, int regions, long expected, double loadSeconds,
+      Path outDir, String args) throws IOException {
     String[] names = {"PLAIN column, region-side sum (baseline)", "ASHE column, region-side sum", "STD column, fetched and summed on the client"};
     double[][] ms = new double[3][rounds];
     for (int w = 0; w < 3; w++) {
@@ -172,23 +223,33 @@ public final class AggregationMacroBenchmark {
     }
     double base = median(ms[0]);
     StringBuilder md = new StringBuilder();
-    StringBuilder csv = new StringBuilder("way,median_ms,min_ms,max_ms,ratio_to_plain,rows_per_second\n");
+    StringBuilder csv = new StringBuilder(
+        "way,median_ms,min_ms,max_ms,ratio_to_plain,rows_per_second,rows_per_second_per_region_server\n");
     md.append("# Sum, count and average over ").append(String.format(Locale.ROOT, "%,d", rows)).append(" rows: three ways, one cluster\n\n");
-    md.append("| way | median ms | min | max | time / baseline | rows/s |\n|---|---|---|---|---|---|\n");
+    md.append("| way | median ms | min | max | time / baseline | rows/s | rows/s per region server |\n"
+        + "|---|---|---|---|---|---|---|\n");
     for (int w = 0; w < 3; w++) {
       double med = median(ms[w]);
       double min = Arrays.stream(ms[w]).min().orElseThrow();
       double max = Arrays.stream(ms[w]).max().orElseThrow();
-      md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx | %,.0f |%n", names[w], med, min, max, med / base, rows / (med / 1000)));
-      csv.append(String.format(Locale.ROOT, "%s,%.1f,%.1f,%.1f,%.3f,%.0f%n", names[w].split(",")[0], med, min, max, med / base, rows / (med / 1000)));
+      double rate = rows / (med / 1000);
+      md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx | %,.0f | %,.0f |%n", names[w], med, min,
+          max, med / base, rate, rate / regionServers()));
+      csv.append(String.format(Locale.ROOT, "%s,%.1f,%.1f,%.1f,%.3f,%.0f,%.0f%n", names[w].split(",")[0], med, min,
+          max, med / base, rate, rate / regionServers()));
     }
     md.append(String.format(Locale.ROOT, "%nAll three returned the same sum, count and average in every round (checked).%n%n"
-        + "Setup: %d rounds interleaved (plain, ASHE, STD) after one warm-up each; table pre-split into %d regions on one"
-        + " embedded region server (HBase %s) in a child JVM; data flushed to HFiles before measuring.%n%n"
+        + "Setup: %d rounds interleaved (plain, ASHE, STD) after one warm-up each; table pre-split into %d regions on %s"
+        + " (HBase %s); loaded in %.0f s by %s; data flushed to HFiles before measuring. Rows per second per region"
+        + " server: the rate divided by the region servers, which share this machine's 2 cores with the client.%n%n"
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@aggregation%s`  %n",
-        rounds, regions, VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
+        rounds, regions, cluster.equals("processes")
+            ? "2 region servers, each its own process (with ZooKeeper and a master)"
+            : "one embedded region server in a child JVM",
+        VersionInfo.getVersion(), loadSeconds, load.equals("bulk") ? "SecureBulkLoad (HFiles)" : "2,000-row batch puts",
+        args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());
-    ResultFiles.write(outDir, "aggregation-macro", md, csv, out);
+    ResultFiles.write(outDir, name, md, csv, out);
   }
 
   private static double median(double[] v) {

@@ -65,6 +65,13 @@ final class BenchOptions {
           + " sse: those columns SSE, so QEF is a search of the encrypted index", oneOf("det", "sse")),
       new Option("distribution", "", "request distribution, zipfian or uniform; empty keeps the workload files' (zipfian)",
           oneOf("", "zipfian", "uniform")),
+      new Option("load", "put", "put: YCSB's load phase (one client thread, one row per put); bulk: the same rows"
+          + " written as HFiles sorted by stored key and loaded with HBase's bulk-load tool (SecureBulkLoad; the plain"
+          + " side runs the same code without encryption); needs the embedded or processes cluster, whose region"
+          + " servers see the local staging directory", oneOf("put", "bulk")),
+      new Option("regions", "1", "regions each table is pre-split into: the plain table at even record ids, the secure"
+          + " one with SecureConnection.uniformSplitKeys (DET row keys) or at the same ids encrypted (OPE row keys)",
+          atLeast(1)),
       new Option("ope-memo", Integer.toString(OrderPreservingBox.DEFAULT_MEMO_ENTRIES),
           "OPE values the client remembers per column; 0 measures every OPE operation", atLeast(0)));
 
@@ -97,6 +104,10 @@ final class BenchOptions {
         throw new UsageException("--" + name + "=" + value + ": " + problem);
       }
       values.put(name, value);
+    }
+    if (values.get("load").equals("bulk") && !values.get("zookeeper").isEmpty()) {
+      throw new UsageException("--load=bulk stages HFiles in a local directory, which an existing cluster's region"
+          + " servers (--zookeeper) may not see; use --load=put there");
     }
     return new BenchOptions(values, false);
   }

@@ -3,7 +3,6 @@ package dev.cryptoworker.benchmarks.macro;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
-import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
@@ -19,7 +18,6 @@ import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -105,13 +103,10 @@ public final class GrowthBenchmark {
 
   private void run(List<Integer> sizes, int queries, Path outDir, String args) throws Exception {
     Path data = Files.createTempDirectory("growth-bench-");
-    out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) in %s ...%n", data);
     Map<String, double[]> results = new LinkedHashMap<>(); // "size|operation|side" -> median, p95 (ms)
     Map<Integer, double[]> loads = new LinkedHashMap<>(); // size -> plain, secure rows/s
-    try (ProcessCluster hbase = ProcessCluster.builder().dataDir(data).regionServers(2).maxHeap("1500m").start()) {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    try (BenchCluster hbase = BenchCluster.start("processes", data, "1500m", out)) {
+      Configuration conf = hbase.configuration();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       KeyProvider keys = KeyProvider.fromMasterKey(key);

@@ -1,10 +1,10 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.embedded.EmbeddedHBase;
-import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.mapreduce.SecureBulkLoad;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.FamilySchema;
@@ -28,6 +28,7 @@ import java.security.SecureRandom;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.Histogram;
 import org.apache.hadoop.conf.Configuration;
@@ -49,9 +51,13 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.VersionInfo;
 import site.ycsb.DB;
+import site.ycsb.WorkloadException;
 import site.ycsb.measurements.Measurements;
 
 /**
@@ -105,22 +111,14 @@ public final class WorkloadBenchmark {
     Path data = null;
     try {
       Configuration conf = HBaseConfiguration.create();
-      if (options.get("zookeeper").isEmpty() && options.get("cluster").equals("processes")) {
+      if (options.get("zookeeper").isEmpty()) {
         data = Files.createTempDirectory("workload-bench-");
-        out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) ...%n");
-        ProcessCluster processes = ProcessCluster.builder().dataDir(data).regionServers(2).maxHeap("1500m").start();
-        cluster = processes;
-        cpu.watchServers(processes.pids());
-        conf.set("hbase.zookeeper.quorum", processes.zookeeperQuorum());
-        conf.setInt("hbase.zookeeper.property.clientPort", processes.zookeeperPort());
-      } else if (options.get("zookeeper").isEmpty()) {
-        data = Files.createTempDirectory("workload-bench-");
-        out.printf("Starting an embedded HBase (1 master, 1 region server) ...%n");
-        EmbeddedHBase embedded = EmbeddedHBase.builder().dataDir(data).maxHeap("3g").start();
-        cluster = embedded;
-        cpu.watchServers(List.of(embedded.pid()));
-        conf.set("hbase.zookeeper.quorum", embedded.zookeeperQuorum());
-        conf.setInt("hbase.zookeeper.property.clientPort", embedded.zookeeperPort());
+        clusterData = data;
+        BenchCluster started = BenchCluster.start(options.get("cluster"), data,
+            options.get("cluster").equals("processes") ? "1500m" : "3g", out);
+        cluster = started;
+        cpu.watchServers(started.pids());
+        conf = started.configuration();
       } else {
         String[] hp = options.get("zookeeper").split(":");
         conf.set("hbase.zookeeper.quorum", hp[0]);
@@ -156,6 +154,8 @@ public final class WorkloadBenchmark {
   }
 
   private final Map<String, Path> schemaFiles = new LinkedHashMap<>();
+  /** The data directory of the cluster this run started (bulk loads stage their HFiles there). */
+  private Path clusterData;
   /** Seconds each table took to load ("patients plain", ...), for the results. */
   private final Map<String, Double> loadSeconds = new LinkedHashMap<>();
 
@@ -213,13 +213,17 @@ public final class WorkloadBenchmark {
     schema.family(family.toBuilder().column(parts[1], ColumnPolicy.of(BoxKind.SSE, current.type())).build());
   }
 
-  /** Creates the plain and the secure table and loads the same records into both. */
+  /** Creates the plain and the secure table (pre-split with --regions) and loads the same records into both. */
   private void prepare(Connection connection, String records, KeyProvider keys, Configuration conf, String key)
       throws Exception {
     TableSchema schema = schemaOf(records);
     TableName secureName = TableName.valueOf(schema.tableName());
     TableName plainName = TableName.valueOf(schema.tableName() + "_plain");
-    try (Admin admin = connection.getAdmin()) {
+    int recordsToLoad = intOption("records");
+    int regions = intOption("regions");
+    HealthcareWorkload ids = loadingWorkload("plain", records, conf, key);
+    try (Admin admin = connection.getAdmin();
+        SecureConnection secure = SecureConnection.wrap(connection, keys, List.of(schema))) {
       for (TableName t : List.of(secureName, plainName)) {
         if (admin.tableExists(t)) {
           admin.disableTable(t);
@@ -230,18 +234,20 @@ public final class WorkloadBenchmark {
       for (FamilySchema f : schema.families().values()) {
         plain.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.name()));
       }
-      admin.createTable(plain.build());
+      byte[][] plainSplits = new byte[regions - 1][];
+      for (int i = 1; i < regions; i++) {
+        plainSplits[i - 1] = Bytes.toBytes(ids.rowKey((long) recordsToLoad * i / regions));
+      }
+      admin.createTable(plain.build(), plainSplits);
+      secure.createTable(schema, secureSplits(secure, secureName, schema, plainSplits));
+      if (options.get("load").equals("bulk")) {
+        bulkLoad(connection, secure, records, schema, plainName, conf, key);
+        return;
+      }
     }
-    try (SecureConnection secure = SecureConnection.wrap(connection, keys, List.of(schema))) {
-      secure.createTable(schema);
-    }
-    int recordsToLoad = intOption("records");
     for (String side : List.of("plain", "secure")) {
-      Properties p = sideProperties(new Properties(), side, records, conf, key);
-      p.setProperty("healthcare.records", records);
-      Measurements.setProperties(p);
-      HealthcareWorkload w = new HealthcareWorkload();
-      w.init(p);
+      Properties p = loadingProperties(side, records, conf, key);
+      HealthcareWorkload w = loadingWorkload(side, records, conf, key);
       DB db = new SecureHBaseClient();
       db.setProperties(p);
       db.init();
@@ -256,6 +262,68 @@ public final class WorkloadBenchmark {
       double seconds = (System.nanoTime() - t0) / 1e9;
       loadSeconds.put(records + " " + side, seconds);
       out.printf("loaded %,d %s into the %s table in %.1f s%n", recordsToLoad, records, side, seconds);
+    }
+  }
+
+  private Properties loadingProperties(String side, String records, Configuration conf, String key) {
+    Properties p = sideProperties(new Properties(), side, records, conf, key);
+    p.setProperty("healthcare.records", records);
+    return p;
+  }
+
+  /** The workload whose load phase writes {@code records} on {@code side}. */
+  private HealthcareWorkload loadingWorkload(String side, String records, Configuration conf, String key)
+      throws WorkloadException {
+    Properties p = loadingProperties(side, records, conf, key);
+    Measurements.setProperties(p);
+    HealthcareWorkload w = new HealthcareWorkload();
+    w.init(p);
+    return w;
+  }
+
+  /**
+   * Split keys of the secure table: even stored keys for DET row keys, the plain table's split keys
+   * encrypted for OPE row keys (their order is the plaintext's).
+   */
+  private static byte[][] secureSplits(SecureConnection secure, TableName name, TableSchema schema,
+      byte[][] plainSplits) throws IOException {
+    if (plainSplits.length == 0) {
+      return plainSplits;
+    }
+    if (schema.rowKeyPolicy().box() != BoxKind.OPE) {
+      return secure.uniformSplitKeys(name, plainSplits.length + 1);
+    }
+    byte[][] out = new byte[plainSplits.length][];
+    try (SecureTable table = secure.getSecureTable(name)) {
+      for (int i = 0; i < plainSplits.length; i++) {
+        out[i] = table.encodeForBulkLoad(new Put(plainSplits[i])).getRow();
+      }
+    }
+    return out;
+  }
+
+  /** Loads the records into both tables as HFiles (HBase's bulk-load tool), the secure side encrypted. */
+  private void bulkLoad(Connection connection, SecureConnection secure, String records, TableSchema schema,
+      TableName plainName, Configuration conf, String key) throws Exception {
+    int recordsToLoad = intOption("records");
+    Path staging = Files.createTempDirectory(clusterData, "staging-");
+    for (String side : List.of("plain", "secure")) {
+      HealthcareWorkload w = loadingWorkload(side, records, conf, key);
+      Iterator<Put> rows = LongStream.range(0, recordsToLoad).mapToObj(w::recordPut).iterator();
+      org.apache.hadoop.fs.Path stagingDir = new org.apache.hadoop.fs.Path(staging.toUri());
+      long t0 = System.nanoTime();
+      if (side.equals("plain")) {
+        try (Table table = connection.getTable(plainName)) {
+          SecureBulkLoad.intoUnprotected(table, stagingDir).load(rows);
+        }
+      } else {
+        try (SecureTable table = secure.getSecureTable(TableName.valueOf(schema.tableName()))) {
+          SecureBulkLoad.into(table, stagingDir).load(rows);
+        }
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      loadSeconds.put(records + " " + side, seconds);
+      out.printf("bulk-loaded %,d %s into the %s table in %.1f s%n", recordsToLoad, records, side, seconds);
     }
   }
 
@@ -505,8 +573,13 @@ public final class WorkloadBenchmark {
     StringBuilder loads = new StringBuilder();
     loadSeconds.forEach((table, seconds) -> loads.append(loads.length() == 0 ? "" : "; ").append(String.format(
         Locale.ROOT, "%s %.1f s (%,.0f rows/s)", table, seconds, options.integer("records") / seconds)));
-    md.append(String.format(Locale.ROOT, "Load (YCSB's load phase: one client thread, one row per put, tables not"
-        + " pre-split): %s.  %n", loads));
+    String how = options.get("load").equals("bulk")
+        ? "bulk loads: HFiles sorted by stored key, loaded with HBase's tool in rounds of "
+            + String.format(Locale.ROOT, "%,d", SecureBulkLoad.DEFAULT_ROWS_PER_ROUND) + " rows, one client thread"
+        : "YCSB's load phase: one client thread, one row per put";
+    String split = intOption("regions") > 1 ? "tables pre-split into " + intOption("regions") + " regions"
+        : "tables not pre-split";
+    md.append(String.format(Locale.ROOT, "Load (%s, %s): %s.  %n", how, split, loads));
     md.append(RunInfo.describe()).append("\n![secure/plain throughput](ycsb-macro.png)\n");
     String name = options.get("name");
     Path mdFile = outDir.resolve(name + ".md");

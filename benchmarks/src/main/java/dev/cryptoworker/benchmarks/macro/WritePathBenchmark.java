@@ -2,7 +2,6 @@ package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
-import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.mapreduce.SecureBulkLoad;
 import dev.cryptoworker.schema.TableSchema;
@@ -20,7 +19,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.Size;
@@ -128,13 +126,10 @@ public final class WritePathBenchmark {
 
   private void run(int rows, int regions, Path outDir, String args) throws Exception {
     Path data = Files.createTempDirectory("writes-bench-");
-    out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) in %s ...%n", data);
     List<Loaded> results = new ArrayList<>();
     Map<String, SecureBulkLoad.Report> bulkPhases = new LinkedHashMap<>();
-    try (ProcessCluster hbase = ProcessCluster.builder().dataDir(data).regionServers(2).maxHeap("1500m").start()) {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    try (BenchCluster hbase = BenchCluster.start("processes", data, "1500m", out)) {
+      Configuration conf = hbase.configuration();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       KeyProvider keys = KeyProvider.fromMasterKey(key);
@@ -159,8 +154,9 @@ public final class WritePathBenchmark {
             if (e.getKey().startsWith("put")) {
               put(plain ? raw : table, rows);
             } else {
-              SecureBulkLoad.Report r =
-                  SecureBulkLoad.into(table, new org.apache.hadoop.fs.Path(staging.toUri())).load(rows(rows));
+              org.apache.hadoop.fs.Path stagingDir = new org.apache.hadoop.fs.Path(staging.toUri());
+              SecureBulkLoad.Report r = (plain ? SecureBulkLoad.intoUnprotected(raw, stagingDir)
+                  : SecureBulkLoad.into(table, stagingDir)).load(rows(rows));
               bulkPhases.put(plain ? "plain" : "secure", r);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;

@@ -73,7 +73,7 @@ class BenchOptionsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"--rowkeys=det", "--qef=ope", "--cluster=hdfs", "--variant=micro", "--variant=MICRO-STD", "--distribution=latest",
-      "--zookeeper=host:0", "--zookeeper=host:port", "--name=a/b", "--name="})
+      "--zookeeper=host:0", "--zookeeper=host:port", "--name=a/b", "--name=", "--load=copy", "--regions=0"})
   void badChoicesAreRefused(String arg) {
     BenchOptions.UsageException e = assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse(arg));
     assertTrue(e.getMessage().startsWith(arg + ": "), e.getMessage());
@@ -87,12 +87,19 @@ class BenchOptionsTest {
       String value = defaults.get(name);
       assertTrue(help.contains("  --" + name + "=" + (value.isEmpty() ? "(empty)" : value) + "\n"), "--" + name);
     }
-    assertEquals(15, BenchOptions.names().size());
+    assertEquals(17, BenchOptions.names().size());
     assertTrue(help.contains("--help, -h"));
     for (String w : List.of("A", "B", "E-1", "E-2", "F", "G", "H", "micro-insert", "micro-read", "micro-rmw",
         "micro-scan", "micro-qrf")) {
       assertTrue(help.contains("\n  " + w + "\n"), w);
     }
     assertEquals(WorkloadFiles.available().keySet().size(), 12);
+  }
+
+  @Test
+  void bulkLoadsNeedAClusterThisRunStarts() {
+    BenchOptions.UsageException e = assertThrows(BenchOptions.UsageException.class,
+        () -> BenchOptions.parse("--load=bulk", "--zookeeper=zk1:2181"));
+    assertTrue(e.getMessage().contains("--load=bulk") && e.getMessage().contains("--load=put"), e.getMessage());
   }
 }

@@ -1,0 +1,71 @@
+package dev.cryptoworker.benchmarks.macro;
+
+import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.embedded.ProcessCluster;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+
+/**
+ * The HBase a macro benchmark starts for itself: {@code embedded} (a master and one region server
+ * in one child JVM) or {@code processes} (ZooKeeper, a master and 2 region servers, each its own
+ * JVM, as {@code bin/hbase} runs them), with the client configuration that reaches it.
+ */
+final class BenchCluster implements AutoCloseable {
+  private final AutoCloseable cluster;
+  private final Configuration configuration;
+  private final List<Long> pids;
+  private final int regionServers;
+
+  private BenchCluster(AutoCloseable cluster, String quorum, int port, List<Long> pids, int regionServers) {
+    this.cluster = cluster;
+    this.pids = pids;
+    this.regionServers = regionServers;
+    this.configuration = HBaseConfiguration.create();
+    configuration.set("hbase.zookeeper.quorum", quorum);
+    configuration.setInt("hbase.zookeeper.property.clientPort", port);
+  }
+
+  /** Starts {@code kind} ({@code embedded} or {@code processes}) on {@code dataDir}, saying so on {@code out}. */
+  static BenchCluster start(String kind, Path dataDir, String maxHeap, PrintStream out) throws IOException {
+    if (kind.equals("processes")) {
+      out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) in %s ...%n", dataDir);
+      ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).start();
+      return new BenchCluster(p, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2);
+    }
+    if (kind.equals("embedded")) {
+      out.printf("Starting an embedded HBase (1 master, 1 region server) in %s ...%n", dataDir);
+      EmbeddedHBase e = EmbeddedHBase.builder().dataDir(dataDir).maxHeap(maxHeap).start();
+      return new BenchCluster(e, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), 1);
+    }
+    throw new IllegalArgumentException("cluster must be embedded or processes, got " + kind);
+  }
+
+  /** A client configuration for this cluster (a fresh copy each time). */
+  Configuration configuration() {
+    return new Configuration(configuration);
+  }
+
+  /** The server JVMs' process ids. */
+  List<Long> pids() {
+    return pids;
+  }
+
+  int regionServers() {
+    return regionServers;
+  }
+
+  /** How the cluster runs, for result files. */
+  String describe() {
+    return regionServers == 2 ? "separate processes (ZooKeeper, 1 master, 2 region servers)"
+        : "embedded (1 master, 1 region server, child JVM)";
+  }
+
+  @Override
+  public void close() throws Exception {
+    cluster.close();
+  }
+}
