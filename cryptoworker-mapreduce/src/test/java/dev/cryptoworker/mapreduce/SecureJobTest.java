@@ -1,0 +1,93 @@
+package dev.cryptoworker.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.keys.KeyEncryptionKey;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.keys.KeysetFiles;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How a job carries keys and schemas to its tasks, without HBase. */
+class SecureJobTest {
+  @TempDir
+  Path dir;
+
+  private Path kek(String name) throws IOException {
+    Path file = dir.resolve(name);
+    Files.writeString(file, KeyEncryptionKey.generateBase64(), StandardCharsets.US_ASCII);
+    return file;
+  }
+
+  @Test
+  void tasksDeriveTheClientsKeysAndTheKekNeverEntersTheJob() throws Exception {
+    Path kek = kek("kek");
+    Path keyset = dir.resolve("keyset.json");
+    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(kek));
+    Job job = Job.getInstance(new Configuration(false));
+    SecureJob.setKeys(job, keyset, "file:" + kek);
+
+    KeyProvider task = SecureJob.keys(job.getConfiguration(), job.getCredentials());
+    KeyProvider client = KeyProvider.fromKeysetFile(keyset, KeyEncryptionKey.fromFile(kek));
+    KeyScope scope = KeyScope.column("t", "f", "q", BoxKind.STD);
+    assertTrue(client.keyRing(scope, 32).primary().key().equalsKey(task.keyRing(scope, 32).primary().key()),
+        "the task derives the client's keys");
+
+    String kekText = Files.readString(kek).strip();
+    for (java.util.Map.Entry<String, String> e : job.getConfiguration()) {
+      assertFalse(e.getValue().contains(kekText), "the key-encryption key is in the configuration: " + e.getKey());
+    }
+  }
+
+  @Test
+  void aWrongKeyEncryptionKeyFailsWithTheReason() throws Exception {
+    Path keyset = dir.resolve("keyset.json");
+    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(kek("right")));
+    Job job = Job.getInstance(new Configuration(false));
+    SecureJob.setKeys(job, keyset, "file:" + kek("wrong"));
+    IOException e = assertThrows(IOException.class, () -> SecureJob.keys(job.getConfiguration(), job.getCredentials()));
+    assertTrue(e.getMessage().contains("wrong key-encryption key"), e.getMessage());
+  }
+
+  @Test
+  void aJobWithoutKeysOrSchemasSaysWhatToCall() throws Exception {
+    Job job = Job.getInstance(new Configuration(false));
+    IllegalStateException keys = assertThrows(IllegalStateException.class,
+        () -> SecureJob.keys(job.getConfiguration(), job.getCredentials()));
+    assertTrue(keys.getMessage().contains("SecureJob.setKeys"), keys.getMessage());
+    IllegalStateException schemas = assertThrows(IllegalStateException.class,
+        () -> SecureJob.schemas(job.getConfiguration()));
+    assertTrue(schemas.getMessage().contains("SecureJob.setInput"), schemas.getMessage());
+  }
+
+  @Test
+  void schemasTravelInTheConfiguration() throws Exception {
+    TableSchema schema = TableSchema.parse("""
+        table: visits
+        rowKey: { box: DET }
+        families:
+          info:
+            default: { box: STD }
+            columns:
+              city: { box: DET, type: string }
+        """);
+    Job job = Job.getInstance(new Configuration(false));
+    SecureJob.addSchema(job, schema);
+    List<TableSchema> read = SecureJob.schemas(job.getConfiguration());
+    assertEquals(1, read.size());
+    assertEquals(schema.toYaml(), read.get(0).toYaml());
+  }
+}
