@@ -2,6 +2,7 @@ package dev.cryptoworker.client;
 
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.embedded.EmbeddedHBase;
@@ -81,8 +82,11 @@ class RegionServerFailureTest {
         }
       };
     }
-    ProcessCluster hbase = ProcessCluster.builder().dataDir(dir).regionServers(2).start();
-    assertEquals(4, hbase.pids().stream().distinct().count(), "ZooKeeper, master, two region servers: four processes");
+    boolean hdfs = kind.equals("processes-on-hdfs");
+    ProcessCluster hbase = ProcessCluster.builder().dataDir(dir).regionServers(2).hdfs(hdfs).start();
+    assertEquals(hdfs, hbase.onHdfs());
+    assertEquals(hdfs ? 6 : 4, hbase.pids().stream().distinct().count(),
+        "(NameNode, DataNode,) ZooKeeper, master, two region servers: one process each");
     return new CrashableCluster() {
       public String quorum() {
         return hbase.zookeeperQuorum();
@@ -117,7 +121,7 @@ class RegionServerFailureTest {
   private static final int WRITERS = 4;
 
   @ParameterizedTest
-  @ValueSource(strings = {"threads", "processes"})
+  @ValueSource(strings = {"threads", "processes", "processes-on-hdfs"})
   void acknowledgedWritesSurviveARegionServerCrash(String kind) throws Exception {
     Path dir = Files.createTempDirectory(Paths.get(System.getProperty("java.io.tmpdir")), "failover-hbase-");
     try (CrashableCluster hbase = start(kind, dir)) {
@@ -215,6 +219,13 @@ class RegionServerFailureTest {
         System.out.printf("region server crash: %d acknowledged, %d lost, %d failed with an error%n",
             acknowledged.size(), lost, failed.get());
         assertEquals(0, lost, "acknowledged writes lost");
+      }
+      if (kind.equals("processes-on-hdfs")) {
+        // The data went through HDFS: blocks on the DataNode, nothing under a local HBase root.
+        assertFalse(Files.exists(dir.resolve("hbase")), "a local HBase root directory exists");
+        try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve("hdfs").resolve("data"))) {
+          assertTrue(files.anyMatch(f -> f.getFileName().toString().startsWith("blk_")), "no HDFS block stored");
+        }
       }
     }
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.KeyMismatchException;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
@@ -192,6 +193,17 @@ class SecureBulkLoadTest {
       Result r = table.get(new Get(row));
       assertEquals("second", Bytes.toString(r.getValue(ID, Bytes.toBytes("name"))));
     }
+  }
+
+  @Test
+  void aClientWithOtherKeysCannotStartALoad(Connection hbase) throws Exception {
+    TableSchema schema = MapReduceFixture.schema("bulk_keys", SCHEMA);
+    SecureConnection.wrap(hbase, MapReduceFixture.randomKeys(), List.of(schema)).createTable(schema);
+    SecureConnection other = SecureConnection.wrap(hbase, MapReduceFixture.randomKeys(), List.of(schema));
+    // The table's key check refuses the other keys when the table is opened, before any row is encrypted.
+    KeyMismatchException e = assertThrows(KeyMismatchException.class, () -> other.getSecureTable(name(schema)));
+    assertTrue(e.getMessage().contains(schema.tableName()), e.getMessage());
+    assertTrue(MapReduceFixture.rawRows(hbase, name(schema)).isEmpty());
   }
 
   @Test

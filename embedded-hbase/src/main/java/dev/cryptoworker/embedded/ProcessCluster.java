@@ -12,8 +12,8 @@ import java.util.Map;
 /**
  * HBase as {@code bin/hbase} runs it on one machine: ZooKeeper, one master and N region servers,
  * each its own JVM on the recorded server classpath (the coprocessor jar among it, as an operator
- * puts it in {@code lib/}), sharing one {@code hbase-site.xml}. Data on the local filesystem:
- * HDFS's NameNode and DataNodes are not started (see the module README for why).
+ * puts it in {@code lib/}), sharing one {@code hbase-site.xml}. Data on the local filesystem, or
+ * with {@link Builder#hdfs(boolean)} on HDFS: a NameNode and a DataNode, each its own JVM too.
  *
  * <pre>
  * try (ProcessCluster hbase = ProcessCluster.builder().dataDir(dir).regionServers(2).start()) {
@@ -30,15 +30,17 @@ public final class ProcessCluster implements AutoCloseable {
 
   private final Builder options;
   private final Path site;
+  private final List<ChildJvm> hdfs;
   private final ChildJvm zookeeper;
   private final ChildJvm master;
   private final List<ChildJvm> regionServers = new ArrayList<>();
   private final String quorum;
   private final int port;
 
-  private ProcessCluster(Builder options, Path site, ChildJvm zookeeper, ChildJvm master) {
+  private ProcessCluster(Builder options, Path site, List<ChildJvm> hdfs, ChildJvm zookeeper, ChildJvm master) {
     this.options = options;
     this.site = site;
+    this.hdfs = hdfs;
     this.zookeeper = zookeeper;
     this.master = master;
     this.quorum = zookeeper.ready()[0];
@@ -62,9 +64,14 @@ public final class ProcessCluster implements AutoCloseable {
     return site;
   }
 
-  /** Process ids: ZooKeeper, the master, then the region servers started so far (killed ones included). */
+  /**
+   * Process ids: the NameNode and DataNode (on HDFS), ZooKeeper, the master, then the region servers
+   * started so far (killed ones included).
+   */
   public List<Long> pids() {
-    List<Long> out = new ArrayList<>(List.of(zookeeper.pid(), master.pid()));
+    List<Long> out = new ArrayList<>();
+    hdfs.forEach(h -> out.add(h.pid()));
+    out.addAll(List.of(zookeeper.pid(), master.pid()));
     regionServers.forEach(r -> out.add(r.pid()));
     return out;
   }
@@ -100,12 +107,32 @@ public final class ProcessCluster implements AutoCloseable {
       r.stop(30);
     }
     zookeeper.stop(30);
+    for (int i = hdfs.size() - 1; i >= 0; i--) {
+      hdfs.get(i).stop(30);
+    }
+  }
+
+  /** Whether the data is on HDFS (a NameNode and a DataNode process) rather than the local filesystem. */
+  public boolean onHdfs() {
+    return !hdfs.isEmpty();
   }
 
   /** Options of the cluster: two region servers and 512m of heap per process unless told otherwise. */
   public static final class Builder extends ClusterBuilder<Builder> {
+    private boolean hdfs;
+
     private Builder() {
       super(2, "512m");
+    }
+
+    /**
+     * Whether to keep the data on HDFS: a NameNode and a DataNode (one replica), each its own JVM,
+     * started before HBase and stopped after it; write-ahead logs then go through HDFS's hflush and
+     * hsync as on a production cluster. Default: the local filesystem.
+     */
+    public Builder hdfs(boolean onHdfs) {
+      this.hdfs = onHdfs;
+      return this;
     }
 
     @Override
@@ -122,18 +149,34 @@ public final class ProcessCluster implements AutoCloseable {
     public ProcessCluster start() throws IOException {
       dataDir = requireDataDir();
       Files.createDirectories(dataDir.resolve("conf"));
-      ChildJvm zk = ChildJvm.start("ZooKeeper", MAIN, List.of("zookeeper", dataDir.toString()),
-          dataDir.resolve("processes").resolve("zookeeper"), dataDir.resolve("logs").resolve("zookeeper.log"), "256m",
-          List.of(), startTimeoutSeconds);
+      List<ChildJvm> started = new ArrayList<>();
       ChildJvm master = null;
       ProcessCluster cluster = null;
       try {
+        String rootDir = dataDir.resolve("hbase").toUri().toString();
+        if (hdfs) {
+          // Hadoop's jar on Maven Central lacks the web servers' resource folders, which their
+          // start-up looks up on the classpath: empty ones will do (the web pages are not served).
+          Path web = dataDir.resolve("hdfs-web");
+          Files.createDirectories(web.resolve("webapps").resolve("hdfs"));
+          Files.createDirectories(web.resolve("webapps").resolve("datanode"));
+          ChildJvm nameNode = member("NameNode", "namenode", "256m", List.of(dataDir.resolve("hdfs").toString()),
+              List.of(web));
+          started.add(nameNode);
+          String uri = "hdfs://127.0.0.1:" + nameNode.ready()[1];
+          started.add(member("DataNode", "datanode", "256m", List.of(dataDir.resolve("hdfs").toString(), uri),
+              List.of(web)));
+          rootDir = uri + "/hbase";
+        }
+        List<ChildJvm> storage = List.copyOf(started);
+        ChildJvm zk = member("ZooKeeper", "zookeeper", "256m", List.of(dataDir.toString()), List.of());
+        started.add(zk);
         Path site = writeSite(dataDir.resolve("conf").resolve("hbase-site.xml"), zk.ready()[0],
-            Integer.parseInt(zk.ready()[1]));
+            Integer.parseInt(zk.ready()[1]), rootDir);
         master = ChildJvm.start("master", MAIN, List.of("master", site.toString()),
             dataDir.resolve("processes").resolve("master"), dataDir.resolve("logs").resolve("master.log"), maxHeap,
             extraClasspath, startTimeoutSeconds);
-        cluster = new ProcessCluster(this, site, zk, master);
+        cluster = new ProcessCluster(this, site, storage, zk, master);
         for (int i = 0; i < regionServers; i++) {
           cluster.startRegionServer();
         }
@@ -146,21 +189,33 @@ public final class ProcessCluster implements AutoCloseable {
         if (master != null) {
           master.kill();
         }
-        zk.kill();
+        started.forEach(ChildJvm::kill);
         throw e;
       }
     }
 
-    private Path writeSite(Path file, String quorum, int port) throws IOException {
+    /** Starts one storage or coordination member ({@code role} of {@code ClusterMemberServer}). */
+    private ChildJvm member(String name, String role, String heap, List<String> args, List<Path> classpath)
+        throws IOException {
+      List<String> all = new ArrayList<>(List.of(role));
+      all.addAll(args);
+      String file = name.toLowerCase(java.util.Locale.ROOT);
+      return ChildJvm.start(name, MAIN, all, dataDir.resolve("processes").resolve(file),
+          dataDir.resolve("logs").resolve(file + ".log"), heap, classpath, startTimeoutSeconds);
+    }
+
+    private Path writeSite(Path file, String quorum, int port, String rootDir) throws IOException {
       Map<String, String> p = new LinkedHashMap<>();
       p.put("hbase.cluster.distributed", "true");
       p.put("hbase.zookeeper.quorum", quorum);
       p.put("hbase.zookeeper.property.clientPort", Integer.toString(port));
-      p.put("hbase.rootdir", dataDir.resolve("hbase").toUri().toString());
-      p.put("hbase.wal.dir", dataDir.resolve("wal").toUri().toString());
-      // The local filesystem has no hflush/hsync capability to enforce; a killed process loses nothing
-      // the operating system has (a machine crash could).
-      p.put("hbase.unsafe.stream.capability.enforce", "false");
+      p.put("hbase.rootdir", rootDir);
+      if (!hdfs) {
+        p.put("hbase.wal.dir", dataDir.resolve("wal").toUri().toString());
+        // The local filesystem has no hflush/hsync capability to enforce; a killed process loses
+        // nothing the operating system has (a machine crash could).
+        p.put("hbase.unsafe.stream.capability.enforce", "false");
+      }
       p.put("hbase.master.port", "0");
       p.put("hbase.regionserver.port", "0");
       p.put("hbase.master.info.port", "-1");

@@ -38,8 +38,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * the baseline.
  *
  * <p>Options: {@code --rows=N} (200000), {@code --rounds=N} (7), {@code --regions=N} (4),
- * {@code --cluster=embedded|processes} (one region server in a child JVM, or ZooKeeper, a master
- * and 2 region servers each in its own JVM), {@code --load=put|bulk} (2,000-row batch puts, or
+ * {@code --cluster=embedded|processes|hdfs} (one region server in a child JVM, or ZooKeeper, a
+ * master and 2 region servers each in its own JVM, on the local filesystem or on HDFS), {@code --load=put|bulk} (2,000-row batch puts, or
  * {@code SecureBulkLoad}), {@code --name=prefix} of the result files (aggregation-macro), {@code
  * --out=dir} (default: a new {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}; {@code
  * --out=benchmarks/results} refreshes the committed results).
@@ -84,8 +84,8 @@ public final class AggregationMacroBenchmark {
     if (rows < 1 || rounds < 1 || regions < 1) {
       throw new IllegalArgumentException("--rows, --rounds and --regions must be at least 1");
     }
-    if (!List.of("embedded", "processes").contains(cluster) || !List.of("put", "bulk").contains(load)) {
-      throw new IllegalArgumentException("--cluster must be embedded or processes, --load put or bulk");
+    if (!List.of("embedded", "processes", "hdfs").contains(cluster) || !List.of("put", "bulk").contains(load)) {
+      throw new IllegalArgumentException("--cluster must be embedded, processes or hdfs, --load put or bulk");
     }
     if (outDir == null) {
       outDir = RunDirectories.newRunDirectory();
@@ -103,14 +103,18 @@ public final class AggregationMacroBenchmark {
     this.name = name;
   }
 
+  /** How the cluster ran, for the results. */
+  private String clusterDescription = "";
+
   private int regionServers() {
-    return cluster.equals("processes") ? 2 : 1;
+    return cluster.equals("embedded") ? 1 : 2;
   }
 
   private void run(int rows, int rounds, int regions, Path outDir, String args) throws Exception {
     Path data = Files.createTempDirectory("aggregation-bench-");
     try (BenchCluster hbase = BenchCluster.start(cluster, data, "2g", out)) {
       Configuration conf = hbase.configuration();
+      clusterDescription = hbase.describe();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       TableSchema schema = TableSchema.parse(SCHEMA, "aggregation-bench");
@@ -243,9 +247,7 @@ public final class AggregationMacroBenchmark {
         + " (HBase %s); loaded in %.0f s by %s; data flushed to HFiles before measuring. Rows per second per region"
         + " server: the rate divided by the region servers, which share this machine's 2 cores with the client.%n%n"
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@aggregation%s`  %n",
-        rounds, regions, cluster.equals("processes")
-            ? "2 region servers, each its own process (with ZooKeeper and a master)"
-            : "one embedded region server in a child JVM",
+        rounds, regions, clusterDescription,
         VersionInfo.getVersion(), loadSeconds, load.equals("bulk") ? "SecureBulkLoad (HFiles)" : "2,000-row batch puts",
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());

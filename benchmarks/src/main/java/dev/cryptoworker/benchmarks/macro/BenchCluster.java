@@ -11,17 +11,21 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 
 /**
  * The HBase a macro benchmark starts for itself: {@code embedded} (a master and one region server
- * in one child JVM) or {@code processes} (ZooKeeper, a master and 2 region servers, each its own
- * JVM, as {@code bin/hbase} runs them), with the client configuration that reaches it.
+ * in one child JVM), {@code processes} (ZooKeeper, a master and 2 region servers, each its own
+ * JVM, as {@code bin/hbase} runs them, on the local filesystem) or {@code hdfs} (the same on HDFS,
+ * with a NameNode and a DataNode process), with the client configuration that reaches it.
  */
 final class BenchCluster implements AutoCloseable {
   private final AutoCloseable cluster;
   private final Configuration configuration;
   private final List<Long> pids;
   private final int regionServers;
+  private final boolean hdfs;
 
-  private BenchCluster(AutoCloseable cluster, String quorum, int port, List<Long> pids, int regionServers) {
+  private BenchCluster(AutoCloseable cluster, String quorum, int port, List<Long> pids, int regionServers,
+      boolean hdfs) {
     this.cluster = cluster;
+    this.hdfs = hdfs;
     this.pids = pids;
     this.regionServers = regionServers;
     this.configuration = HBaseConfiguration.create();
@@ -31,17 +35,19 @@ final class BenchCluster implements AutoCloseable {
 
   /** Starts {@code kind} ({@code embedded} or {@code processes}) on {@code dataDir}, saying so on {@code out}. */
   static BenchCluster start(String kind, Path dataDir, String maxHeap, PrintStream out) throws IOException {
-    if (kind.equals("processes")) {
-      out.printf("Starting HBase as separate processes (ZooKeeper, 1 master, 2 region servers) in %s ...%n", dataDir);
-      ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).start();
-      return new BenchCluster(p, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2);
+    if (kind.equals("processes") || kind.equals("hdfs")) {
+      boolean hdfs = kind.equals("hdfs");
+      out.printf("Starting HBase as separate processes (%sZooKeeper, 1 master, 2 region servers) in %s ...%n",
+          hdfs ? "NameNode, DataNode, " : "", dataDir);
+      ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).hdfs(hdfs).start();
+      return new BenchCluster(p, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2, hdfs);
     }
     if (kind.equals("embedded")) {
       out.printf("Starting an embedded HBase (1 master, 1 region server) in %s ...%n", dataDir);
       EmbeddedHBase e = EmbeddedHBase.builder().dataDir(dataDir).maxHeap(maxHeap).start();
-      return new BenchCluster(e, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), 1);
+      return new BenchCluster(e, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), 1, false);
     }
-    throw new IllegalArgumentException("cluster must be embedded or processes, got " + kind);
+    throw new IllegalArgumentException("cluster must be embedded, processes or hdfs, got " + kind);
   }
 
   /** A client configuration for this cluster (a fresh copy each time). */
@@ -60,7 +66,8 @@ final class BenchCluster implements AutoCloseable {
 
   /** How the cluster runs, for result files. */
   String describe() {
-    return regionServers == 2 ? "separate processes (ZooKeeper, 1 master, 2 region servers)"
+    return hdfs ? "separate processes on HDFS (NameNode, DataNode, ZooKeeper, 1 master, 2 region servers)"
+        : regionServers == 2 ? "separate processes (ZooKeeper, 1 master, 2 region servers)"
         : "embedded (1 master, 1 region server, child JVM)";
   }
 

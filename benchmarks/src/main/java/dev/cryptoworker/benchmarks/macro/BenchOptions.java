@@ -48,9 +48,10 @@ final class BenchOptions {
       new Option("threads", "2", "client threads per side", atLeast(1)),
       new Option("zookeeper", "", "host:port of an existing cluster's ZooKeeper; empty starts an embedded HBase"
           + " (1 master, 1 region server, child JVM)", BenchOptions::checkHostPort),
-      new Option("cluster", "embedded", "without --zookeeper: embedded (1 master, 1 region server, one child JVM) or"
-          + " processes (ZooKeeper, 1 master, 2 region servers, each its own JVM, as bin/hbase runs them)",
-          oneOf("embedded", "processes")),
+      new Option("cluster", "embedded", "without --zookeeper: embedded (1 master, 1 region server, one child JVM),"
+          + " processes (ZooKeeper, 1 master, 2 region servers, each its own JVM, as bin/hbase runs them, data on the"
+          + " local filesystem) or hdfs (the same on HDFS: a NameNode and a DataNode, each its own JVM too)",
+          oneOf("embedded", "processes", "hdfs")),
       new Option("out", "", "directory for the results; empty: a new " + RUNS_DIRECTORY + "/<yyyyMMdd-HHmmss>/;"
           + " --out=benchmarks/results refreshes the committed results", value -> null),
       new Option("name", "ycsb-macro", "file name prefix of the results (NAME.md, NAME.csv, NAME.png)",

@@ -115,7 +115,7 @@ public final class WorkloadBenchmark {
         data = Files.createTempDirectory("workload-bench-");
         clusterData = data;
         BenchCluster started = BenchCluster.start(options.get("cluster"), data,
-            options.get("cluster").equals("processes") ? "1500m" : "3g", out);
+            options.get("cluster").equals("embedded") ? "3g" : "1500m", out);
         cluster = started;
         cpu.watchServers(started.pids());
         conf = started.configuration();
@@ -568,7 +568,10 @@ public final class WorkloadBenchmark {
         !options.get("zookeeper").isEmpty() ? "the cluster of ZooKeeper " + options.get("zookeeper")
             : options.get("cluster").equals("processes")
                 ? "separate processes (ZooKeeper, 1 master, 2 region servers; server CPU summed over them)"
-                : "embedded (1 region server, child JVM)",
+                : options.get("cluster").equals("hdfs")
+                    ? "separate processes on HDFS (NameNode, DataNode, ZooKeeper, 1 master, 2 region servers; server"
+                        + " CPU summed over them)"
+                    : "embedded (1 region server, child JVM)",
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     StringBuilder loads = new StringBuilder();
     loadSeconds.forEach((table, seconds) -> loads.append(loads.length() == 0 ? "" : "; ").append(String.format(

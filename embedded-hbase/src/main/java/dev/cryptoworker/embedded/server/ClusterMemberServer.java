@@ -10,6 +10,9 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.master.HMaster;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
+import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 
 /**
  * The child-JVM main of one member of {@link dev.cryptoworker.embedded.ProcessCluster}: HBase's
@@ -21,7 +24,9 @@ import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
  * graceful stop; the master's stops the whole cluster), {@code await-initialized} (master: answers
  * {@code OK} once initialised). End of input (the parent died) halts the process.
  *
- * <p>Arguments: {@code zookeeper <dataDir>}, or {@code master|regionserver <hbase-site.xml>}.
+ * <p>Arguments: {@code zookeeper <dataDir>}, {@code namenode <dataDir>} ({@code READY 127.0.0.1
+ * <port>} once out of safe mode), {@code datanode <dataDir> <hdfs://host:port>} ({@code READY} once
+ * registered), or {@code master|regionserver <hbase-site.xml>}.
  */
 public final class ClusterMemberServer {
   private static final long TIMEOUT_MS = 180_000;
@@ -29,13 +34,16 @@ public final class ClusterMemberServer {
   private ClusterMemberServer() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: ClusterMemberServer zookeeper <dataDir> | master|regionserver <hbase-site.xml>");
+    if (args.length < 2) {
+      System.err.println("usage: ClusterMemberServer zookeeper|namenode <dataDir> | datanode <dataDir> <hdfs-uri>"
+          + " | master|regionserver <hbase-site.xml>");
       System.exit(2);
     }
     try {
       switch (args[0]) {
         case "zookeeper" -> zookeeper(new File(args[1]).getAbsoluteFile());
+        case "namenode" -> nameNode(new File(args[1]).getAbsoluteFile());
+        case "datanode" -> dataNode(new File(args[1]).getAbsoluteFile(), args[2]);
         case "master" -> master(configuration(args[1]));
         case "regionserver" -> regionServer(configuration(args[1]));
         default -> throw new IllegalArgumentException("unknown role " + args[0]);
@@ -60,6 +68,59 @@ public final class ClusterMemberServer {
       throw new IllegalArgumentException("unknown command: " + command);
     });
     zk.shutdown();
+  }
+
+  /** HDFS settings of one-machine members: loopback only, one replica, no web servers kept. */
+  private static Configuration hdfs(File dataDir) {
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "hdfs://127.0.0.1:0");
+    conf.set("dfs.namenode.name.dir", new File(dataDir, "name").toURI().toString());
+    conf.set("dfs.datanode.data.dir", new File(dataDir, "data").toURI().toString());
+    conf.set("dfs.namenode.rpc-address", "127.0.0.1:0");
+    conf.set("dfs.namenode.http-address", "127.0.0.1:0");
+    conf.set("dfs.datanode.address", "127.0.0.1:0");
+    conf.set("dfs.datanode.http.address", "127.0.0.1:0");
+    conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
+    conf.set("dfs.datanode.hostname", "127.0.0.1");
+    conf.setInt("dfs.replication", 1);
+    conf.setBoolean("dfs.permissions.enabled", false);
+    conf.setInt("dfs.namenode.safemode.extension", 0);
+    conf.setInt("dfs.heartbeat.interval", 1);
+    return conf;
+  }
+
+  private static void nameNode(File dataDir) throws Exception {
+    Configuration conf = hdfs(dataDir);
+    // Formatting registers the name system's metrics sources once already, in this same JVM.
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    if (!new File(dataDir, "name").exists()) {
+      NameNode.format(conf);
+    }
+    NameNode nameNode = NameNode.createNameNode(new String[0], conf);
+    ready("READY 127.0.0.1 " + nameNode.getNameNodeAddress().getPort());
+    serve(command -> {
+      throw new IllegalArgumentException("unknown command: " + command);
+    });
+    nameNode.stop();
+  }
+
+  private static void dataNode(File dataDir, String nameNodeUri) throws Exception {
+    Configuration conf = hdfs(dataDir);
+    conf.set("fs.defaultFS", nameNodeUri);
+    conf.set("dfs.namenode.rpc-address", java.net.URI.create(nameNodeUri).getAuthority());
+    DataNode dataNode = DataNode.createDataNode(new String[0], conf);
+    long deadline = System.currentTimeMillis() + TIMEOUT_MS;
+    while (!dataNode.isDatanodeFullyStarted()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("the data node did not register with the name node; see its log");
+      }
+      Thread.sleep(100);
+    }
+    ready("READY");
+    serve(command -> {
+      throw new IllegalArgumentException("unknown command: " + command);
+    });
+    dataNode.shutdown();
   }
 
   private static void master(Configuration conf) throws Exception {
