@@ -72,7 +72,7 @@ class BenchOptionsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"--rowkeys=det", "--qef=ope", "--cluster=hdfs", "--variant=micro", "--variant=MICRO-STD", "--distribution=latest",
+  @ValueSource(strings = {"--rowkeys=det", "--qef=ope", "--cluster=yarn", "--variant=micro", "--variant=MICRO-STD", "--distribution=latest",
       "--zookeeper=host:0", "--zookeeper=host:port", "--name=a/b", "--name=", "--load=copy", "--regions=0"})
   void badChoicesAreRefused(String arg) {
     BenchOptions.UsageException e = assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse(arg));
