@@ -104,7 +104,9 @@ public final class SecureBulkLoad {
    *
    * @throws dev.cryptoworker.client.UnsupportedSecureOperationException for rows with SSE columns,
    *     before anything of their round is loaded (earlier rounds stay loaded)
-   * @throws IOException if writing or loading fails; rounds loaded before stay loaded
+   * @throws IOException if writing or loading fails: rounds loaded before stay loaded, and a round
+   *     that fails while HBase loads it may be partly loaded (each region takes its files atomically);
+   *     loading the same rows again writes newer versions of the same cells
    */
   public Report load(Iterator<Put> rows) throws IOException {
     Configuration conf = table.getConfiguration();

@@ -70,7 +70,7 @@ public final class ClusterMemberServer {
     zk.shutdown();
   }
 
-  /** HDFS settings of one-machine members: loopback only, one replica, no web servers kept. */
+  /** HDFS settings of one-machine members: loopback only, ephemeral ports, one replica. */
   private static Configuration hdfs(File dataDir) {
     Configuration conf = new Configuration();
     conf.set("fs.defaultFS", "hdfs://127.0.0.1:0");
