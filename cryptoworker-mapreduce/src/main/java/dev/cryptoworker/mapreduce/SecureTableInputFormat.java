@@ -109,8 +109,18 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
 
     @Override
     public void close() throws IOException {
-      try (TaskConnection c = connection; SecureTable t = table; SecureResultScanner s = scanner) {
-        // closes in reverse order
+      // Scanner, table, then connection; the connection closes even if the others fail.
+      try {
+        if (scanner != null) {
+          scanner.close();
+        }
+        if (table != null) {
+          table.close();
+        }
+      } finally {
+        if (connection != null) {
+          connection.close();
+        }
       }
     }
   }

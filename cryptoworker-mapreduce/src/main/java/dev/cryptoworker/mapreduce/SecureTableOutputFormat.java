@@ -108,8 +108,14 @@ public final class SecureTableOutputFormat<K> extends OutputFormat<K, Mutation> 
 
     @Override
     public void close(TaskAttemptContext context) throws IOException {
-      try (TaskConnection c = connection; SecureTable t = table) {
+      try {
         flush();
+      } finally {
+        try {
+          table.close();
+        } finally {
+          connection.close();
+        }
       }
     }
   }

@@ -16,15 +16,15 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  * with a NameNode and a DataNode process), with the client configuration that reaches it.
  */
 final class BenchCluster implements AutoCloseable {
-  private final AutoCloseable cluster;
+  private final Runnable stop;
   private final Configuration configuration;
   private final List<Long> pids;
   private final int regionServers;
   private final boolean hdfs;
 
-  private BenchCluster(AutoCloseable cluster, String quorum, int port, List<Long> pids, int regionServers,
+  private BenchCluster(Runnable stop, String quorum, int port, List<Long> pids, int regionServers,
       boolean hdfs) {
-    this.cluster = cluster;
+    this.stop = stop;
     this.hdfs = hdfs;
     this.pids = pids;
     this.regionServers = regionServers;
@@ -40,12 +40,12 @@ final class BenchCluster implements AutoCloseable {
       out.printf("Starting HBase as separate processes (%sZooKeeper, 1 master, 2 region servers) in %s ...%n",
           hdfs ? "NameNode, DataNode, " : "", dataDir);
       ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).hdfs(hdfs).start();
-      return new BenchCluster(p, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2, hdfs);
+      return new BenchCluster(p::close, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2, hdfs);
     }
     if (kind.equals("embedded")) {
       out.printf("Starting an embedded HBase (1 master, 1 region server) in %s ...%n", dataDir);
       EmbeddedHBase e = EmbeddedHBase.builder().dataDir(dataDir).maxHeap(maxHeap).start();
-      return new BenchCluster(e, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), 1, false);
+      return new BenchCluster(e::close, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), 1, false);
     }
     throw new IllegalArgumentException("cluster must be embedded, processes or hdfs, got " + kind);
   }
@@ -72,7 +72,7 @@ final class BenchCluster implements AutoCloseable {
   }
 
   @Override
-  public void close() throws Exception {
-    cluster.close();
+  public void close() {
+    stop.run();
   }
 }
