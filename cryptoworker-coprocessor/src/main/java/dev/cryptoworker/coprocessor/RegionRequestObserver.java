@@ -57,6 +57,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   }
 
   @Override
+  @SuppressWarnings("rawtypes") // HBase's Coprocessor.start declares the raw type
   public void start(CoprocessorEnvironment env) {
     if (env instanceof RegionCoprocessorEnvironment) {
       RegionCoprocessorEnvironment region = (RegionCoprocessorEnvironment) env;

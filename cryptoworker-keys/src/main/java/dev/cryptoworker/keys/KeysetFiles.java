@@ -196,7 +196,7 @@ public final class KeysetFiles {
     byte[] associatedData = ASSOCIATED_DATA_V1;
     if (format2) {
       try {
-        root.path("created").fields().forEachRemaining(e ->
+        root.path("created").properties().forEach(e ->
             created.put(Integer.parseUnsignedInt(e.getKey(), 16), Instant.parse(e.getValue().asText())));
       } catch (RuntimeException e) {
         throw new GeneralSecurityException("keyset file " + file + " has malformed creation times: corrupt or tampered",
