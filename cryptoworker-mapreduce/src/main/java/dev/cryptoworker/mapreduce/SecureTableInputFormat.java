@@ -38,10 +38,11 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
         RegionLocator regions = table.getRegionLocator()) {
       // Refused scans (say, a filter only the client could evaluate, not opted in) fail the job here,
       // at submission, with the reason, rather than in every task.
-      LOG.debug("Table {}: {}", table.getName(), table.explain(scan(conf)));
+      Scan scan = scan(conf);
+      LOG.debug("Table {}: {}", table.getName(), table.explain(scan));
       List<InputSplit> splits = new ArrayList<>();
       for (HRegionLocation region : regions.getAllRegionLocations()) {
-        splits.add(new TableSplit(table.getName(), scan(conf), region.getRegion().getStartKey(),
+        splits.add(new TableSplit(table.getName(), scan, region.getRegion().getStartKey(),
             region.getRegion().getEndKey(), region.getHostname()));
       }
       return splits;

@@ -41,6 +41,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -108,7 +109,7 @@ class MapReduceJobTest {
     job.setNumReduceTasks(2);
     SecureJob.setOutput(job, counts);
     assertTrue(job.waitForCompletion(false), "the job failed");
-    assertEquals(ROWS, job.getCounters().findCounter("org.apache.hadoop.mapreduce.TaskCounter", "MAP_INPUT_RECORDS")
+    assertEquals(ROWS, job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS)
         .getValue(), "every row read once");
 
     Map<String, Long> got = new TreeMap<>();
@@ -154,9 +155,13 @@ class MapReduceJobTest {
     got.sort(null);
     assertFalse(expected.isEmpty());
     assertEquals(expected, got);
+    // The job's output is encrypted: no city name and no row key in any stored byte.
+    List<String> needles = new ArrayList<>(List.of(CITIES));
+    needles.addAll(expected);
+    MapReduceFixture.assertNoPlaintext(hbase, name(porto), needles, List.of());
     // The mappers saw only the selected rows: the DET equality ran on the region servers.
     assertEquals(expected.size(), job.getCounters()
-        .findCounter("org.apache.hadoop.mapreduce.TaskCounter", "MAP_INPUT_RECORDS").getValue());
+        .findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -199,7 +200,7 @@ public final class ProcessCluster implements AutoCloseable {
         throws IOException {
       List<String> all = new ArrayList<>(List.of(role));
       all.addAll(args);
-      String file = name.toLowerCase(java.util.Locale.ROOT);
+      String file = name.toLowerCase(Locale.ROOT);
       return ChildJvm.start(name, MAIN, all, dataDir.resolve("processes").resolve(file),
           dataDir.resolve("logs").resolve(file + ".log"), heap, classpath, startTimeoutSeconds);
     }

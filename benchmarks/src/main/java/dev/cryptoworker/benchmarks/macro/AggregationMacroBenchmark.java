@@ -39,8 +39,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  *
  * <p>Options: {@code --rows=N} (200000), {@code --rounds=N} (7), {@code --regions=N} (4),
  * {@code --cluster=embedded|processes|hdfs} (one region server in a child JVM, or ZooKeeper, a
- * master and 2 region servers each in its own JVM, on the local filesystem or on HDFS), {@code --load=put|bulk} (2,000-row batch puts, or
- * {@code SecureBulkLoad}), {@code --name=prefix} of the result files (aggregation-macro), {@code
+ * master and 2 region servers each in its own JVM, on the local filesystem or on HDFS), {@code
+ * --load=put|bulk} (2,000-row batch puts, or {@code SecureBulkLoad}), {@code --name=prefix} of the result files (aggregation-macro), {@code
  * --out=dir} (default: a new {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}; {@code
  * --out=benchmarks/results} refreshes the committed results).
  */
@@ -103,18 +103,11 @@ public final class AggregationMacroBenchmark {
     this.name = name;
   }
 
-  /** How the cluster ran, for the results. */
-  private String clusterDescription = "";
-
-  private int regionServers() {
-    return cluster.equals("embedded") ? 1 : 2;
-  }
 
   private void run(int rows, int rounds, int regions, Path outDir, String args) throws Exception {
     Path data = Files.createTempDirectory("aggregation-bench-");
     try (BenchCluster hbase = BenchCluster.start(cluster, data, "2g", out)) {
       Configuration conf = hbase.configuration();
-      clusterDescription = hbase.describe();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       TableSchema schema = TableSchema.parse(SCHEMA, "aggregation-bench");
@@ -133,7 +126,7 @@ public final class AggregationMacroBenchmark {
         try (Admin admin = connection.getAdmin()) {
           admin.flush(tableName);
         }
-        measure(table, rows, rounds, regions, expected, loadSeconds, outDir, args);
+        measure(table, hbase, rows, rounds, regions, expected, loadSeconds, outDir, args);
       }
     } finally {
       RunDirectories.deleteScratch(data);
@@ -207,8 +200,8 @@ public final class AggregationMacroBenchmark {
     }
   }
 
-  private void measure(SecureTable table, int rows, int rounds, int regions, long expected, double loadSeconds,
-      Path outDir, String args) throws IOException {
+  private void measure(SecureTable table, BenchCluster hbase, int rows, int rounds, int regions, long expected,
+      double loadSeconds, Path outDir, String args) throws IOException {
     String[] names = {"PLAIN column, region-side sum (baseline)", "ASHE column, region-side sum", "STD column, fetched and summed on the client"};
     double[][] ms = new double[3][rounds];
     for (int w = 0; w < 3; w++) {
@@ -238,16 +231,16 @@ public final class AggregationMacroBenchmark {
       double max = Arrays.stream(ms[w]).max().orElseThrow();
       double rate = rows / (med / 1000);
       md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx | %,.0f | %,.0f |%n", names[w], med, min,
-          max, med / base, rate, rate / regionServers()));
+          max, med / base, rate, rate / hbase.regionServers()));
       csv.append(String.format(Locale.ROOT, "%s,%.1f,%.1f,%.1f,%.3f,%.0f,%.0f%n", names[w].split(",")[0], med, min,
-          max, med / base, rate, rate / regionServers()));
+          max, med / base, rate, rate / hbase.regionServers()));
     }
     md.append(String.format(Locale.ROOT, "%nAll three returned the same sum, count and average in every round (checked).%n%n"
         + "Setup: %d rounds interleaved (plain, ASHE, STD) after one warm-up each; table pre-split into %d regions on %s"
         + " (HBase %s); loaded in %.0f s by %s; data flushed to HFiles before measuring. Rows per second per region"
         + " server: the rate divided by the region servers, which share this machine's 2 cores with the client.%n%n"
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@aggregation%s`  %n",
-        rounds, regions, clusterDescription,
+        rounds, regions, hbase.describe(),
         VersionInfo.getVersion(), loadSeconds, load.equals("bulk") ? "SecureBulkLoad (HFiles)" : "2,000-row batch puts",
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());

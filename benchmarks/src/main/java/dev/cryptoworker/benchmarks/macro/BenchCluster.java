@@ -33,7 +33,7 @@ final class BenchCluster implements AutoCloseable {
     configuration.setInt("hbase.zookeeper.property.clientPort", port);
   }
 
-  /** Starts {@code kind} ({@code embedded} or {@code processes}) on {@code dataDir}, saying so on {@code out}. */
+  /** Starts {@code kind} ({@code embedded}, {@code processes} or {@code hdfs}) on {@code dataDir}, saying so on {@code out}. */
   static BenchCluster start(String kind, Path dataDir, String maxHeap, PrintStream out) throws IOException {
     if (kind.equals("processes") || kind.equals("hdfs")) {
       boolean hdfs = kind.equals("hdfs");

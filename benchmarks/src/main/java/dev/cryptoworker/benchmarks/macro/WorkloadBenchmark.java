@@ -119,6 +119,8 @@ public final class WorkloadBenchmark {
         cluster = started;
         cpu.watchServers(started.pids());
         conf = started.configuration();
+        clusterDescription = started.describe()
+            + (started.pids().size() > 1 ? "; server CPU summed over its processes" : "");
       } else {
         String[] hp = options.get("zookeeper").split(":");
         conf.set("hbase.zookeeper.quorum", hp[0]);
@@ -156,6 +158,8 @@ public final class WorkloadBenchmark {
   private final Map<String, Path> schemaFiles = new LinkedHashMap<>();
   /** The data directory of the cluster this run started (bulk loads stage their HFiles there). */
   private Path clusterData;
+  /** How the cluster this run started runs, for the results. */
+  private String clusterDescription;
   /** Seconds each table took to load ("patients plain", ...), for the results. */
   private final Map<String, Double> loadSeconds = new LinkedHashMap<>();
 
@@ -221,7 +225,6 @@ public final class WorkloadBenchmark {
     TableName plainName = TableName.valueOf(schema.tableName() + "_plain");
     int recordsToLoad = intOption("records");
     int regions = intOption("regions");
-    HealthcareWorkload ids = loadingWorkload("plain", records, conf, key);
     try (Admin admin = connection.getAdmin();
         SecureConnection secure = SecureConnection.wrap(connection, keys, List.of(schema))) {
       for (TableName t : List.of(secureName, plainName)) {
@@ -235,6 +238,7 @@ public final class WorkloadBenchmark {
         plain.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.name()));
       }
       byte[][] plainSplits = new byte[regions - 1][];
+      HealthcareWorkload ids = regions > 1 ? loadingWorkload("plain", records, conf, key) : null;
       for (int i = 1; i < regions; i++) {
         plainSplits[i - 1] = Bytes.toBytes(ids.rowKey((long) recordsToLoad * i / regions));
       }
@@ -566,12 +570,7 @@ public final class WorkloadBenchmark {
         options.get("ope-memo"),
         VersionInfo.getVersion(),
         !options.get("zookeeper").isEmpty() ? "the cluster of ZooKeeper " + options.get("zookeeper")
-            : options.get("cluster").equals("processes")
-                ? "separate processes (ZooKeeper, 1 master, 2 region servers; server CPU summed over them)"
-                : options.get("cluster").equals("hdfs")
-                    ? "separate processes on HDFS (NameNode, DataNode, ZooKeeper, 1 master, 2 region servers; server"
-                        + " CPU summed over them)"
-                    : "embedded (1 region server, child JVM)",
+            : clusterDescription,
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     StringBuilder loads = new StringBuilder();
     loadSeconds.forEach((table, seconds) -> loads.append(loads.length() == 0 ? "" : "; ").append(String.format(

@@ -38,8 +38,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
 /**
  * Write paths, plain HBase beside CryptoWorker, on HBase as separate processes (2 region servers):
  * puts in batches of 200 rows with 8-byte sequential keys from one thread, and bulk loads
- * ({@link SecureBulkLoad}: HFiles loaded with HBase's tool; the plain side runs the same code with a
- * schema that protects nothing). Rows are YCSB-like: 10 fields of 100 bytes. Then every table is
+ * ({@link SecureBulkLoad}: HFiles loaded with HBase's tool; the plain side runs the same code into a
+ * plain table, {@link SecureBulkLoad#intoUnprotected}). Rows are YCSB-like: 10 fields of 100 bytes. Then every table is
  * flushed and major-compacted and its stored bytes summed, with the stored key and value sizes.
  *
  * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
