@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * One primitive per key of a {@link KeyRing}: the primary one for writes, and lookup by the key
- * id in a ciphertext's {@link KeyIdPrefix} for reads. Shared by the keyed boxes.
+ * header of a ciphertext (see {@link StoredFormat}) for reads. Shared by the keyed boxes.
  *
  * @param <P> the primitive (for example a Tink {@code Aead})
  */
@@ -20,28 +20,39 @@ public final class KeyedPrimitives<P> {
   }
 
   private final KeyRing keys;
+  private final StoredFormat format;
   private final int minimumBodyLength;
   private final Map<Integer, P> byId = new HashMap<>();
   private final P primary;
 
-  private KeyedPrimitives(KeyRing keys, int minimumBodyLength, Map<Integer, P> byId) {
+  private KeyedPrimitives(KeyRing keys, StoredFormat format, int minimumBodyLength, Map<Integer, P> byId) {
     this.keys = keys;
+    this.format = format;
     this.minimumBodyLength = minimumBodyLength;
     this.byId.putAll(byId);
     this.primary = byId.get(keys.primary().keyId());
   }
 
-  /**
-   * Builds a primitive for every key of {@code keys}.
-   *
-   * @param box the box name, for messages
-   * @param keyLengthBytes the key length the primitive needs
-   * @param minimumBodyLength the smallest valid ciphertext after the key-id prefix
-   * @throws GeneralSecurityException if a key has the wrong length
-   */
+  /** As {@link #create(KeyRing, StoredFormat, String, int, int, Factory)} in stored format 1. */
   public static <P> KeyedPrimitives<P> create(
       KeyRing keys, String box, int keyLengthBytes, int minimumBodyLength, Factory<P> factory)
       throws GeneralSecurityException {
+    return create(keys, StoredFormat.V1, box, keyLengthBytes, minimumBodyLength, factory);
+  }
+
+  /**
+   * Builds a primitive for every key of {@code keys}, whose ciphertexts carry {@code format}'s
+   * header.
+   *
+   * @param box the box name, for messages
+   * @param keyLengthBytes the key length the primitive needs
+   * @param minimumBodyLength the smallest valid ciphertext after the key header
+   * @throws GeneralSecurityException if a key has the wrong length, or the format cannot tell two
+   *     of the keys apart
+   */
+  public static <P> KeyedPrimitives<P> create(KeyRing keys, StoredFormat format, String box, int keyLengthBytes,
+      int minimumBodyLength, Factory<P> factory) throws GeneralSecurityException {
+    format.requireDistinctHeaders(keys, box);
     Map<Integer, P> byId = new HashMap<>();
     for (VersionedKey key : keys.keys()) {
       if (key.key().length() != keyLengthBytes) {
@@ -50,7 +61,7 @@ public final class KeyedPrimitives<P> {
       }
       byId.put(key.keyId(), factory.create(key));
     }
-    return new KeyedPrimitives<>(keys, minimumBodyLength, byId);
+    return new KeyedPrimitives<>(keys, format, minimumBodyLength, byId);
   }
 
   /** Every primitive, the primary's first. */
@@ -65,6 +76,11 @@ public final class KeyedPrimitives<P> {
     return out;
   }
 
+  /** The header format of the ciphertexts. */
+  public StoredFormat format() {
+    return format;
+  }
+
   /** The primitive of the primary key, for new ciphertexts. */
   public P primary() {
     return primary;
@@ -77,6 +93,6 @@ public final class KeyedPrimitives<P> {
    *     this ring does not hold
    */
   public P forCiphertext(byte[] ciphertext) throws GeneralSecurityException {
-    return byId.get(KeyIdPrefix.keyFor(ciphertext, minimumBodyLength, keys).keyId());
+    return byId.get(format.keyFor(ciphertext, minimumBodyLength, keys).keyId());
   }
 }

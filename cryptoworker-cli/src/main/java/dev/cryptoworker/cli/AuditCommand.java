@@ -74,7 +74,7 @@ final class AuditCommand extends Subcommand {
     boolean plainRowKeys = schema.rowKeyPolicy().box() == BoxKind.PLAIN;
     try (ClusterOptions.OpenCluster open = cluster.open();
         SecureConnection secure = tableOptions.secure(open.connection(), root().environment())) {
-      secure.inspector(TableName.valueOf(schema.tableName())).forEachRow(row -> {
+      secure.inspector(TableName.valueOf(schema.tableName())).resolvingKeyIds(keyset.keySet()).forEachRow(row -> {
         rows++;
         for (InspectedCell cell : row) {
           cells++;

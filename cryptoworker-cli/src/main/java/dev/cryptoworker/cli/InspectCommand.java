@@ -2,6 +2,7 @@ package dev.cryptoworker.cli;
 
 import dev.cryptoworker.client.InspectedCell;
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.keys.KeysetKey;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
@@ -44,7 +45,10 @@ final class InspectCommand extends Subcommand {
     List<InspectedCell> cells;
     try (ClusterOptions.OpenCluster open = cluster.open();
         SecureConnection secure = tableOptions.secure(open.connection(), root().environment())) {
-      cells = secure.inspector(TableName.valueOf(schema.tableName())).row(key);
+      // Every key of the keyset, disabled ones too, so that format-2 headers name them.
+      List<Integer> keysetIds = KeysetFiles.describe(tableOptions.keyset.keyset, tableOptions.kek(root().environment()))
+          .stream().map(KeysetKey::id).toList();
+      cells = secure.inspector(TableName.valueOf(schema.tableName())).resolvingKeyIds(keysetIds).row(key);
     }
     if (cells.isEmpty()) {
       err().println("cryptoworker: table " + schema.tableName() + " has no row " + row);

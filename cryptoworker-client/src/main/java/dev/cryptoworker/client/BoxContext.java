@@ -3,6 +3,7 @@ package dev.cryptoworker.client;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.ashe.IdentifierSource;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
@@ -12,7 +13,8 @@ import java.security.GeneralSecurityException;
 
 /**
  * What a {@link BoxFactory} may use to build one column's box: the policy, the keys of the
- * column's scope, identifier leases, options, and the registry (for a companion box).
+ * column's scope, the table's stored format, identifier leases, options, and the registry (for a
+ * companion box).
  */
 final class BoxContext {
   /** Creates the identifier source of an ASHE column from its key scope. */
@@ -24,15 +26,17 @@ final class BoxContext {
   private final ColumnPolicy policy;
   private final KeyScope scope;
   private final KeyProvider keys;
+  private final StoredFormat format;
   private final IdentifierSources identifiers;
   private final int orderPreservingMemoEntries;
   private final BoxRegistry registry;
 
-  BoxContext(ColumnPolicy policy, KeyScope scope, KeyProvider keys, IdentifierSources identifiers,
-      int orderPreservingMemoEntries, BoxRegistry registry) {
+  BoxContext(ColumnPolicy policy, KeyScope scope, KeyProvider keys, StoredFormat format,
+      IdentifierSources identifiers, int orderPreservingMemoEntries, BoxRegistry registry) {
     this.policy = policy;
     this.scope = scope;
     this.keys = keys;
+    this.format = format;
     this.identifiers = identifiers;
     this.orderPreservingMemoEntries = orderPreservingMemoEntries;
     this.registry = registry;
@@ -51,6 +55,11 @@ final class BoxContext {
     return keys.keyRing(scope, lengthBytes);
   }
 
+  /** The stored format of the table's keyed ciphertexts. */
+  StoredFormat storedFormat() {
+    return format;
+  }
+
   /** The policy's companion box (its own key scope), or null. */
   CryptoBox companion() throws GeneralSecurityException {
     if (policy.companion().isEmpty()) {
@@ -58,7 +67,7 @@ final class BoxContext {
     }
     BoxKind kind = policy.companion().get();
     KeyScope companionScope = new KeyScope(scope.table(), scope.family(), scope.column(), "companion", kind);
-    return registry.create(new BoxContext(ColumnPolicy.of(kind, policy.type()), companionScope, keys, identifiers,
+    return registry.create(new BoxContext(ColumnPolicy.of(kind, policy.type()), companionScope, keys, format, identifiers,
         orderPreservingMemoEntries, registry));
   }
 

@@ -22,10 +22,11 @@ import java.util.Set;
 final class BoxRegistry {
   private static final BoxRegistry STANDARD = new Builder()
       .register(BoxKind.PLAIN, c -> PlainBox.get())
-      .register(BoxKind.STD, c -> RandomizedBox.create(c.keyRing(RandomizedBox.KEY_LENGTH_BYTES)))
-      .register(BoxKind.DET, c -> DeterministicBox.create(c.keyRing(DeterministicBox.KEY_LENGTH_BYTES)))
+      .register(BoxKind.STD, c -> RandomizedBox.create(c.keyRing(RandomizedBox.KEY_LENGTH_BYTES), c.storedFormat()))
+      .register(BoxKind.DET, c -> DeterministicBox.create(c.keyRing(DeterministicBox.KEY_LENGTH_BYTES),
+          c.storedFormat()))
       .register(BoxKind.OPE, c -> OrderPreservingBox.create(c.keyRing(OrderPreservingBox.KEY_LENGTH_BYTES),
-          orderEncoding(c.type()), c.companion(), c.orderPreservingMemoEntries()))
+          c.storedFormat(), orderEncoding(c.type()), c.companion(), c.orderPreservingMemoEntries()))
       .registerWithRegionWork(BoxKind.ASHE, BoxRegistry::ashe)
       // SPLASHE stores its dimension as ASHE 0/1 indicators.
       .registerWithRegionWork(BoxKind.SPLASHE, BoxRegistry::ashe)

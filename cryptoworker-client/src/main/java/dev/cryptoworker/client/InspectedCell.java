@@ -1,8 +1,6 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
-import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -31,10 +29,15 @@ public final class InspectedCell {
   private final ColumnPolicy policy;
   private final String problem;
   private final boolean protectedQualifier;
+  private final KeyIds keyIds;
+
+  /** The key ids in the stored row key's, qualifier's and value's headers, as the table's codec reads them. */
+  record KeyIds(OptionalInt row, OptionalInt qualifier, OptionalInt value) {}
 
   private InspectedCell(Cell stored, Kind kind, byte[] row, byte[] qualifier, byte[] value, ColumnPolicy policy,
-      String problem, boolean protectedQualifier) {
+      String problem, boolean protectedQualifier, KeyIds keyIds) {
     this.protectedQualifier = protectedQualifier;
+    this.keyIds = keyIds;
     this.stored = stored;
     this.kind = kind;
     this.row = row;
@@ -45,13 +48,13 @@ public final class InspectedCell {
   }
 
   static InspectedCell decoded(Cell stored, Kind kind, byte[] row, byte[] qualifier, byte[] value, ColumnPolicy policy,
-      boolean protectedQualifier) {
-    return new InspectedCell(stored, kind, row, qualifier, value, policy, null, protectedQualifier);
+      boolean protectedQualifier, KeyIds keyIds) {
+    return new InspectedCell(stored, kind, row, qualifier, value, policy, null, protectedQualifier, keyIds);
   }
 
   static InspectedCell failed(Cell stored, Kind kind, byte[] row, ColumnPolicy policy, String problem,
-      boolean protectedQualifier) {
-    return new InspectedCell(stored, kind, row, null, null, policy, problem, protectedQualifier);
+      boolean protectedQualifier, KeyIds keyIds) {
+    return new InspectedCell(stored, kind, row, null, null, policy, problem, protectedQualifier, keyIds);
   }
 
   public Kind kind() {
@@ -114,7 +117,7 @@ public final class InspectedCell {
 
   /** The key id in the stored value's header, if it carries CryptoWorker's keyed header. */
   public OptionalInt valueKeyId() {
-    return KeyIdPrefix.keyIdOf(storedValue());
+    return keyIds.value();
   }
 
   /** Whether the family stores its qualifier names encrypted ({@code protectQualifiers}). */
@@ -127,15 +130,11 @@ public final class InspectedCell {
    * index entry: its value column's qualifier).
    */
   public OptionalInt qualifierKeyId() {
-    if (!protectedQualifier) {
-      return OptionalInt.empty();
-    }
-    byte[] q = storedQualifier();
-    return KeyIdPrefix.keyIdOf(kind == Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q);
+    return protectedQualifier ? keyIds.qualifier() : OptionalInt.empty();
   }
 
   /** The key id in the stored row key's header, if it carries one (not for PLAIN row keys). */
   public OptionalInt rowKeyId() {
-    return KeyIdPrefix.keyIdOf(storedRow());
+    return keyIds.row();
   }
 }

@@ -1,7 +1,7 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.region.SearchIndexCells;
@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableExistsException;
@@ -70,20 +71,27 @@ public final class SecureConnection implements Closeable {
   public static final String DEFAULT_CLUSTER = "default";
   /** The region-side Process step, registered on tables whose boxes need region-side work. */
   static final String REGION_OBSERVER = "dev.cryptoworker.coprocessor.RegionRequestObserver";
+  /** Table descriptor attribute: the stored format of the table's keyed ciphertexts (absent: 1). */
+  static final String STORED_FORMAT_ATTRIBUTE = "cryptoworker.storedformat";
   private static final int IDENTIFIER_BLOCK = 1024;
   private static final int POOL_THREADS = 16;
 
   private final Map<String, Connection> clusters;
+  /** Each table's codec in the format its schema asks for (or the latest): what new tables get. */
   private final Map<TableName, TableCodec> codecs;
-  private final Set<TableName> keysVerified = ConcurrentHashMap.newKeySet();
+  /** Builds a table's codec in a given stored format, for tables stored in another. */
+  private final Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat;
+  /** The codec of each table that exists, in its recorded stored format, with its keys verified. */
+  private final Map<TableName, TableCodec> opened = new ConcurrentHashMap<>();
   private final SecureTableOptions options;
   private final ExecutorService pool;
   private volatile boolean closed;
 
   private SecureConnection(Map<String, Connection> clusters, Map<TableName, TableCodec> codecs,
-      SecureTableOptions options) {
+      Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat, SecureTableOptions options) {
     this.clusters = clusters;
     this.codecs = codecs;
+    this.codecsInFormat = codecsInFormat;
     this.options = options;
     this.pool = newPool();
   }
@@ -166,7 +174,11 @@ public final class SecureConnection implements Closeable {
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
-    return new TableInspector(codec, defaultCluster(), name);
+    try {
+      return new TableInspector(resolve(name, codec), defaultCluster(), name);
+    } catch (IOException e) {
+      throw new UncheckedIOException("table " + name + ": cannot read its descriptor", e);
+    }
   }
 
   private void requireOpen() {
@@ -177,33 +189,60 @@ public final class SecureConnection implements Closeable {
 
   private SecureTable open(TableName name, TableCodec codec) throws IOException {
     requireOpen();
-    verifyKeys(name, codec);
-    return new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, codec, clusters, options, pool)),
-        codec.table());
+    TableCodec resolved = resolve(name, codec);
+    return new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, resolved, clusters, options, pool)),
+        resolved.table());
   }
 
   /**
-   * Compares this client's keys with the table's key check, once per table (a descriptor read).
-   * Tables created by earlier versions have none: logged once, not refused.
+   * The codec of {@code name} as the table is stored, once per table (a descriptor read): in the
+   * stored format it was created with (tables of earlier versions record none: format 1), its keys
+   * compared with the table's key check (tables of earlier versions have none: logged once, not
+   * refused). Before the table exists, the schema's codec, checked again on the next call.
+   *
+   * @throws IllegalStateException if the schema asks for a stored format other than the table's
    */
-  private void verifyKeys(TableName name, TableCodec codec) throws IOException {
-    if (keysVerified.contains(name)) {
-      return;
+  private TableCodec resolve(TableName name, TableCodec declared) throws IOException {
+    TableCodec known = opened.get(name);
+    if (known != null) {
+      return known;
     }
     TableDescriptor descriptor;
     try (Table table = defaultCluster().getTable(name)) {
       descriptor = table.getDescriptor();
     } catch (TableNotFoundException e) {
-      return; // nothing to read yet; checked when the table exists
+      return declared; // nothing to read yet; checked when the table exists
     }
-    String stored = descriptor.getValue(KeyCheck.ATTRIBUTE);
-    if (stored == null) {
+    String recorded = descriptor.getValue(STORED_FORMAT_ATTRIBUTE);
+    StoredFormat format = recorded == null ? StoredFormat.V1 : parseFormat(name, recorded);
+    TableCodec codec = declared;
+    if (format != declared.storedFormat()) {
+      if (declared.schema().storedFormat().isPresent()) {
+        throw new IllegalStateException("table " + name + " is stored in format " + format.number()
+            + ", but its schema (" + declared.schema().source() + ") says storedFormat: "
+            + declared.storedFormat().number() + "; a table keeps the format it was created with: remove the"
+            + " line or write storedFormat: " + format.number());
+      }
+      codec = codecsInFormat.get(name).apply(format);
+    }
+    String check = descriptor.getValue(KeyCheck.ATTRIBUTE);
+    if (check == null) {
       LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
           + " will not be detected before reads", name);
     } else {
-      codec.verifyKeyCheck(stored);
+      codec.verifyKeyCheck(check);
     }
-    keysVerified.add(name);
+    TableCodec raced = opened.putIfAbsent(name, codec);
+    return raced == null ? codec : raced;
+  }
+
+  private static StoredFormat parseFormat(TableName name, String recorded) {
+    try {
+      return StoredFormat.of(Integer.parseInt(recorded));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("table " + name + " records stored format '" + recorded + "' ("
+          + STORED_FORMAT_ATTRIBUTE + "), which this version of CryptoWorker does not know", e);
+    }
   }
 
   private Connection defaultCluster() {
@@ -294,7 +333,8 @@ public final class SecureConnection implements Closeable {
       throw new IllegalArgumentException("no schema for table " + name);
     }
     TableDescriptor d = TableDescriptorBuilder.newBuilder(descriptor.build())
-        .setValue(KeyCheck.ATTRIBUTE, codec.keyCheck().encode()).build();
+        .setValue(KeyCheck.ATTRIBUTE, codec.keyCheck().encode())
+        .setValue(STORED_FORMAT_ATTRIBUTE, Integer.toString(codec.storedFormat().number())).build();
     Set<String> families = new TreeSet<>();
     for (ColumnFamilyDescriptor cf : d.getColumnFamilies()) {
       families.add(cf.getNameAsString());
@@ -340,7 +380,7 @@ public final class SecureConnection implements Closeable {
     if (regions < 1 || regions > 65_536) {
       throw new IllegalArgumentException("regions must be in [1, 65536], got " + regions);
     }
-    byte[] header = Arrays.copyOf(codec.encodeRow(new byte[] {0}), KeyIdPrefix.LENGTH);
+    byte[] header = Arrays.copyOf(codec.encodeRow(new byte[] {0}), codec.storedFormat().headerLength());
     byte[][] splits = new byte[regions - 1][];
     for (int i = 1; i < regions; i++) {
       int point = (int) (65_536L * i / regions);
@@ -396,13 +436,13 @@ public final class SecureConnection implements Closeable {
     }
   }
 
-  /** The codec of {@code name}, for tools of this package (migrations). */
-  TableCodec codec(TableName name) {
+  /** The codec of {@code name} as the table is stored, for tools of this package (migrations). */
+  TableCodec codec(TableName name) throws IOException {
     TableCodec codec = codecs.get(name);
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
-    return codec;
+    return resolve(name, codec);
   }
 
   /**
@@ -506,6 +546,7 @@ public final class SecureConnection implements Closeable {
             : "clusters " + clusters.keySet() + " given, but no " + DEFAULT_CLUSTER + " cluster to store tables in");
       }
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
+      Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
       BoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
       SearchCounters searchCounters = new SearchCounters(connection);
@@ -516,21 +557,30 @@ public final class SecureConnection implements Closeable {
               "two schemas for table " + name + ": " + codecs.get(name).schema().source() + " and "
                   + schema.source());
         }
-        codecs.put(name, new TableCodec(schema, keys, BoxRegistry.standard(), identifiers, searchCounters,
-            options.orderPreservingMemoEntries(), rekeyed.contains(schema.tableName())
-                ? TableMigration.identityKeyAfterRekey(keys, schema) : OptionalInt.empty()));
+        TableSchema previous = previousSchemas.get(schema.tableName());
+        OptionalInt identityKey = rekeyed.contains(schema.tableName())
+            ? TableMigration.identityKeyAfterRekey(keys, schema) : OptionalInt.empty();
+        Function<StoredFormat, TableCodec> inFormat = format -> {
+          TableCodec codec = new TableCodec(schema, keyProvider, BoxRegistry.standard(), identifiers, searchCounters,
+              options.orderPreservingMemoEntries(), identityKey, format);
+          if (previous != null) {
+            codec.readPreviousForm(new TableCodec(previous, keyProvider, BoxRegistry.standard(), identifiers,
+                searchCounters, options.orderPreservingMemoEntries(), OptionalInt.empty(), format),
+                ColumnMigration.between(previous, schema));
+          }
+          return codec;
+        };
+        codecsInFormat.put(name, inFormat);
+        codecs.put(name, inFormat.apply(schema.storedFormat().orElse(StoredFormat.LATEST)));
       }
       for (TableSchema previous : previousSchemas.values()) {
-        TableCodec current = codecs.get(TableName.valueOf(previous.tableName()));
-        if (current == null) {
+        if (!codecs.containsKey(TableName.valueOf(previous.tableName()))) {
           throw new IllegalArgumentException("migratingFrom(" + previous.source() + "): no schema for table "
               + previous.tableName() + " to migrate to");
         }
-        current.readPreviousForm(new TableCodec(previous, keys, BoxRegistry.standard(), identifiers, searchCounters,
-            options.orderPreservingMemoEntries()), ColumnMigration.between(previous, current.schema()));
       }
       return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),
-          Collections.unmodifiableMap(codecs), options);
+          Collections.unmodifiableMap(codecs), Collections.unmodifiableMap(codecsInFormat), options);
     }
 
     private static HBaseIdentifierSource identifierSource(Connection connection, KeyProvider keys, KeyScope scope)

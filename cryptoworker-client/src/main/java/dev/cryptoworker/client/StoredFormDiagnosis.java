@@ -2,7 +2,7 @@ package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -21,20 +21,23 @@ final class StoredFormDiagnosis {
   private final String table;
   private final KeyProvider keys;
   private final BoxRegistry registry;
+  private final StoredFormat format;
 
-  StoredFormDiagnosis(String table, KeyProvider keys, BoxRegistry registry) {
+  StoredFormDiagnosis(String table, KeyProvider keys, BoxRegistry registry, StoredFormat format) {
     this.table = table;
     this.keys = keys;
     this.registry = registry;
+    this.format = format;
   }
 
   /**
    * What the stored cell is, if another policy of the column reads it, or its key id otherwise.
    *
    * @param associatedData the associated data a box of a kind binds (with or without the row)
+   * @param keyId the key id in the stored cell's header, as the table's codec reads it
    */
   String explain(String family, String column, ColumnPolicy expected, byte[] stored,
-      Function<CryptoBox, byte[]> associatedData) {
+      Function<CryptoBox, byte[]> associatedData, OptionalInt keyId) {
     for (String scopeColumn : column.equals("*") ? List.of("*") : List.of(column, "*")) {
       for (BoxKind kind : CANDIDATES) {
         if (kind == expected.box() && scopeColumn.equals(column)) {
@@ -42,7 +45,7 @@ final class StoredFormDiagnosis {
         }
         try {
           CryptoBox box = registry.create(new BoxContext(ColumnPolicy.of(kind, expected.type()),
-              KeyScope.column(table, family, scopeColumn, kind), keys,
+              KeyScope.column(table, family, scopeColumn, kind), keys, format,
               scope -> () -> {
                 throw new IllegalStateException("diagnosis never encrypts");
               }, 0, registry));
@@ -56,13 +59,9 @@ final class StoredFormDiagnosis {
         }
       }
     }
-    return keyIdOf(stored);
-  }
-
-  private static String keyIdOf(byte[] stored) {
-    OptionalInt keyId = KeyIdPrefix.keyIdOf(stored);
     return keyId.isPresent()
         ? "the stored cell carries key id " + Integer.toUnsignedString(keyId.getAsInt(), 16)
-        : "the stored cell is not in CryptoWorker's format (written by a plain client?)";
+        : "the stored cell is not in CryptoWorker's format, or its header names no key of this keyset (written by"
+            + " a plain client, or under another keyset?)";
   }
 }

@@ -5,11 +5,13 @@ import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.RangeBounds;
 import dev.cryptoworker.cryptobox.SearchableEquality;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
@@ -19,6 +21,8 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
+import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +43,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 final class TableCodec {
   private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
+  /** The boxes whose ciphertexts follow the table's stored format; the others' keep format 1. */
+  private static final Set<BoxKind> FORMATTED = EnumSet.of(BoxKind.STD, BoxKind.DET, BoxKind.OPE);
 
   private final TableSchema schema;
   private final String table;
@@ -49,6 +55,9 @@ final class TableCodec {
   private final StoredFormDiagnosis diagnosis;
   private final KeyCheck keyCheck;
   private final SearchCounters searchCounters;
+  private final StoredFormat format;
+  /** Every key of the keyset (any scope: ids are the keyset's), to resolve format 2's one-byte headers. */
+  private final KeyRing allKeys;
 
   /** Boxes of one family: qualifier-name box, default value box, per-column value boxes. */
   private static final class FamilyCodec {
@@ -78,21 +87,25 @@ final class TableCodec {
 
   TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
       SearchCounters searchCounters, int orderPreservingMemoEntries) {
-    this(schema, keys, registry, identifiers, searchCounters, orderPreservingMemoEntries, OptionalInt.empty());
+    this(schema, keys, registry, identifiers, searchCounters, orderPreservingMemoEntries, OptionalInt.empty(),
+        schema.storedFormat().orElse(StoredFormat.LATEST));
   }
 
   /**
    * @param identityKeyId the key row keys and qualifier names are under: the keyset's oldest if
    *     empty (always, except while a re-key moves them to another)
+   * @param format the stored format of the table's keyed ciphertexts
    */
   TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
-      SearchCounters searchCounters, int orderPreservingMemoEntries, OptionalInt identityKeyId) {
+      SearchCounters searchCounters, int orderPreservingMemoEntries, OptionalInt identityKeyId, StoredFormat format) {
     this.schema = schema;
+    this.format = format;
     this.searchCounters = searchCounters;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
-    this.diagnosis = new StoredFormDiagnosis(table, keys, registry);
+    this.diagnosis = new StoredFormDiagnosis(table, keys, registry, format);
     try {
+      this.allKeys = keys.keyRing(KeyScope.column(table, "", "", BoxKind.STD), 32);
       this.keyCheck = identityKeyId.isPresent() ? KeyCheck.of(keys, table, identityKeyId.getAsInt())
           : KeyCheck.of(keys, table);
     } catch (GeneralSecurityException e) {
@@ -105,7 +118,8 @@ final class TableCodec {
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
     BoxFactoryCall boxes = (policy, scope, provider, what) -> {
       try {
-        return registry.create(new BoxContext(policy, scope, provider, identifiers, orderPreservingMemoEntries, registry));
+        return registry.create(new BoxContext(policy, scope, provider, format, identifiers, orderPreservingMemoEntries,
+            registry));
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);
       } catch (UnsupportedOperationException e) {
@@ -193,6 +207,32 @@ final class TableCodec {
 
   TableSchema schema() {
     return schema;
+  }
+
+  /** The stored format of the table's keyed ciphertexts. */
+  StoredFormat storedFormat() {
+    return format;
+  }
+
+  /**
+   * The key id in the header of {@code stored}, written by a {@code box} (null: unknown, read as
+   * format 1): STD, DET and OPE ciphertexts carry the table's format, ASHE and SSE ones format 1's.
+   * Empty if there is none, or (format 2) no key of the keyset ends in its byte.
+   */
+  OptionalInt keyIdOf(byte[] stored, BoxKind box) {
+    return keyIdOf(stored, box, List.of());
+  }
+
+  /** As {@link #keyIdOf(byte[], BoxKind)}, format 2's headers also resolved among {@code moreKeyIds} (disabled keys). */
+  OptionalInt keyIdOf(byte[] stored, BoxKind box, Collection<Integer> moreKeyIds) {
+    if (box == BoxKind.PLAIN) {
+      return OptionalInt.empty();
+    }
+    if (box == null || !FORMATTED.contains(box)) {
+      return KeyIdPrefix.keyIdOf(stored);
+    }
+    OptionalInt known = format.keyIdOf(stored, allKeys);
+    return known.isPresent() ? known : format.keyIdOf(stored, moreKeyIds);
   }
 
   String table() {
@@ -393,8 +433,9 @@ final class TableCodec {
       FamilySchema f = familyCodec(family).schema;
       String name = Bytes.toString(qualifier);
       String column = f.isListed(name) ? name : "*";
-      String why = diagnosis.explain(f.name(), column, policy(family, qualifier), stored,
-          other -> valueAssociatedData(other, row, family, qualifier));
+      ColumnPolicy policy = policy(family, qualifier);
+      String why = diagnosis.explain(f.name(), column, policy, stored,
+          other -> valueAssociatedData(other, row, family, qualifier), keyIdOf(stored, policy.box()));
       throw new CellDecodingException(
           table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage() + "; " + why);
     }

@@ -1,10 +1,13 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
@@ -30,11 +33,26 @@ public final class TableInspector {
   private final TableCodec codec;
   private final Connection cluster;
   private final TableName name;
+  private final Set<Integer> keysetKeyIds;
 
   TableInspector(TableCodec codec, Connection cluster, TableName name) {
+    this(codec, cluster, name, Set.of());
+  }
+
+  private TableInspector(TableCodec codec, Connection cluster, TableName name, Set<Integer> keysetKeyIds) {
     this.codec = codec;
     this.cluster = cluster;
     this.name = name;
+    this.keysetKeyIds = keysetKeyIds;
+  }
+
+  /**
+   * This inspector, naming the keys of tables in stored format 2 among {@code keyIds} too: format
+   * 2's one-byte headers are resolved among the key provider's keys, which lack disabled ones. Give
+   * every id of the keyset (enabled or not) so that cells under a disabled key are named as such.
+   */
+  public TableInspector resolvingKeyIds(Collection<Integer> keyIds) {
+    return new TableInspector(codec, cluster, name, Set.copyOf(keyIds));
   }
 
   /** Receives the stored cells of one stored row at a time. */
@@ -109,25 +127,51 @@ public final class TableInspector {
       ColumnExpansion expansion = codec.expansion(family);
       protectedQualifier = codec.familySchema(family).protectQualifiers();
       if (rowProblem != null) {
-        return InspectedCell.failed(cell, kind, null, null, rowProblem, protectedQualifier);
+        return InspectedCell.failed(cell, kind, null, null, rowProblem, protectedQualifier, keyIds(cell, kind, null));
       }
       if (kind == InspectedCell.Kind.SEARCH_INDEX_ENTRY) {
         byte[] valueQualifier = codec.decodeQualifier(row, family, SearchIndexCells.storedQualifierOf(storedQualifier));
         policy = codec.policy(family, valueQualifier);
-        return InspectedCell.decoded(cell, kind, row, valueQualifier, null, policy, protectedQualifier);
+        return InspectedCell.decoded(cell, kind, row, valueQualifier, null, policy, protectedQualifier,
+            keyIds(cell, kind, policy));
       }
       policy = expansion.storedPolicy(storedQualifier).orElse(null);
       Cell logical = expansion.decode(row, family, cell);
       if (logical == null) {
-        return InspectedCell.decoded(cell, kind, row, null, null, policy, protectedQualifier);
+        return InspectedCell.decoded(cell, kind, row, null, null, policy, protectedQualifier,
+            keyIds(cell, kind, policy));
       }
       byte[] qualifier = CellUtil.cloneQualifier(logical);
       if (policy == null) {
         policy = codec.policy(family, qualifier);
       }
-      return InspectedCell.decoded(cell, kind, row, qualifier, CellUtil.cloneValue(logical), policy, protectedQualifier);
+      return InspectedCell.decoded(cell, kind, row, qualifier, CellUtil.cloneValue(logical), policy, protectedQualifier,
+          keyIds(cell, kind, policy));
     } catch (IOException | RuntimeException e) {
-      return InspectedCell.failed(cell, kind, row, policy, e.getMessage(), protectedQualifier);
+      if (policy == null && !protectedQualifier && kind == InspectedCell.Kind.VALUE) {
+        policy = policyOfClearQualifier(family, storedQualifier);
+      }
+      return InspectedCell.failed(cell, kind, row, policy, e.getMessage(), protectedQualifier,
+          keyIds(cell, kind, policy));
     }
+  }
+
+  /** The policy of a cell whose stored qualifier is its name; null if the family is unknown. */
+  private ColumnPolicy policyOfClearQualifier(byte[] family, byte[] qualifier) {
+    try {
+      return codec.policy(family, qualifier);
+    } catch (RuntimeException | IOException unknownFamily) {
+      return null;
+    }
+  }
+
+  /** The key ids in the cell's headers; an index entry's qualifier is its value column's, under DET. */
+  private InspectedCell.KeyIds keyIds(Cell cell, InspectedCell.Kind kind, ColumnPolicy policy) {
+    byte[] q = CellUtil.cloneQualifier(cell);
+    return new InspectedCell.KeyIds(
+        codec.keyIdOf(CellUtil.cloneRow(cell), codec.schema().rowKeyPolicy().box(), keysetKeyIds),
+        codec.keyIdOf(kind == InspectedCell.Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q,
+            BoxKind.DET, keysetKeyIds),
+        codec.keyIdOf(CellUtil.cloneValue(cell), policy == null ? null : policy.box(), keysetKeyIds));
   }
 }

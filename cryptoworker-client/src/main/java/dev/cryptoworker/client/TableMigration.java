@@ -1,12 +1,12 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -148,6 +148,8 @@ public final class TableMigration {
     // Only its codec is kept; the codec writes through the connection, not through this object's pool.
     try (SecureConnection built = secure.build()) {
       this.codec = built.codec(name);
+    } catch (IOException e) {
+      throw new UncheckedIOException("table " + name + ": cannot read its descriptor", e);
     }
     this.encoder = new OperationEncoder(codec, new FilterTranslator(codec, SecureTableOptions.defaults()));
     try {
@@ -482,7 +484,7 @@ public final class TableMigration {
     if (!rekey || codec.policy(family, qualifier).box() == BoxKind.PLAIN) {
       return false;
     }
-    OptionalInt keyId = KeyIdPrefix.keyIdOf(stored);
+    OptionalInt keyId = codec.keyIdOf(stored, codec.policy(family, qualifier).box());
     return keyId.isPresent() && keyId.getAsInt() != primaryKeyId;
   }
 

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ public final class KeysetFiles {
       "cryptoworker-keyset-v1".getBytes(StandardCharsets.UTF_8);
   private static final String FORMAT_2 = "cryptoworker-keyset-2";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** A keyset and the creation times of its keys (absent for keys of format-1 files). */
   private record Stored(KeysetHandle handle, Map<Integer, Instant> created) {}
@@ -68,7 +70,8 @@ public final class KeysetFiles {
 
   /**
    * Adds a fresh root key to the keyset in {@code file} and makes it primary. Older keys stay
-   * enabled, so data written under them still decrypts.
+   * enabled, so data written under them still decrypts. The new key's random id differs from every
+   * other key's in its last byte, which is all of the id that stored format 2 keeps.
    */
   public static void rotate(Path file, KeyEncryptionKey kek)
       throws IOException, GeneralSecurityException {
@@ -76,12 +79,29 @@ public final class KeysetFiles {
     KeysetHandle.Builder builder = KeysetHandle.newBuilder(old.handle());
     builder.addEntry(
         KeysetHandle.generateEntryFromParameters(PrfSetKeyProvider.rootKeyParameters())
-            .withRandomId()
+            .withFixedId(idWithFreshLastByte(old.handle(), file))
             .makePrimary());
     KeysetHandle rotated = builder.build();
     Map<Integer, Instant> created = new HashMap<>(old.created());
     created.put(rotated.getPrimary().getId(), now());
     write(file, new Stored(rotated, created), kek, true);
+  }
+
+  private static int idWithFreshLastByte(KeysetHandle handle, Path file) throws GeneralSecurityException {
+    boolean[] taken = new boolean[256];
+    for (int i = 0; i < handle.size(); i++) {
+      taken[handle.getAt(i).getId() & 0xff] = true;
+    }
+    if (handle.size() >= 256) {
+      throw new GeneralSecurityException("keyset file " + file + " holds " + handle.size()
+          + " keys; remove old ones (after migrating their data) before rotating again");
+    }
+    while (true) {
+      int id = RANDOM.nextInt();
+      if (id != 0 && !taken[id & 0xff]) {
+        return id;
+      }
+    }
   }
 
   /**

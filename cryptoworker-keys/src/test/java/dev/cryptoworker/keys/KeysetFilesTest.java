@@ -49,6 +49,19 @@ class KeysetFilesTest {
     assertThrows(UnsupportedOperationException.class, () -> keys.remove(0));
   }
 
+  /** Stored format 2 keeps only a key id's last byte: rotation never repeats one. */
+  @Test
+  void rotatedKeysDifferInTheirLastByte() throws Exception {
+    Path file = dir.resolve("many.json");
+    KeysetFiles.generate(file, KEK);
+    for (int i = 0; i < 40; i++) {
+      KeysetFiles.rotate(file, KEK);
+    }
+    List<KeysetKey> keys = KeysetFiles.describe(file, KEK);
+    assertEquals(41, keys.size());
+    assertEquals(41, keys.stream().map(k -> k.id() & 0xff).distinct().count());
+  }
+
   @Test
   void disableAndEnableAMiddleKey() throws Exception {
     Path file = keysetWithThreeKeys();

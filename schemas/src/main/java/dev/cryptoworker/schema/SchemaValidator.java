@@ -1,6 +1,7 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,8 @@ final class SchemaValidator {
    * The table, once its name and row key pass; {@code at} is the document root. The families
    * were checked when they were built.
    */
-  static TableSchema table(String name, ColumnPolicy rowKey, Map<String, FamilySchema> families, Location at) {
+  static TableSchema table(String name, ColumnPolicy rowKey, Map<String, FamilySchema> families,
+      StoredFormat storedFormat, Location at) {
     if (!TABLE_NAME.matcher(name).matches()) {
       throw at.at("table").error("'" + name + "' is not a valid HBase table name");
     }
@@ -50,7 +52,7 @@ final class SchemaValidator {
     if (families.isEmpty()) {
       throw at.at("families").error("at least one family is required");
     }
-    return new TableSchema(name, checkedRowKey, families, at.source());
+    return new TableSchema(name, checkedRowKey, families, storedFormat, at.source());
   }
 
   /** The family, once it passes; {@code at} is the family's key ({@code families.<name>}). */

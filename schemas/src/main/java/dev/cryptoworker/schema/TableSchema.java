@@ -1,5 +1,6 @@
 package dev.cryptoworker.schema;
 
+import dev.cryptoworker.cryptobox.StoredFormat;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,10 +51,13 @@ public final class TableSchema {
   private final ColumnPolicy rowKey;
   private final Map<String, FamilySchema> families;
   private final String source;
+  private final StoredFormat storedFormat;
 
-  TableSchema(String tableName, ColumnPolicy rowKey, Map<String, FamilySchema> families, String source) {
+  TableSchema(String tableName, ColumnPolicy rowKey, Map<String, FamilySchema> families, StoredFormat storedFormat,
+      String source) {
     this.tableName = Objects.requireNonNull(tableName);
     this.rowKey = Objects.requireNonNull(rowKey);
+    this.storedFormat = storedFormat;
     this.families = Collections.unmodifiableMap(new LinkedHashMap<>(families));
     this.source = source;
   }
@@ -94,6 +98,7 @@ public final class TableSchema {
   public static Builder newBuilder(TableSchema schema) {
     Builder b = new Builder(schema.tableName);
     b.rowKey = schema.rowKey;
+    b.storedFormat = schema.storedFormat;
     b.families.putAll(schema.families);
     return b;
   }
@@ -121,6 +126,15 @@ public final class TableSchema {
     return rowKey;
   }
 
+  /**
+   * The stored format the schema asks for ({@code storedFormat: 1 | 2}), if it says. A schema
+   * that does not say takes the format its table was created with, and new tables get {@link
+   * StoredFormat#LATEST}.
+   */
+  public Optional<StoredFormat> storedFormat() {
+    return Optional.ofNullable(storedFormat);
+  }
+
   /** Every family, in schema order. */
   public Map<String, FamilySchema> families() {
     return families;
@@ -136,16 +150,19 @@ public final class TableSchema {
     return source;
   }
 
-  /** Equal table name, row key policy and families; where each schema came from does not count. */
+  /**
+   * Equal table name, row key policy, stored format and families; where each schema came from does
+   * not count.
+   */
   @Override
   public boolean equals(Object o) {
     return o instanceof TableSchema t && t.tableName.equals(tableName) && t.rowKey.equals(rowKey)
-        && t.families.equals(families);
+        && Objects.equals(t.storedFormat, storedFormat) && t.families.equals(families);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(tableName, rowKey, families);
+    return Objects.hash(tableName, rowKey, storedFormat, families);
   }
 
   @Override
@@ -159,6 +176,7 @@ public final class TableSchema {
   public static final class Builder {
     private String tableName;
     private ColumnPolicy rowKey;
+    private StoredFormat storedFormat;
     private final Map<String, FamilySchema> families = new LinkedHashMap<>();
 
     private Builder(String tableName) {
@@ -174,6 +192,12 @@ public final class TableSchema {
     /** How row keys are protected (required): PLAIN, STD, DET or OPE, without companion. */
     public Builder rowKey(ColumnPolicy policy) {
       this.rowKey = Objects.requireNonNull(policy);
+      return this;
+    }
+
+    /** The stored format of the table's keyed ciphertexts; null: the table's, or the latest for new tables. */
+    public Builder storedFormat(StoredFormat format) {
+      this.storedFormat = format;
       return this;
     }
 
@@ -201,7 +225,7 @@ public final class TableSchema {
     }
 
     TableSchema build(Location root) {
-      return SchemaValidator.table(tableName, rowKey, families, root);
+      return SchemaValidator.table(tableName, rowKey, families, storedFormat, root);
     }
   }
 }

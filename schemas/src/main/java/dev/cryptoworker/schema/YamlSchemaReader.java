@@ -1,6 +1,7 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,9 +25,10 @@ final class YamlSchemaReader {
 
   TableSchema read(YamlNode root) {
     requireMapping(root, "the schema");
-    allowOnly(root, "table", "rowKey", "families", "description");
+    allowOnly(root, "table", "rowKey", "families", "description", "storedFormat");
     TableSchema.Builder table = TableSchema.builder(requireScalar(required(root, "table")));
     ifPresent(root, "rowKey", n -> table.rowKey(policy(n)));
+    ifPresent(root, "storedFormat", n -> table.storedFormat(storedFormat(n)));
     YamlNode familiesNode = required(root, "families");
     requireMapping(familiesNode, "families");
     for (Map.Entry<String, YamlNode> e : familiesNode.fields.entrySet()) {
@@ -75,6 +77,15 @@ final class YamlSchemaReader {
       throw error(node, "must be true or false, got '" + v + "'");
     }
     return Boolean.parseBoolean(v);
+  }
+
+  private StoredFormat storedFormat(YamlNode node) {
+    String v = requireScalar(node);
+    try {
+      return StoredFormat.of(Integer.parseInt(v));
+    } catch (IllegalArgumentException e) {
+      throw error(node, "unknown storedFormat '" + v + "' (expected 1 or 2)");
+    }
   }
 
   private List<String> stringList(YamlNode node) {

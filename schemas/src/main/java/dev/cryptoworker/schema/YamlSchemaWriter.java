@@ -20,6 +20,7 @@ final class YamlSchemaWriter {
     StringBuilder out = new StringBuilder();
     out.append("table: ").append(scalar(schema.tableName())).append('\n');
     out.append("rowKey: ").append(policy(schema.rowKeyPolicy())).append('\n');
+    schema.storedFormat().ifPresent(f -> out.append("storedFormat: ").append(f.number()).append('\n'));
     out.append("families:\n");
     for (FamilySchema family : schema.families().values()) {
       out.append("  ").append(scalar(family.name())).append(":\n");

@@ -39,8 +39,10 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * Write paths, plain HBase beside CryptoWorker, on HBase as separate processes (2 region servers):
  * puts in batches of 200 rows with 8-byte sequential keys from one thread, and bulk loads
  * ({@link SecureBulkLoad}: HFiles loaded with HBase's tool; the plain side runs the same code into a
- * plain table, {@link SecureBulkLoad#intoUnprotected}). Rows are YCSB-like: 10 fields of 100 bytes. Then every table is
- * flushed and major-compacted and its stored bytes summed, with the stored key and value sizes.
+ * plain table, {@link SecureBulkLoad#intoUnprotected}). Rows are YCSB-like: 10 fields of 100 bytes. The secure side
+ * runs twice, in stored format 1 (5-byte key headers, SIV row keys) and format 2 (1-byte headers, one-block row keys),
+ * to measure what the shorter form saves. Then every table is flushed and major-compacted and its stored bytes
+ * summed, with the stored key and value sizes.
  *
  * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
  * {@code --out=dir}.
@@ -50,8 +52,10 @@ public final class WritePathBenchmark {
   private static final int FIELDS = 10;
   private static final int FIELD_BYTES = 100;
   private static final int BATCH = 200;
+  private static final List<String> SIDES = List.of("plain", "format 1", "format 2");
   private static final String SECURE = """
       table: NAME
+      storedFormat: FORMAT
       rowKey: { box: DET }
       families:
         f:
@@ -136,8 +140,10 @@ public final class WritePathBenchmark {
       Map<String, TableSchema> schemas = new LinkedHashMap<>();
       for (String method : List.of("put", "bulk")) {
         schemas.put(method + "|plain", TableSchema.parse(PLAIN.replace("NAME", "writes_" + method + "_plain"), "plain"));
-        schemas.put(method + "|secure", TableSchema.parse(SECURE.replace("NAME", "writes_" + method + "_secure"),
-            "secure"));
+        for (String format : List.of("1", "2")) {
+          schemas.put(method + "|format " + format, TableSchema.parse(SECURE.replace("NAME", "writes_" + method
+              + "_secure_v" + format).replace("FORMAT", format), "secure format " + format));
+        }
       }
       Path staging = data.resolve("staging");
       try (Connection connection = ConnectionFactory.createConnection(conf);
@@ -145,25 +151,26 @@ public final class WritePathBenchmark {
           Admin admin = connection.getAdmin()) {
         for (Map.Entry<String, TableSchema> e : schemas.entrySet()) {
           TableName name = TableName.valueOf(e.getValue().tableName());
-          boolean plain = e.getKey().endsWith("plain");
+          String method = e.getKey().split("\\|")[0];
+          String side = e.getKey().split("\\|")[1];
+          boolean plain = side.equals("plain");
           secure.createTable(e.getValue(), plain ? sequentialSplits(rows, regions) : secure.uniformSplitKeys(name, regions));
           // The plain put side writes through a plain HBase table, as applications do today.
           try (SecureTable table = secure.getSecureTable(name);
               Table raw = connection.getTable(name)) {
             long t0 = System.nanoTime();
-            if (e.getKey().startsWith("put")) {
+            if (method.equals("put")) {
               put(plain ? raw : table, rows);
             } else {
               org.apache.hadoop.fs.Path stagingDir = new org.apache.hadoop.fs.Path(staging.toUri());
               SecureBulkLoad.Report r = (plain ? SecureBulkLoad.intoUnprotected(raw, stagingDir)
                   : SecureBulkLoad.into(table, stagingDir)).load(rows(rows));
-              bulkPhases.put(plain ? "plain" : "secure", r);
+              bulkPhases.put(side, r);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
-            out.printf(Locale.ROOT, "%-6s %-6s %,d rows in %.1f s (%,.0f rows/s)%n", e.getKey().split("\\|")[0],
-                plain ? "plain" : "secure", rows, seconds, rows / seconds);
-            results.add(new Loaded(e.getKey().split("\\|")[0], plain ? "plain" : "secure", seconds, 0,
-                averageKeyBytes(raw), averageValueBytes(raw)));
+            out.printf(Locale.ROOT, "%-6s %-9s %,d rows in %.1f s (%,.0f rows/s)%n", method, side, rows, seconds,
+                rows / seconds);
+            results.add(new Loaded(method, side, seconds, 0, averageKeyBytes(raw), averageValueBytes(raw)));
           }
         }
         for (int i = 0; i < results.size(); i++) {
@@ -248,19 +255,19 @@ public final class WritePathBenchmark {
   private void report(int rows, int regions, List<Loaded> results, Map<String, SecureBulkLoad.Report> bulkPhases,
       Path outDir, String args) throws IOException {
     StringBuilder md = new StringBuilder("# Write paths: plain HBase vs CryptoWorker, one run\n\n");
-    md.append("| method | plain rows/s | secure rows/s | secure/plain | stored MB plain | stored MB secure |"
-        + " stored secure/plain | row key bytes plain / secure | value bytes plain / secure |\n");
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    md.append("| method | table | rows/s | of plain | stored MB | stored vs plain | stored row key bytes |"
+        + " stored value bytes |\n");
+    md.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
     StringBuilder csv = new StringBuilder("method,side,rows,seconds,rows_per_s,stored_bytes,key_bytes,value_bytes\n");
     for (String method : List.of("put", "bulk")) {
       Loaded p = find(results, method, "plain");
-      Loaded s = find(results, method, "secure");
-      md.append(String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f | %.1f | %.1f | %.2f | %.0f / %.0f | %.0f / %.0f |%n",
-          method.equals("put") ? "put, batches of " + BATCH : "bulk load (HFiles)", rows / p.seconds(),
-          rows / s.seconds(), p.seconds() / s.seconds(), p.storedBytes() / 1e6, s.storedBytes() / 1e6,
-          (double) s.storedBytes() / p.storedBytes(), p.keyBytes(), s.keyBytes(), p.valueBytes(), s.valueBytes()));
-      for (Loaded l : List.of(p, s)) {
-        csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", l.method(), l.side(), rows,
+      for (String side : SIDES) {
+        Loaded l = find(results, method, side);
+        md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2f | %.1f | %.2f | %.0f | %.0f |%n",
+            method.equals("put") ? "put, batches of " + BATCH : "bulk load (HFiles)",
+            side.equals("plain") ? "plain" : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
+            l.storedBytes() / 1e6, (double) l.storedBytes() / p.storedBytes(), l.keyBytes(), l.valueBytes()));
+        csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", method, side, rows,
             l.seconds(), rows / l.seconds(), l.storedBytes(), l.keyBytes(), l.valueBytes()));
       }
     }
@@ -272,7 +279,7 @@ public final class WritePathBenchmark {
     md.append(String.format(Locale.ROOT, "%nSetup: %,d rows per table (8-byte sequential keys, %d fields of %d bytes),"
         + " every table pre-split into %d regions (plain at even key values, secure with"
         + " SecureConnection.uniformSplitKeys); puts from one thread in batches of %d; bulk loads in rounds of %,d"
-        + " rows; secure schema DET row key, STD values; stored bytes after flush and major compaction (no"
+        + " rows; secure schema DET row key, STD values, in stored format 1 and 2; stored bytes after flush and major compaction (no"
         + " family compression or block encoding). HBase %s as separate processes (ZooKeeper, 1 master,"
         + " 2 region servers). %s. Arguments: %s%n",
         rows, FIELDS, FIELD_BYTES, regions, BATCH, SecureBulkLoad.DEFAULT_ROWS_PER_ROUND, VersionInfo.getVersion(),

@@ -6,6 +6,7 @@ import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.det.internal.AesSivAead;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
@@ -15,7 +16,9 @@ import java.util.List;
  * DET: deterministic authenticated encryption, AES-SIV (RFC 5297, 512-bit key) in Tink's format
  * (see {@link AesSivAead}).
  *
- * <p>Ciphertext: 5-byte key-id prefix, 16-byte synthetic IV, body; 21 bytes of overhead.
+ * <p>Ciphertext: 5-byte key-id prefix, 16-byte synthetic IV, body; 21 bytes of overhead. In stored
+ * format 2: a 1-byte key header, and values of at most 8 bytes as one enciphered 16-byte block
+ * (integrity of at least 60 bits for those, 128 for SIV), longer ones as SIV and body.
  * <b>Security:</b> equal (plaintext, associated data) pairs give equal ciphertexts, so the server
  * can match row keys and equality filters; integrity as for any AEAD. <b>Leaks:</b> equality and
  * hence frequencies, and the length. Safe for high-entropy values (ids), weak for low-cardinality
@@ -30,13 +33,22 @@ public final class DeterministicBox implements CryptoBox, EqualityOnCiphertext {
 
   private final KeyedPrimitives<DeterministicAead> daeads;
 
-  private DeterministicBox(KeyRing keys) throws GeneralSecurityException {
-    this.daeads = KeyedPrimitives.create(keys, "DET", KEY_LENGTH_BYTES, SIV_LENGTH, AesSivAead::create);
+  private DeterministicBox(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
+    this.daeads = KeyedPrimitives.create(keys, format, "DET", KEY_LENGTH_BYTES, SIV_LENGTH,
+        k -> AesSivAead.create(k, format));
   }
 
-  /** A box using the primary key of {@code keys} for writes and any of them for reads. */
+  /**
+   * A box in stored format 1 using the primary key of {@code keys} for writes and any of them for
+   * reads.
+   */
   public static DeterministicBox create(KeyRing keys) throws GeneralSecurityException {
-    return new DeterministicBox(keys);
+    return new DeterministicBox(keys, StoredFormat.V1);
+  }
+
+  /** A box whose ciphertexts are in {@code format}. */
+  public static DeterministicBox create(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
+    return new DeterministicBox(keys, format);
   }
 
   @Override

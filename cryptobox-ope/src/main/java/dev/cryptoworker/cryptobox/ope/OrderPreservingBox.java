@@ -3,12 +3,12 @@ package dev.cryptoworker.cryptobox.ope;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.RangeBounds;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -25,7 +25,7 @@ import javax.crypto.spec.SecretKeySpec;
  * OPE: deterministic, strictly order-preserving encryption whose ciphertexts compare as unsigned
  * bytes in plaintext order, so HBase's own comparators, row-key ranges and filters work on them.
  *
- * <p>Ciphertext: the 5-byte key-id prefix, then one 16-byte block per order key (one for LONG,
+ * <p>Ciphertext: the key header (5 bytes in stored format 1, 1 in format 2), then one 16-byte block per order key (one for LONG,
  * INT and DATE; one per 7-byte chunk for BYTES/strings), each the image of the key under a lazily
  * sampled random order-preserving function (see {@link OrderPreservingFunction}). Chunk {@code j}
  * of a string is encrypted under a function selected by a tweak chained (AES, CBC-MAC style) from
@@ -65,11 +65,14 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
   private final Encoding encoding;
   private final KeyedPrimitives<OpeKey> keys;
   private final CryptoBox companion;
+  /** Length of the key header in front of the blocks. */
+  private final int header;
 
   private OrderPreservingBox(Encoding encoding, KeyedPrimitives<OpeKey> keys, CryptoBox companion) {
     this.encoding = encoding;
     this.keys = keys;
     this.companion = companion;
+    this.header = keys.format().headerLength();
   }
 
   /**
@@ -94,6 +97,15 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
    */
   public static OrderPreservingBox create(KeyRing keys, Encoding encoding, CryptoBox companion, int memoEntries)
       throws GeneralSecurityException {
+    return create(keys, StoredFormat.V1, encoding, companion, memoEntries);
+  }
+
+  /**
+   * As {@link #create(KeyRing, Encoding, CryptoBox, int)}, the blocks behind {@code format}'s key
+   * header (the companion has its own).
+   */
+  public static OrderPreservingBox create(KeyRing keys, StoredFormat format, Encoding encoding, CryptoBox companion,
+      int memoEntries) throws GeneralSecurityException {
     Objects.requireNonNull(encoding, "encoding");
     if (encoding == Encoding.DATE && companion == null) {
       throw new IllegalArgumentException(
@@ -101,7 +113,8 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
               + " instant, does not keep the text's form");
     }
     return new OrderPreservingBox(
-        encoding, KeyedPrimitives.create(keys, "OPE", KEY_LENGTH_BYTES, BLOCK, k -> new OpeKey(k, memoEntries)),
+        encoding, KeyedPrimitives.create(keys, format, "OPE", KEY_LENGTH_BYTES, BLOCK,
+            k -> new OpeKey(k, format, memoEntries)),
         companion);
   }
 
@@ -164,12 +177,12 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
       key.decrypted.put(ciphertext, ciphertext.length, plaintext);
       return plaintext;
     }
-    if (ciphertext.length < KeyIdPrefix.LENGTH + BLOCK + COMPANION_LENGTH_BYTES) {
+    if (ciphertext.length < header + BLOCK + COMPANION_LENGTH_BYTES) {
       throw new GeneralSecurityException("ciphertext truncated: " + ciphertext.length + " bytes");
     }
     int copyLength = ByteBuffer.wrap(ciphertext, ciphertext.length - COMPANION_LENGTH_BYTES, 4).getInt();
     int blocksEnd = ciphertext.length - COMPANION_LENGTH_BYTES - copyLength;
-    if (copyLength < 0 || blocksEnd < KeyIdPrefix.LENGTH + BLOCK) {
+    if (copyLength < 0 || blocksEnd < header + BLOCK) {
       throw new GeneralSecurityException("malformed OPE companion length " + copyLength);
     }
     byte[] plaintext =
@@ -214,8 +227,7 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
     long[] keysOfValue = OrderKeys.of(encoding, value);
     long[] next = OrderKeys.successorKeys(encoding, value);
     for (OpeKey key : keys.all()) {
-      byte[] prefix = new byte[KeyIdPrefix.LENGTH];
-      writePrefix(prefix, key);
+      byte[] prefix = key.header.clone();
       byte[] top = top(key);
       out.add(new RangeBounds(prefix, blocks(key, keysOfValue), next == null ? top : blocks(key, next), top));
     }
@@ -223,15 +235,15 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
   }
 
   /** Above every ciphertext of {@code key}: its prefix, then more 0xff bytes than any block. */
-  private static byte[] top(OpeKey key) {
-    byte[] top = new byte[KeyIdPrefix.LENGTH + BLOCK + 1];
+  private byte[] top(OpeKey key) {
+    byte[] top = new byte[header + BLOCK + 1];
     writePrefix(top, key);
-    Arrays.fill(top, KeyIdPrefix.LENGTH, top.length, (byte) 0xff);
+    Arrays.fill(top, header, top.length, (byte) 0xff);
     return top;
   }
 
   private byte[] blocks(OpeKey key, long[] orderKeys) {
-    byte[] out = new byte[KeyIdPrefix.LENGTH + orderKeys.length * BLOCK];
+    byte[] out = new byte[header + orderKeys.length * BLOCK];
     writePrefix(out, key);
     OpeKey.Worker worker = key.worker();
     worker.keyForChunk(0, 0);
@@ -239,7 +251,7 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
       if (j > 0) {
         worker.keyForChunk(j, orderKeys[j - 1]);
       }
-      worker.function.encrypt(orderKeys[j], out, KeyIdPrefix.LENGTH + j * BLOCK);
+      worker.function.encrypt(orderKeys[j], out, header + j * BLOCK);
     }
     return out;
   }
@@ -255,7 +267,7 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
   }
 
   private byte[] decryptBlocks(OpeKey key, byte[] c, int end) throws GeneralSecurityException {
-    int body = end - KeyIdPrefix.LENGTH;
+    int body = end - header;
     if (body <= 0 || body % BLOCK != 0) {
       throw new GeneralSecurityException("OPE ciphertext of " + end + " bytes is not a whole number of blocks");
     }
@@ -273,14 +285,13 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
         }
         worker.keyForChunk(j, orderKeys[j - 1]);
       }
-      orderKeys[j] = worker.function.decrypt(c, KeyIdPrefix.LENGTH + j * BLOCK);
+      orderKeys[j] = worker.function.decrypt(c, header + j * BLOCK);
     }
     return OrderKeys.value(encoding, orderKeys, n);
   }
 
   private static void writePrefix(byte[] out, OpeKey key) {
-    out[0] = KeyIdPrefix.FORMAT;
-    ByteBuffer.wrap(out, 1, 4).putInt(key.keyId);
+    System.arraycopy(key.header, 0, out, 0, key.header.length);
   }
 
   /**
@@ -288,7 +299,8 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
    * 16-31 and 32-47 of the key) as JCE key objects, and a per-thread keyed function.
    */
   static final class OpeKey {
-    final int keyId;
+    /** The key header in front of this key's blocks. */
+    final byte[] header;
     private final SecretKeySpec treeKey;
     private final SecretKeySpec bitKey;
     private final SecretKeySpec chainKey;
@@ -297,10 +309,10 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
     final DeterministicMemo encrypted;
     final DeterministicMemo decrypted;
 
-    OpeKey(VersionedKey key, int memoEntries) throws GeneralSecurityException {
+    OpeKey(VersionedKey key, StoredFormat format, int memoEntries) throws GeneralSecurityException {
       this.encrypted = new DeterministicMemo(memoEntries);
       this.decrypted = new DeterministicMemo(memoEntries);
-      this.keyId = key.keyId();
+      this.header = format.header(key.keyId());
       // Each SecretKeySpec copies its 16 bytes straight from the temporary, which withCopy wipes:
       // no loose copy of the key is left behind.
       SecretKeySpec[] parts = key.key().withCopy(SecretKeyAccess.insecure(), raw -> new SecretKeySpec[] {

@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.RangeBounds;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
 import java.nio.ByteBuffer;
@@ -234,4 +236,24 @@ class OrderPreservingBoxTest {
   }
 
   private static final String GOLDEN_LONG = "010a0b0c0d800000005070e946e173b3e7471d1817";
+
+  @Test
+  void storedFormat2KeepsOrderBehindAOneByteHeader() throws Exception {
+    OrderPreservingBox box = OrderPreservingBox.create(ring(3, OrderPreservingBox.KEY_LENGTH_BYTES), StoredFormat.V2,
+        OrderPreservingBox.Encoding.BYTES, null, 0);
+    SplittableRandom r = new SplittableRandom(5);
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      byte[] v = new byte[r.nextInt(20)];
+      r.nextBytes(v);
+      values.add(v);
+    }
+    assertOrderPreserving(box, values, Arrays::compareUnsigned);
+    byte[] c = box.encrypt("abc".getBytes(), AD);
+    assertEquals(1 + OrderPreservingBox.BLOCK, c.length);
+    for (RangeBounds b : box.rangeBounds("abc".getBytes())) {
+      assertEquals(1, b.versionStart().length, "a version's range starts at its one-byte header");
+      assertTrue(Arrays.compareUnsigned(b.versionStart(), c) <= 0 && Arrays.compareUnsigned(c, b.versionEnd()) < 0);
+    }
+  }
 }

@@ -5,14 +5,15 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.std.internal.AesGcmAead;
 import java.security.GeneralSecurityException;
 
 /**
  * STD: randomized authenticated encryption, AES-256-GCM in Tink's format (see {@link AesGcmAead}).
  *
- * <p>Ciphertext: 5-byte key-id prefix, 12-byte random IV (drawn by the box for every call), body,
- * 16-byte tag; 33 bytes of overhead. <b>Security:</b> IND-CPA and integrity; the associated data
+ * <p>Ciphertext: key header (5 bytes in stored format 1, 1 in format 2), 12-byte random IV (drawn by
+ * the box for every call), body, 16-byte tag; 33 or 29 bytes of overhead. <b>Security:</b> IND-CPA and integrity; the associated data
  * binds the ciphertext to its cell. <b>Leaks:</b> the plaintext length. <b>Limit:</b> with random
  * 96-bit IVs, keep each key under 2^32 encryptions (one key per column makes this far away; rotate
  * the keyset well before).
@@ -25,13 +26,22 @@ public final class RandomizedBox implements CryptoBox {
 
   private final KeyedPrimitives<Aead> aeads;
 
-  private RandomizedBox(KeyRing keys) throws GeneralSecurityException {
-    this.aeads = KeyedPrimitives.create(keys, "STD", KEY_LENGTH_BYTES, IV_AND_TAG, AesGcmAead::new);
+  private RandomizedBox(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
+    this.aeads = KeyedPrimitives.create(keys, format, "STD", KEY_LENGTH_BYTES, IV_AND_TAG,
+        k -> new AesGcmAead(k, format));
   }
 
-  /** A box using the primary key of {@code keys} for writes and any of them for reads. */
+  /**
+   * A box in stored format 1 using the primary key of {@code keys} for writes and any of them for
+   * reads.
+   */
   public static RandomizedBox create(KeyRing keys) throws GeneralSecurityException {
-    return new RandomizedBox(keys);
+    return new RandomizedBox(keys, StoredFormat.V1);
+  }
+
+  /** A box whose ciphertexts carry {@code format}'s key header. */
+  public static RandomizedBox create(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
+    return new RandomizedBox(keys, format);
   }
 
   @Override

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
@@ -117,5 +118,27 @@ class RandomizedBoxTest {
     VersionedKey current = key(2);
     CiphertextChecks.assertKeysLeftIntact(new KeyRing(current, List.of(key(1), current)), RandomizedBox::create,
         "x".getBytes());
+  }
+
+  @Test
+  void storedFormat2HasAOneByteHeaderAndReadsBackAcrossRotations() throws Exception {
+    VersionedKey old = key(0x7701);
+    VersionedKey current = key(0x7702);
+    RandomizedBox before = RandomizedBox.create(KeyRing.of(old), StoredFormat.V2);
+    RandomizedBox after = RandomizedBox.create(new KeyRing(current, List.of(old, current)), StoredFormat.V2);
+    for (int n : new int[] {0, 1, 16, 100}) {
+      byte[] m = new byte[n];
+      RANDOM.nextBytes(m);
+      byte[] c = before.encrypt(m, AD);
+      assertEquals(n + 1 + 12 + 16, c.length, "overhead is 1-byte header + IV + tag");
+      assertEquals((byte) 0x01, c[0]);
+      assertArrayEquals(m, after.decrypt(c, AD));
+      assertEquals((byte) 0x02, after.encrypt(m, AD)[0]);
+    }
+    byte[] c = before.encrypt("x".getBytes(), AD);
+    CiphertextChecks.assertAlterationsRejected(c, t -> after.decrypt(t, AD));
+    GeneralSecurityException e = assertThrows(GeneralSecurityException.class,
+        () -> RandomizedBox.create(KeyRing.of(current), StoredFormat.V2).decrypt(c, AD));
+    assertTrue(e.getMessage().contains("key id ending in byte 0x1"), e.getMessage());
   }
 }

@@ -3,6 +3,7 @@ package dev.cryptoworker.cryptobox.det.internal;
 import com.google.crypto.tink.DeterministicAead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
@@ -24,21 +25,23 @@ import javax.crypto.spec.SecretKeySpec;
  * one. Here each key keeps one CBC cipher (CMAC is CBC-MAC with a tweaked last block) and one CTR
  * cipher per thread, and the JDK reuses their key schedules; S2V of the empty string is computed
  * once. The block cipher is the JDK's AES.
+ *
+ * <p>In stored format 2 (see {@link StoredFormat}) the prefix is the key id's low byte, and values
+ * of at most 8 bytes are one enciphered block ({@link OneBlockDeterministic}) instead of SIV and
+ * body; the body length tells the two apart (16 bytes, against at least 16 + 9 for SIV).
  */
 public final class AesSivAead implements DeterministicAead {
-  private static final int BLOCK = 16;
+  private static final int BLOCK = AesCmac.BLOCK;
   private static final byte[] ZERO_BLOCK = new byte[BLOCK];
-  private static final IvParameterSpec ZERO_IV = new IvParameterSpec(ZERO_BLOCK);
 
   private final byte[] prefix;
-  private final SecretKeySpec macKey;
   private final SecretKeySpec ctrKey;
-  private final byte[] k1;
-  private final byte[] k2;
+  private final AesCmac cmac;
   /** S2V's first step, D = CMAC(K, <zero>), the same for every message. */
   private final byte[] zeroMac;
-  private final ThreadLocal<Cipher> cbc;
   private final ThreadLocal<Cipher> ctr;
+  /** Format 2's form of short values, or null. */
+  private final OneBlockDeterministic oneBlock;
 
   /**
    * Tink's format with {@code key}'s id prefix. The key's bytes are copied into the JCE key
@@ -46,8 +49,14 @@ public final class AesSivAead implements DeterministicAead {
    * shared).
    */
   public static AesSivAead create(VersionedKey key) throws GeneralSecurityException {
-    byte[] prefix = KeyIdPrefix.of(key.keyId());
-    return key.key().withCopy(SecretKeyAccess.insecure(), raw -> new AesSivAead(raw, prefix));
+    return create(key, StoredFormat.V1);
+  }
+
+  /** With {@code format}'s key header and, in format 2, the one-block form of short values. */
+  public static AesSivAead create(VersionedKey key, StoredFormat format) throws GeneralSecurityException {
+    byte[] prefix = format.header(key.keyId());
+    return key.key().withCopy(SecretKeyAccess.insecure(), raw -> new AesSivAead(raw, prefix,
+        format.oneBlockDeterministic()));
   }
 
   /**
@@ -55,77 +64,41 @@ public final class AesSivAead implements DeterministicAead {
    * 5297, for the RFC's and Wycheproof's vectors). Keeps no reference to {@code key}.
    */
   AesSivAead(byte[] key, byte[] prefix) throws GeneralSecurityException {
+    this(key, prefix, false);
+  }
+
+  private AesSivAead(byte[] key, byte[] prefix, boolean oneBlockForShortValues) throws GeneralSecurityException {
     if (key.length != 32 && key.length != 48 && key.length != 64) {
       throw new GeneralSecurityException("AES-SIV needs a 32-, 48- or 64-byte key, got " + key.length);
     }
     this.prefix = prefix.clone();
     int half = key.length / 2;
-    this.macKey = new SecretKeySpec(key, 0, half, "AES");
+    this.cmac = new AesCmac(new SecretKeySpec(key, 0, half, "AES"));
     this.ctrKey = new SecretKeySpec(key, half, half, "AES");
-    this.cbc = ThreadLocalCiphers.of("AES/CBC/NoPadding");
     this.ctr = ThreadLocalCiphers.of("AES/CTR/NoPadding");
-    Cipher ecb = Cipher.getInstance("AES/ECB/NoPadding");
-    ecb.init(Cipher.ENCRYPT_MODE, macKey);
-    byte[] l = ecb.doFinal(ZERO_BLOCK);
-    this.k1 = dbl(l);
-    this.k2 = dbl(k1);
-    Arrays.fill(l, (byte) 0); // L = AES_K(0) derives both subkeys; only they are kept
-    this.zeroMac = cmac(ZERO_BLOCK);
-  }
-
-  /** Doubling in GF(2^128), RFC 5297 section 2.3. */
-  private static byte[] dbl(byte[] s) {
-    byte[] out = new byte[BLOCK];
-    for (int i = 0; i < BLOCK - 1; i++) {
-      out[i] = (byte) ((s[i] << 1) | ((s[i + 1] & 0xff) >>> 7));
-    }
-    out[BLOCK - 1] = (byte) ((s[BLOCK - 1] << 1) ^ ((s[0] & 0x80) != 0 ? 0x87 : 0));
-    return out;
-  }
-
-  private static void xorInto(byte[] target, int at, byte[] mask) {
-    for (int i = 0; i < BLOCK; i++) {
-      target[at + i] ^= mask[i];
-    }
-  }
-
-  /** AES-CMAC (RFC 4493): CBC-MAC of the message whose last block is masked by K1, or padded and masked by K2. */
-  private byte[] cmac(byte[] message) throws GeneralSecurityException {
-    int blocks = Math.max(1, (message.length + BLOCK - 1) / BLOCK);
-    boolean complete = message.length > 0 && message.length % BLOCK == 0;
-    byte[] m = Arrays.copyOf(message, blocks * BLOCK);
-    int last = (blocks - 1) * BLOCK;
-    if (complete) {
-      xorInto(m, last, k1);
-    } else {
-      m[message.length] = (byte) 0x80;
-      xorInto(m, last, k2);
-    }
-    Cipher c = cbc.get();
-    c.init(Cipher.ENCRYPT_MODE, macKey, ZERO_IV);
-    byte[] chain = c.doFinal(m);
-    return Arrays.copyOfRange(chain, chain.length - BLOCK, chain.length);
+    this.zeroMac = cmac.mac(ZERO_BLOCK);
+    this.oneBlock = oneBlockForShortValues ? new OneBlockDeterministic(key) : null;
   }
 
   /** S2V with one header (the associated data) and the plaintext, RFC 5297 section 2.4. */
   private byte[] s2v(byte[] associatedData, byte[] plaintext) throws GeneralSecurityException {
-    byte[] d = dbl(zeroMac);
-    byte[] adMac = cmac(associatedData);
+    byte[] d = AesCmac.dbl(zeroMac);
+    byte[] adMac = cmac.mac(associatedData);
     for (int i = 0; i < BLOCK; i++) {
       d[i] ^= adMac[i];
     }
     byte[] t;
     if (plaintext.length >= BLOCK) {
       t = plaintext.clone();
-      xorInto(t, t.length - BLOCK, d);
+      AesCmac.xorInto(t, t.length - BLOCK, d);
     } else {
-      t = dbl(d);
+      t = AesCmac.dbl(d);
       for (int i = 0; i < plaintext.length; i++) {
         t[i] ^= plaintext[i];
       }
       t[plaintext.length] ^= (byte) 0x80;
     }
-    return cmac(t);
+    return cmac.mac(t);
   }
 
   private byte[] ctr(byte[] siv, byte[] input, int offset, int length, byte[] out, int outOffset)
@@ -142,6 +115,11 @@ public final class AesSivAead implements DeterministicAead {
   @Override
   public byte[] encryptDeterministically(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
     byte[] ad = associatedData == null ? new byte[0] : associatedData;
+    if (oneBlock != null && plaintext.length <= OneBlockDeterministic.MAX_PLAINTEXT) {
+      byte[] out = Arrays.copyOf(prefix, prefix.length + BLOCK);
+      oneBlock.encrypt(plaintext, ad, out, prefix.length);
+      return out;
+    }
     if (plaintext.length > Integer.MAX_VALUE - prefix.length - BLOCK) {
       throw new GeneralSecurityException("plaintext too long");
     }
@@ -161,9 +139,19 @@ public final class AesSivAead implements DeterministicAead {
     if (!KeyIdPrefix.isPrefixOf(prefix, ciphertext)) {
       throw new GeneralSecurityException("wrong key id prefix");
     }
+    int bodyLength = ciphertext.length - prefix.length - BLOCK;
+    if (oneBlock != null) {
+      if (bodyLength == 0) {
+        return oneBlock.decrypt(ciphertext, prefix.length, ad);
+      }
+      if (bodyLength <= OneBlockDeterministic.MAX_PLAINTEXT) {
+        throw new GeneralSecurityException("integrity check failed: no value of " + bodyLength
+            + " bytes is stored in SIV form in stored format 2");
+      }
+    }
     byte[] siv = Arrays.copyOfRange(ciphertext, prefix.length, prefix.length + BLOCK);
     int bodyAt = prefix.length + BLOCK;
-    byte[] plaintext = ctr(siv, ciphertext, bodyAt, ciphertext.length - bodyAt, new byte[ciphertext.length - bodyAt], 0);
+    byte[] plaintext = ctr(siv, ciphertext, bodyAt, bodyLength, new byte[bodyLength], 0);
     if (!MessageDigest.isEqual(siv, s2v(ad, plaintext))) {
       throw new GeneralSecurityException("integrity check failed");
     }

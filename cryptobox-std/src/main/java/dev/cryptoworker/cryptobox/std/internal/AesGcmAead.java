@@ -3,6 +3,7 @@ package dev.cryptoworker.cryptobox.std.internal;
 import com.google.crypto.tink.Aead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
@@ -14,7 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * AES-256-GCM as a Tink {@link Aead}, byte for byte in the format of Tink's {@code AesGcmJce}
  * with the TINK output prefix: {@code 0x01 | key id | 12-byte random IV | ciphertext | 16-byte
- * tag}, the prefix not authenticated. Tink's {@code AesGcmJceUtil} and this class produce and
+ * tag}, the prefix not authenticated. In stored format 2 the prefix is the key id's low byte only
+ * (see {@link StoredFormat}). Tink's {@code AesGcmJceUtil} and this class produce and
  * accept the same bytes (a test checks both directions), and it reproduces or rejects every
  * Wycheproof AES-GCM vector with its parameters (256-bit key, 96-bit IV, 128-bit tag).
  *
@@ -27,21 +29,28 @@ import javax.crypto.spec.SecretKeySpec;
 public final class AesGcmAead implements Aead {
   private static final int IV_LENGTH = 12;
   private static final int TAG_LENGTH = 16;
-  private static final int HEADER = KeyIdPrefix.LENGTH + IV_LENGTH;
   /** Random IVs; one generator per thread, so threads do not contend for one. */
   private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(SecureRandom::new);
 
   private final SecretKeySpec key;
   private final byte[] prefix;
+  private final int header;
   private final ThreadLocal<Cipher> ciphers;
 
+  /** Tink's format: the 5-byte TINK prefix. */
   public AesGcmAead(VersionedKey key) throws GeneralSecurityException {
+    this(key, StoredFormat.V1);
+  }
+
+  /** With {@code format}'s key header. */
+  public AesGcmAead(VersionedKey key, StoredFormat format) throws GeneralSecurityException {
     if (key.key().length() != 32) {
       throw new GeneralSecurityException("AES-256-GCM needs a 32-byte key, got " + key.key().length());
     }
     // The JCE key object keeps its own copy; withCopy wipes the temporary one.
     this.key = key.key().withCopy(SecretKeyAccess.insecure(), raw -> new SecretKeySpec(raw, "AES"));
-    this.prefix = KeyIdPrefix.of(key.keyId());
+    this.prefix = format.header(key.keyId());
+    this.header = prefix.length + IV_LENGTH;
     this.ciphers = ThreadLocalCiphers.of("AES/GCM/NoPadding");
   }
 
@@ -64,18 +73,18 @@ public final class AesGcmAead implements Aead {
     if (iv.length != IV_LENGTH) {
       throw new GeneralSecurityException("AES-GCM here takes 12-byte IVs, got " + iv.length);
     }
-    if (plaintext.length > Integer.MAX_VALUE - HEADER - TAG_LENGTH) {
+    if (plaintext.length > Integer.MAX_VALUE - header - TAG_LENGTH) {
       throw new GeneralSecurityException("plaintext too long");
     }
-    byte[] out = new byte[HEADER + plaintext.length + TAG_LENGTH];
+    byte[] out = new byte[header + plaintext.length + TAG_LENGTH];
     System.arraycopy(prefix, 0, out, 0, prefix.length);
-    System.arraycopy(iv, 0, out, KeyIdPrefix.LENGTH, IV_LENGTH);
+    System.arraycopy(iv, 0, out, prefix.length, IV_LENGTH);
     Cipher cipher = ciphers.get();
     cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, iv));
     if (associatedData != null) {
       cipher.updateAAD(associatedData);
     }
-    int written = cipher.doFinal(plaintext, 0, plaintext.length, out, HEADER);
+    int written = cipher.doFinal(plaintext, 0, plaintext.length, out, header);
     if (written != plaintext.length + TAG_LENGTH) {
       throw new GeneralSecurityException("AES-GCM wrote " + written + " bytes, expected " + (plaintext.length + TAG_LENGTH));
     }
@@ -84,17 +93,17 @@ public final class AesGcmAead implements Aead {
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    if (ciphertext.length < HEADER + TAG_LENGTH) {
+    if (ciphertext.length < header + TAG_LENGTH) {
       throw new GeneralSecurityException("ciphertext too short");
     }
     if (!KeyIdPrefix.isPrefixOf(prefix, ciphertext)) {
       throw new GeneralSecurityException("wrong key id prefix");
     }
     Cipher cipher = ciphers.get();
-    cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, ciphertext, KeyIdPrefix.LENGTH, IV_LENGTH));
+    cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, ciphertext, prefix.length, IV_LENGTH));
     if (associatedData != null) {
       cipher.updateAAD(associatedData);
     }
-    return cipher.doFinal(ciphertext, HEADER, ciphertext.length - HEADER);
+    return cipher.doFinal(ciphertext, header, ciphertext.length - header);
   }
 }

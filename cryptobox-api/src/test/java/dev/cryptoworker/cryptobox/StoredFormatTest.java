@@ -1,0 +1,56 @@
+package dev.cryptoworker.cryptobox;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.Test;
+
+class StoredFormatTest {
+  private static final VersionedKey A = TestKeys.random(0x12345678, 32);
+  private static final VersionedKey B = TestKeys.random(0x0abcdef0, 32);
+  private static final KeyRing RING = new KeyRing(B, List.of(A, B));
+
+  @Test
+  void headers() {
+    assertArrayEquals(new byte[] {1, 0x12, 0x34, 0x56, 0x78}, StoredFormat.V1.header(A.keyId()));
+    assertArrayEquals(new byte[] {0x78}, StoredFormat.V2.header(A.keyId()));
+    assertEquals(5, StoredFormat.V1.headerLength());
+    assertEquals(1, StoredFormat.V2.headerLength());
+    assertEquals(StoredFormat.V2, StoredFormat.of(2));
+    assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(3));
+  }
+
+  @Test
+  void keyIdsReadBackFromEitherHeader() throws Exception {
+    for (StoredFormat f : StoredFormat.values()) {
+      byte[] stored = concat(f.header(A.keyId()), new byte[20]);
+      assertEquals(OptionalInt.of(A.keyId()), f.keyIdOf(stored, RING));
+      assertTrue(f.madeUnder(stored, A.keyId()));
+      assertFalse(f.madeUnder(stored, B.keyId()));
+      assertEquals(A.keyId(), f.keyFor(stored, 16, RING).keyId());
+    }
+    assertEquals(OptionalInt.empty(), StoredFormat.V2.keyIdOf(new byte[] {0x33, 0}, RING));
+    assertThrows(java.security.GeneralSecurityException.class,
+        () -> StoredFormat.V2.keyFor(new byte[] {0x78, 1, 2}, 16, RING), "truncated");
+  }
+
+  @Test
+  void formatTwoRefusesKeysItCannotTellApart() throws Exception {
+    KeyRing clash = new KeyRing(A, List.of(TestKeys.random(0x01000078, 32), A));
+    StoredFormat.V1.requireDistinctHeaders(clash, "STD");
+    java.security.GeneralSecurityException e = assertThrows(java.security.GeneralSecurityException.class,
+        () -> StoredFormat.V2.requireDistinctHeaders(clash, "STD"));
+    assertTrue(e.getMessage().contains("1000078 and 12345678 end in the same byte"), e.getMessage());
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}

@@ -1,0 +1,185 @@
+package dev.cryptoworker.client;
+
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Stored formats: new tables are written in format 2 (one-byte key headers, 8-byte DET row keys in
+ * one block), tables keep the format they were created with, and tables of earlier versions (no
+ * recorded format) read as format 1.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class StoredFormatTest {
+  private static final String SCHEMA = String.join("\n",
+      "table: TABLE",
+      "rowKey: { box: DET }",
+      "families:",
+      "  f:",
+      "    default: { box: STD }",
+      "    columns:",
+      "      id: { box: DET, type: string }",
+      "      age: { box: OPE, type: long }",
+      "      total: { box: ASHE, type: long }",
+      "");
+  private static final byte[] F = toBytes("f");
+  private static final int ROWS = 40;
+
+  private static TableSchema schema(String prefix, String formatLine) {
+    return SecureFixture.schema(prefix, SCHEMA.replace("families:", formatLine + "families:"));
+  }
+
+  private static void write(Table t, int from, int to) throws Exception {
+    List<Put> puts = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      puts.add(new Put(toBytes(i)).addColumn(F, toBytes("id"), toBytes("PT-" + i))
+          .addColumn(F, toBytes("age"), toBytes(20 + i)).addColumn(F, toBytes("total"), toBytes(i))
+          .addColumn(F, toBytes("note"), toBytes("note of patient " + i)));
+    }
+    t.put(puts);
+  }
+
+  /** Every stored cell, checked: row key of {@code rowKeyLength} bytes, no plaintext anywhere. */
+  private static List<Cell> rawCells(Connection hbase, TableSchema schema, int rowKeyLength) throws Exception {
+    List<Cell> cells = new ArrayList<>();
+    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+      for (Result r : SecureFixture.scanAll(raw, new Scan())) {
+        assertEquals(rowKeyLength, r.getRow().length, "stored row key length");
+        for (Cell c : r.rawCells()) {
+          String value = Bytes.toStringBinary(CellUtil.cloneValue(c));
+          assertTrue(!value.contains("PT-") && !value.contains("note of"), "plaintext stored: " + value);
+          cells.add(c);
+        }
+      }
+    }
+    return cells;
+  }
+
+  private static String recordedFormat(Connection hbase, TableSchema schema) throws Exception {
+    try (Admin admin = hbase.getAdmin()) {
+      return admin.getDescriptor(SecureFixture.name(schema)).getValue(SecureConnection.STORED_FORMAT_ATTRIBUTE);
+    }
+  }
+
+  @Test
+  void newTablesAreStoredInFormatTwoAndWorkAsBefore(Connection hbase) throws Exception {
+    TableSchema schema = schema("format2", "");
+    KeyProvider keys = SecureFixture.randomKeys();
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      write(t, 0, ROWS);
+      assertEquals("2", recordedFormat(hbase, schema));
+      // 8-byte DET row key: 1-byte header + one block, against 5 + 16 + 8 in format 1.
+      List<Cell> cells = rawCells(hbase, schema, 1 + 16);
+      for (Cell c : cells) {
+        String column = Bytes.toString(CellUtil.cloneQualifier(c));
+        int length = c.getValueLength();
+        switch (column) {
+          case "id" -> assertTrue(length == 1 + 16, "short DET value in one block: " + length);
+          case "age" -> assertEquals(1 + 16, length, "OPE long: header + one block");
+          case "total" -> {
+            assertEquals(21, length, "ASHE keeps format 1: region servers parse it");
+            assertEquals(1, CellUtil.cloneValue(c)[0]);
+          }
+          case "note" -> assertTrue(length < 1 + 12 + 24 + 16 + 1, "STD: 1-byte header + IV + tag: " + length);
+          default -> throw new AssertionError("unexpected stored column " + column);
+        }
+      }
+      // Reads, server-side equality and ranges, aggregation: as in format 1.
+      Result r = t.get(new Get(toBytes(7L)));
+      assertEquals("PT-7", Bytes.toString(r.getValue(F, toBytes("id"))));
+      assertEquals("note of patient 7", Bytes.toString(r.getValue(F, toBytes("note"))));
+      Scan equal = new Scan().setFilter(new SingleColumnValueFilter(F, toBytes("id"), CompareOperator.EQUAL,
+          toBytes("PT-12")));
+      assertEquals(List.of(12L), rows(t, equal));
+      Scan range = new Scan().setFilter(new SingleColumnValueFilter(F, toBytes("age"), CompareOperator.GREATER_OR_EQUAL,
+          toBytes(20L + ROWS - 3)));
+      assertEquals(List.of((long) ROWS - 3, (long) ROWS - 2, (long) ROWS - 1), rows(t, range));
+      // Operators' tools resolve the one-byte headers to whole key ids.
+      int oldest = keys.keyRing(KeyScope.rowKey(schema.tableName(), BoxKind.DET), 64).keys().get(0).keyId();
+      List<InspectedCell> inspected = secure.inspector(SecureFixture.name(schema)).row(toBytes(3L));
+      assertEquals(4, inspected.size());
+      for (InspectedCell cell : inspected) {
+        assertEquals(oldest, cell.rowKeyId().getAsInt());
+        assertTrue(cell.valueKeyId().isPresent(), "value key id of " + Bytes.toString(cell.qualifier().orElseThrow()));
+      }
+    }
+  }
+
+  private static List<Long> rows(Table t, Scan scan) throws Exception {
+    List<Long> out = new ArrayList<>();
+    for (Result r : SecureFixture.scanAll(t, scan)) {
+      out.add(Bytes.toLong(r.getRow()));
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Test
+  void tablesKeepTheFormatTheyWereCreatedWith(Connection hbase) throws Exception {
+    TableSchema formatOne = schema("format1", "storedFormat: 1\n");
+    KeyProvider keys = SecureFixture.randomKeys();
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, formatOne);
+        Table t = secure.getTable(SecureFixture.name(formatOne))) {
+      write(t, 0, ROWS / 2);
+    }
+    assertEquals("1", recordedFormat(hbase, formatOne));
+    // A schema that does not say follows the table.
+    TableSchema silent = formatOne.toBuilder().storedFormat(null).build();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(silent));
+        Table t = secure.getTable(SecureFixture.name(silent))) {
+      write(t, ROWS / 2, ROWS);
+      assertEquals(ROWS, SecureFixture.scanAll(t, new Scan()).size());
+      assertArrayEquals(toBytes("PT-3"), t.get(new Get(toBytes(3L))).getValue(F, toBytes("id")));
+    }
+    rawCells(hbase, formatOne, 5 + 16 + 8);
+    // A schema that says otherwise is refused, naming both formats.
+    TableSchema other = formatOne.toBuilder().storedFormat(dev.cryptoworker.cryptobox.StoredFormat.V2).build();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(other))) {
+      TableName name = SecureFixture.name(other);
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> secure.getTable(name));
+      assertTrue(e.getMessage().contains("table " + name + " is stored in format 1")
+          && e.getMessage().contains("storedFormat: 2"), e.getMessage());
+    }
+  }
+
+  @Test
+  void tablesOfEarlierVersionsReadAsFormatOne(Connection hbase) throws Exception {
+    TableSchema schema = schema("format_none", "");
+    try (Admin admin = hbase.getAdmin()) {
+      admin.createTable(SecureConnection.descriptorFor(schema).build()); // as versions before format 2 did
+      SecureConnection.createCounterTable(admin); // ASHE's identifier leases
+    }
+    try (SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      write(t, 0, 5);
+      assertEquals("note of patient 4", Bytes.toString(t.get(new Get(toBytes(4L))).getValue(F, toBytes("note"))));
+    }
+    rawCells(hbase, schema, 5 + 16 + 8);
+  }
+}

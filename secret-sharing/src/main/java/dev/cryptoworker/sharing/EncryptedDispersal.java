@@ -1,0 +1,169 @@
+package dev.cryptoworker.sharing;
+
+import dev.cryptoworker.cryptobox.CryptoBox;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Map;
+import javax.crypto.Cipher;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The computational schemes: the value becomes a package that reveals nothing without all of it
+ * (AONT-RS) or without a key (AES-RS), and the package is dispersed with systematic Reed-Solomon
+ * (n, n - r): shares of 1/(n - r) of the package, the least storage for r losses.
+ *
+ * <ul>
+ *   <li>AONT-RS (Resch and Plank): a fresh random AES-256 key K per value; package = AES-CTR_K(value
+ *       || 16 zero bytes) || (K xor SHA-256(ciphertext)). Fewer than n - r shares miss part of the
+ *       package and so the key. The zero canary detects a corrupted package on reading.
+ *   <li>AES-RS: package = the authenticated box's ciphertext (AES-GCM under a key from the key
+ *       provider, bound to the associated data).
+ * </ul>
+ */
+final class EncryptedDispersal implements SecretSharing {
+  private static final ThreadLocal<AesCtrRandom> RANDOM = ThreadLocal.withInitial(AesCtrRandom::new);
+  private static final int KEY = 32;
+  private static final int CANARY = 16;
+  private static final IvParameterSpec ZERO_IV = new IvParameterSpec(new byte[16]);
+
+  /** Value to package and back. */
+  private interface Transform {
+    byte[] wrap(byte[] value, byte[] associatedData) throws GeneralSecurityException;
+
+    byte[] unwrap(byte[] pack, byte[] associatedData) throws GeneralSecurityException;
+  }
+
+  private final SharingKind kind;
+  private final SharingParameters parameters;
+  private final LinearCode code;
+  private final Transform transform;
+
+  private EncryptedDispersal(SharingKind kind, SharingParameters parameters, LinearCode code, Transform transform) {
+    this.kind = kind;
+    this.parameters = parameters;
+    this.code = code;
+    this.transform = transform;
+  }
+
+  static EncryptedDispersal allOrNothing(SharingParameters parameters, LinearCode code) {
+    return new EncryptedDispersal(SharingKind.AONT_RS, parameters, code, new Transform() {
+      @Override
+      public byte[] wrap(byte[] value, byte[] associatedData) throws GeneralSecurityException {
+        byte[] key = new byte[KEY];
+        RANDOM.get().nextBytes(key, 0, KEY);
+        byte[] pack = new byte[value.length + CANARY + KEY];
+        System.arraycopy(value, 0, pack, 0, value.length);
+        int body = value.length + CANARY;
+        ctr(key).doFinal(pack, 0, body, pack, 0);
+        byte[] hash = sha256(pack, body);
+        for (int i = 0; i < KEY; i++) {
+          pack[body + i] = (byte) (key[i] ^ hash[i]);
+        }
+        Arrays.fill(key, (byte) 0);
+        return pack;
+      }
+
+      @Override
+      public byte[] unwrap(byte[] pack, byte[] associatedData) throws GeneralSecurityException {
+        int body = pack.length - KEY;
+        if (body < CANARY) {
+          throw new ShareDecodingException("AONT package of " + pack.length + " bytes is too short");
+        }
+        byte[] key = sha256(pack, body);
+        for (int i = 0; i < KEY; i++) {
+          key[i] ^= pack[body + i];
+        }
+        byte[] plain = ctr(key).doFinal(pack, 0, body);
+        Arrays.fill(key, (byte) 0);
+        for (int i = body - CANARY; i < body; i++) {
+          if (plain[i] != 0) {
+            throw new ShareDecodingException("AONT canary check failed: a share is corrupt (give more shares to"
+                + " find which)");
+          }
+        }
+        return Arrays.copyOf(plain, body - CANARY);
+      }
+    });
+  }
+
+  static EncryptedDispersal encrypted(SharingParameters parameters, LinearCode code, CryptoBox box) {
+    return new EncryptedDispersal(SharingKind.AES_RS, parameters, code, new Transform() {
+      @Override
+      public byte[] wrap(byte[] value, byte[] associatedData) throws GeneralSecurityException {
+        return box.encrypt(value, associatedData);
+      }
+
+      @Override
+      public byte[] unwrap(byte[] pack, byte[] associatedData) throws GeneralSecurityException {
+        try {
+          return box.decrypt(pack, associatedData);
+        } catch (GeneralSecurityException e) {
+          throw new ShareDecodingException("the decoded ciphertext does not decrypt (" + e.getMessage()
+              + "): a share is corrupt, or the key or associated data differ");
+        }
+      }
+    });
+  }
+
+  private static Cipher ctr(byte[] key) throws GeneralSecurityException {
+    Cipher c = Cipher.getInstance("AES/CTR/NoPadding");
+    c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"), ZERO_IV); // each key encrypts one package
+    return c;
+  }
+
+  private static byte[] sha256(byte[] data, int length) throws GeneralSecurityException {
+    MessageDigest d = MessageDigest.getInstance("SHA-256");
+    d.update(data, 0, length);
+    return d.digest();
+  }
+
+  @Override
+  public SharingKind kind() {
+    return kind;
+  }
+
+  @Override
+  public SharingParameters parameters() {
+    return parameters;
+  }
+
+  @Override
+  public int threshold() {
+    return code.threshold();
+  }
+
+  private int chunk(int length) {
+    int k = code.dataChunks();
+    return (length + k - 1) / k;
+  }
+
+  @Override
+  public byte[][] split(byte[] value, byte[] associatedData) throws GeneralSecurityException {
+    byte[] pack = transform.wrap(value, associatedData);
+    int chunk = chunk(pack.length);
+    byte[] data = Arrays.copyOf(pack, code.dataChunks() * chunk);
+    byte[][] shares = new byte[parameters.n()][];
+    for (int i = 0; i < shares.length; i++) {
+      shares[i] = new byte[ShareHeader.LENGTH + chunk];
+      ShareHeader.write(shares[i], kind, i, pack.length);
+      code.encodeShare(i, data, new byte[0], chunk, shares[i], ShareHeader.LENGTH);
+    }
+    return shares;
+  }
+
+  @Override
+  public Reconstruction join(Map<Integer, byte[]> shares, byte[] associatedData) throws ShareDecodingException {
+    ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
+    CodedShares.Decoded decoded = CodedShares.decode(code, checked, chunk(checked.codedLength()));
+    try {
+      return new Reconstruction(transform.unwrap(Arrays.copyOf(decoded.data(), checked.codedLength()), associatedData),
+          decoded.corrupt());
+    } catch (ShareDecodingException e) {
+      throw e;
+    } catch (GeneralSecurityException e) {
+      throw new ShareDecodingException(kind + ": " + e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package dev.cryptoworker.sharing;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A linear code over GF(2^8) given by its n x (k + z) encoding matrix: share i (a chunk of bytes)
+ * is row i applied to the k data chunks followed by the z random chunks. Every scheme of this module
+ * is one such matrix (with z = 0 for plain Reed-Solomon); decoding inverts the rows of the shares at
+ * hand, once per set of shares (cached). Thread-safe.
+ */
+final class LinearCode {
+  /** Beyond this many share subsets, a disagreement is reported rather than searched for a correction. */
+  private static final int MAX_CORRECTION_SUBSETS = 5_000;
+
+  private final GfMatrix encoding;
+  private final int k;
+  private final int z;
+  private final Map<Long, GfMatrix> inverses = new ConcurrentHashMap<>();
+
+  LinearCode(GfMatrix encoding, int k, int z) {
+    if (encoding.columns() != k + z) {
+      throw new IllegalArgumentException("an encoding of " + k + " + " + z + " inputs needs " + (k + z) + " columns");
+    }
+    this.encoding = encoding;
+    this.k = k;
+    this.z = z;
+  }
+
+  int shares() {
+    return encoding.rows();
+  }
+
+  /** Shares needed to decode: k + z. */
+  int threshold() {
+    return k + z;
+  }
+
+  int dataChunks() {
+    return k;
+  }
+
+  GfMatrix encoding() {
+    return encoding;
+  }
+
+  /**
+   * Share {@code i}'s chunk from the inputs: {@code data} holds the k data chunks, {@code random}
+   * the z random ones, each {@code chunk} bytes, back to back.
+   */
+  void encodeShare(int i, byte[] data, byte[] random, int chunk, byte[] out, int outOffset) {
+    boolean first = true;
+    for (int j = 0; j < k + z; j++) {
+      int c = encoding.get(i, j);
+      if (c == 0) {
+        continue;
+      }
+      byte[] src = j < k ? data : random;
+      int at = (j < k ? j : j - k) * chunk;
+      if (first) {
+        Gf256.mul(c, src, at, out, outOffset, chunk);
+        first = false;
+      } else {
+        Gf256.mulAdd(c, src, at, out, outOffset, chunk);
+      }
+    }
+    if (first) {
+      Arrays.fill(out, outOffset, outOffset + chunk, (byte) 0);
+    }
+  }
+
+  /**
+   * The k + z inputs (data chunks, then random ones) from the chunks of shares {@code rows} (exactly
+   * {@link #threshold()} of them), each starting at {@code offsets[m]} of {@code chunks[m]}.
+   *
+   * @param inputs how many inputs to recover: k for the data alone, k + z to re-encode other shares
+   */
+  byte[] decode(int[] rows, byte[][] chunks, int[] offsets, int chunk, int inputs) {
+    GfMatrix inverse = inverseOf(rows);
+    byte[] out = new byte[inputs * chunk];
+    for (int j = 0; j < inputs; j++) {
+      boolean first = true;
+      for (int m = 0; m < rows.length; m++) {
+        int c = inverse.get(j, m);
+        if (c == 0) {
+          continue;
+        }
+        if (first) {
+          Gf256.mul(c, chunks[m], offsets[m], out, j * chunk, chunk);
+          first = false;
+        } else {
+          Gf256.mulAdd(c, chunks[m], offsets[m], out, j * chunk, chunk);
+        }
+      }
+    }
+    return out;
+  }
+
+  private GfMatrix inverseOf(int[] rows) {
+    long mask = 0;
+    for (int r : rows) {
+      mask |= 1L << r;
+    }
+    return inverses.computeIfAbsent(mask, m -> encoding.rows(rows).inverse());
+  }
+
+  /** Every subset of {@code size} of {@code from}, in lexicographic order, up to {@code limit}. */
+  static List<int[]> subsets(int[] from, int size, int limit) {
+    List<int[]> out = new ArrayList<>();
+    int[] pick = new int[size];
+    for (int i = 0; i < size; i++) {
+      pick[i] = i;
+    }
+    while (out.size() < limit) {
+      int[] s = new int[size];
+      for (int i = 0; i < size; i++) {
+        s[i] = from[pick[i]];
+      }
+      out.add(s);
+      int i = size - 1;
+      while (i >= 0 && pick[i] == from.length - size + i) {
+        i--;
+      }
+      if (i < 0) {
+        break;
+      }
+      pick[i]++;
+      for (int j = i + 1; j < size; j++) {
+        pick[j] = pick[j - 1] + 1;
+      }
+    }
+    return out;
+  }
+
+  static int maxCorrectionSubsets() {
+    return MAX_CORRECTION_SUBSETS;
+  }
+}

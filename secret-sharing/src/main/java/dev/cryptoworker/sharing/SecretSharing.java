@@ -1,0 +1,42 @@
+package dev.cryptoworker.sharing;
+
+import java.security.GeneralSecurityException;
+import java.util.Map;
+
+/**
+ * Splits a value into n shares, one per independent store, and joins shares back; built by {@link
+ * SecretSharings}. Implementations are thread-safe.
+ *
+ * <p>A share is a 7-byte header (format, scheme, share index, value length: public, as any
+ * ciphertext's length is) and the share's bytes. Unkeyed schemes (all but {@link SharingKind#AES_RS})
+ * authenticate nothing by themselves: a corrupted share is found only when more shares than the
+ * threshold are given, by their disagreement (and AONT-RS also checks a canary inside the package).
+ */
+public interface SecretSharing {
+  SharingKind kind();
+
+  SharingParameters parameters();
+
+  /**
+   * The fewest shares that decode: z + 1 for Shamir (so more than r may be lost), n - r for the
+   * other schemes.
+   */
+  int threshold();
+
+  /**
+   * The n shares of {@code value}; element i goes to store i.
+   *
+   * @param associatedData bound to the value by keyed schemes (AES_RS), ignored by the others
+   */
+  byte[][] split(byte[] value, byte[] associatedData) throws GeneralSecurityException;
+
+  /**
+   * The value from the shares at hand (share index to share), at least {@link #threshold()} of
+   * them. With more, they are checked against each other, and
+   * corrupt ones are corrected where the code allows (available - threshold >= 2 x corrupt).
+   *
+   * @throws ShareDecodingException naming the reason: too few shares, a malformed one, shares
+   *     disagreeing beyond correction, or (keyed or canaried schemes) failed authentication
+   */
+  Reconstruction join(Map<Integer, byte[]> shares, byte[] associatedData) throws ShareDecodingException;
+}

@@ -1,0 +1,15 @@
+package dev.cryptoworker.sharing;
+
+/** The schemes a SHARED layout can use (Shor's thesis names; see the module README). */
+public enum SharingKind {
+  /** Shamir: any z + 1 shares decode, any z learn nothing; every share as large as the value. */
+  SHAMIR,
+  /** Packed (ramp) Shamir: k = n - r - z values per polynomial; shares of 1/k the value. */
+  PACKED_SHAMIR,
+  /** Secure RAID: near-systematic, one field of a value read from z + 1 shares. */
+  SECURE_RAID,
+  /** AONT-RS: all-or-nothing transform with a random AES key, then Reed-Solomon. */
+  AONT_RS,
+  /** AES-GCM under a key from the key provider, then Reed-Solomon: the computational baseline. */
+  AES_RS
+}

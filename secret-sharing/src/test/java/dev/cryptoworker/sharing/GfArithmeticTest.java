@@ -1,0 +1,109 @@
+package dev.cryptoworker.sharing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The field and its matrices, against the AES field's known values and the field axioms. */
+class GfArithmeticTest {
+  /** Carry-less multiplication reduced by 0x11b, bit by bit: an independent reference. */
+  private static int slowMul(int a, int b) {
+    int p = 0;
+    for (int i = 0; i < 8; i++) {
+      if ((b & (1 << i)) != 0) {
+        p ^= a << i;
+      }
+    }
+    for (int bit = 14; bit >= 8; bit--) {
+      if ((p & (1 << bit)) != 0) {
+        p ^= 0x11b << (bit - 8);
+      }
+    }
+    return p;
+  }
+
+  @Test
+  void multiplicationMatchesTheAesFieldEverywhere() {
+    // FIPS-197 section 4.2: {57} x {83} = {c1}, {57} x {13} = {fe}.
+    assertEquals(0xc1, Gf256.mul(0x57, 0x83));
+    assertEquals(0xfe, Gf256.mul(0x57, 0x13));
+    for (int a = 0; a < 256; a++) {
+      for (int b = 0; b < 256; b++) {
+        assertEquals(slowMul(a, b), Gf256.mul(a, b), a + " * " + b);
+      }
+      if (a != 0) {
+        assertEquals(1, Gf256.mul(a, Gf256.inverse(a)), "inverse of " + a);
+      }
+    }
+    assertThrows(ArithmeticException.class, () -> Gf256.inverse(0));
+  }
+
+  @Test
+  void bulkOperationsAgreeWithScalarOnes() {
+    SplittableRandom r = new SplittableRandom(1);
+    byte[] src = new byte[1000];
+    r.nextBytes(src);
+    for (int c : new int[] {0, 1, 2, 0x53, 0xff}) {
+      byte[] dst = new byte[1000];
+      r.nextBytes(dst);
+      byte[] before = dst.clone();
+      Gf256.mulAdd(c, src, 3, dst, 5, 990);
+      for (int i = 0; i < 990; i++) {
+        assertEquals((before[5 + i] & 0xff) ^ Gf256.mul(c, src[3 + i] & 0xff), dst[5 + i] & 0xff);
+      }
+      Gf256.mul(c, src, 0, dst, 0, 1000);
+      for (int i = 0; i < 1000; i++) {
+        assertEquals(Gf256.mul(c, src[i] & 0xff), dst[i] & 0xff);
+      }
+    }
+  }
+
+  @Test
+  void inversesAndLagrangeInterpolation() {
+    GfMatrix v = SecretSharings.shamir(5, 4); // 5 x 5 Vandermonde at 1..5
+    assertEquals(GfMatrix.identity(5), v.times(v.inverse()));
+    assertEquals(GfMatrix.identity(5), v.inverse().times(v));
+    assertFalse(GfMatrix.of(new int[][] {{1, 2}, {2, 4}}).isInvertible());
+    // Interpolating through points and evaluating at the same points is the identity.
+    int[] points = {7, 9, 200};
+    assertEquals(GfMatrix.identity(3), GfMatrix.lagrange(points, points));
+    // A degree-1 polynomial p(x) = 3 + 5x: values at 1 and 2 give its value at 6.
+    int p1 = 3 ^ Gf256.mul(5, 1);
+    int p2 = 3 ^ Gf256.mul(5, 2);
+    GfMatrix l = GfMatrix.lagrange(new int[] {1, 2}, new int[] {6});
+    assertEquals(3 ^ Gf256.mul(5, 6), Gf256.mul(l.get(0, 0), p1) ^ Gf256.mul(l.get(0, 1), p2));
+  }
+
+  /** Every scheme's matrix: any n - r rows invertible, and its random columns invertible on any z rows. */
+  @Test
+  void schemeMatricesAreMdsAndHideTheDataFromAnyZShares() {
+    int[][] params = {{4, 1, 1}, {5, 1, 2}, {6, 2, 2}, {8, 2, 2}, {12, 2, 2}, {7, 0, 3}};
+    for (int[] p : params) {
+      int n = p[0];
+      int r = p[1];
+      int z = p[2];
+      int k = n - r - z;
+      for (GfMatrix e : new GfMatrix[] {SecretSharings.packedShamir(n, k, z), SecretSharings.secureRaid(n, r, z)}) {
+        for (int[] rows : LinearCode.subsets(range(n), n - r, 10_000)) {
+          assertTrue(e.rows(rows).isInvertible(), "rows " + java.util.Arrays.toString(rows) + " of n=" + n);
+        }
+        GfMatrix randomColumns = e.columns(k, k + z);
+        for (int[] rows : LinearCode.subsets(range(n), z, 10_000)) {
+          assertTrue(randomColumns.rows(rows).isInvertible(), "z-set " + java.util.Arrays.toString(rows));
+        }
+      }
+    }
+  }
+
+  static int[] range(int n) {
+    int[] out = new int[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = i;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,170 @@
+package dev.cryptoworker.sharing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.TestKeys;
+import dev.cryptoworker.cryptobox.std.RandomizedBox;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Every scheme: round trips from any threshold of shares, refusals, and corrupt shares found and corrected. */
+class SecretSharingTest {
+  private static final byte[] AD = AssociatedData.of("value", "t".getBytes(StandardCharsets.UTF_8));
+  private static final int[][] PARAMETERS = {{3, 1, 1}, {4, 1, 1}, {5, 2, 1}, {6, 2, 2}, {8, 2, 2}, {10, 2, 2}};
+  private static final int[] LENGTHS = {0, 1, 7, 100, 4096, 10_001};
+
+  static List<SecretSharing> allSchemes(int n, int r, int z) throws GeneralSecurityException {
+    SharingParameters p = new SharingParameters(n, r, z);
+    List<SecretSharing> out = new ArrayList<>();
+    for (SharingKind kind : SharingKind.values()) {
+      out.add(SecretSharings.create(kind, p,
+          kind == SharingKind.AES_RS ? RandomizedBox.create(KeyRing.of(TestKeys.random(1, 32))) : null));
+    }
+    return out;
+  }
+
+  private static Map<Integer, byte[]> pick(byte[][] shares, int[] indexes) {
+    Map<Integer, byte[]> out = new HashMap<>();
+    for (int i : indexes) {
+      out.put(i, shares[i]);
+    }
+    return out;
+  }
+
+  @Test
+  void everySchemeDecodesFromEveryThresholdOfShares() throws Exception {
+    SplittableRandom random = new SplittableRandom(7);
+    for (int[] p : PARAMETERS) {
+      for (SecretSharing s : allSchemes(p[0], p[1], p[2])) {
+        for (int length : LENGTHS) {
+          byte[] value = new byte[length];
+          random.nextBytes(value);
+          byte[][] shares = s.split(value, AD);
+          assertEquals(p[0], shares.length);
+          int t = s.threshold();
+          assertEquals(s.kind() == SharingKind.SHAMIR ? p[2] + 1 : p[0] - p[1], t);
+          for (int[] subset : LinearCode.subsets(GfArithmeticTest.range(p[0]), t, 60)) {
+            Reconstruction back = s.join(pick(shares, subset), AD);
+            assertArrayEquals(value, back.value(), s.kind() + " " + java.util.Arrays.toString(p) + " from "
+                + java.util.Arrays.toString(subset) + ", " + length + " bytes");
+            assertEquals(Set.of(), back.corruptShares());
+          }
+          assertArrayEquals(value, s.join(pick(shares, GfArithmeticTest.range(p[0])), AD).value());
+        }
+      }
+    }
+  }
+
+  @Test
+  void shareSizesMatchTheSchemes() throws Exception {
+    byte[] value = new byte[6000];
+    Map<SharingKind, Integer> expected = Map.of(
+        SharingKind.SHAMIR, 6000,
+        SharingKind.PACKED_SHAMIR, 1500, // k = 8 - 2 - 2
+        SharingKind.SECURE_RAID, 1500,
+        SharingKind.AONT_RS, (6000 + 16 + 32 + 5) / 6,
+        SharingKind.AES_RS, (6000 + 33 + 5) / 6); // STD in stored format 1: 33 bytes
+    for (SecretSharing s : allSchemes(8, 2, 2)) {
+      for (byte[] share : s.split(value, AD)) {
+        assertEquals(ShareHeader.LENGTH + expected.get(s.kind()), share.length, s.kind().toString());
+      }
+    }
+  }
+
+  @Test
+  void tooFewOrForeignSharesAreRefusedByName() throws Exception {
+    for (SecretSharing s : allSchemes(6, 2, 2)) {
+      byte[][] shares = s.split("patient record".getBytes(StandardCharsets.UTF_8), AD);
+      int t = s.threshold();
+      int[] tooFew = java.util.Arrays.copyOfRange(new int[] {0, 2, 5, 1}, 0, t - 1);
+      ShareDecodingException few = assertThrows(ShareDecodingException.class, () -> s.join(pick(shares, tooFew), AD));
+      assertTrue(few.getMessage().contains("need " + t + " shares, have " + (t - 1)), few.getMessage());
+      Map<Integer, byte[]> moved = pick(shares, new int[] {0, 1, 2, 3});
+      moved.put(4, shares[3]);
+      moved.remove(3);
+      ShareDecodingException wrongIndex = assertThrows(ShareDecodingException.class, () -> s.join(moved, AD));
+      assertTrue(wrongIndex.getMessage().contains("share 4 says it is share 3"), wrongIndex.getMessage());
+      Map<Integer, byte[]> truncated = pick(shares, new int[] {0, 1, 2, 3});
+      truncated.put(2, java.util.Arrays.copyOf(shares[2], shares[2].length - 1));
+      ShareDecodingException cut = assertThrows(ShareDecodingException.class, () -> s.join(truncated, AD));
+      assertTrue(cut.getMessage().contains("share 2 has"), cut.getMessage());
+      byte[][] other = s.split("another value, longer".getBytes(StandardCharsets.UTF_8), AD);
+      Map<Integer, byte[]> mixed = pick(shares, new int[] {0, 1, 2});
+      mixed.put(3, other[3]);
+      ShareDecodingException versions = assertThrows(ShareDecodingException.class, () -> s.join(mixed, AD));
+      assertTrue(versions.getMessage().contains("disagree on the value's length"), versions.getMessage());
+    }
+    SecretSharing shamir = allSchemes(6, 2, 2).get(0);
+    byte[][] raid = allSchemes(6, 2, 2).get(2).split(new byte[10], AD);
+    ShareDecodingException scheme = assertThrows(ShareDecodingException.class,
+        () -> shamir.join(pick(raid, new int[] {0, 1, 2, 3}), AD));
+    assertTrue(scheme.getMessage().contains("made by scheme SECURE_RAID, not SHAMIR"), scheme.getMessage());
+  }
+
+  @Test
+  void corruptSharesAreCorrectedWithTwoSpareAndDetectedWithOne() throws Exception {
+    byte[] value = "diagnosis: seasonal allergy, follow-up in six months".getBytes(StandardCharsets.UTF_8);
+    for (SecretSharing s : allSchemes(8, 2, 2)) {
+      for (int bad = 0; bad < 8; bad++) {
+        byte[][] shares = s.split(value, AD);
+        shares[bad][ShareHeader.LENGTH + 3] ^= 0x40;
+        Reconstruction fixed = s.join(pick(shares, GfArithmeticTest.range(8)), AD);
+        assertArrayEquals(value, fixed.value(), s.kind() + ", share " + bad + " corrupt");
+        assertEquals(Set.of(bad), fixed.corruptShares(), s.kind().toString());
+        // One spare share: the corruption is detected, never decoded into a wrong value.
+        Map<Integer, byte[]> oneSpare = pick(shares, GfArithmeticTest.range(8));
+        for (int i = 0; oneSpare.size() > s.threshold() + 1; i++) {
+          if (i != bad) {
+            oneSpare.remove(i);
+          }
+        }
+        ShareDecodingException e = assertThrows(ShareDecodingException.class, () -> s.join(oneSpare, AD),
+            s.kind() + ", share " + bad);
+        assertTrue(e.getMessage().contains("disagree"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void keyedAndCanariedSchemesDetectCorruptionEvenAtTheThreshold() throws Exception {
+    for (SecretSharing s : allSchemes(6, 2, 2)) {
+      if (s.kind() != SharingKind.AONT_RS && s.kind() != SharingKind.AES_RS) {
+        continue;
+      }
+      byte[][] shares = s.split(new byte[300], AD);
+      shares[1][ShareHeader.LENGTH + 10] ^= 1;
+      assertThrows(ShareDecodingException.class, () -> s.join(pick(shares, new int[] {0, 1, 2, 3}), AD),
+          s.kind().toString());
+    }
+    SecretSharing aes = allSchemes(6, 2, 2).get(4);
+    byte[][] shares = aes.split(new byte[30], AD);
+    ShareDecodingException e = assertThrows(ShareDecodingException.class,
+        () -> aes.join(pick(shares, new int[] {0, 1, 2, 3}), AssociatedData.of("value", "other".getBytes())));
+    assertTrue(e.getMessage().contains("does not decrypt"), e.getMessage());
+  }
+
+  @Test
+  void impossibleParametersAreRefusedWithTheReason() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SharingParameters(4, 2, 2));
+    assertTrue(e.getMessage().contains("z + r must be below n"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new SharingParameters(1, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new SharingParameters(4, -1, 1));
+    IllegalArgumentException noPrivacy = assertThrows(IllegalArgumentException.class,
+        () -> SecretSharings.create(SharingKind.SHAMIR, new SharingParameters(4, 1, 0), null));
+    assertTrue(noPrivacy.getMessage().contains("needs z >= 1"), noPrivacy.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> SecretSharings.create(SharingKind.AES_RS, new SharingParameters(4, 1, 0), null));
+  }
+}

@@ -1,0 +1,80 @@
+package dev.cryptoworker.sharing;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Any z shares reveal nothing: for highly structured values (all zeros, repeated text), the bytes
+ * of any z shares, position by position over many splits, pass a chi-square test of uniformity,
+ * while the values themselves fail it by far (the test can fail).
+ */
+class SharePrivacyTest {
+  private static final int SPLITS = 4096;
+  private static final int VALUE = 48;
+  /**
+   * Chi-square critical value for 255 degrees of freedom at p below 1e-10 (Wilson-Hilferty), so the
+   * thousands of positions tested fail by chance less than once in a million runs.
+   */
+  private static final double CRITICAL = 430;
+
+  private static double chiSquare(int[] histogram, int samples) {
+    double expected = samples / 256.0;
+    double chi = 0;
+    for (int count : histogram) {
+      chi += (count - expected) * (count - expected) / expected;
+    }
+    return chi;
+  }
+
+  /** The largest per-position statistic over the shares {@code set}'s bodies. */
+  private static double worstPosition(SecretSharing s, byte[] value, int[] set) throws Exception {
+    int positions = -1;
+    int[][][] histograms = null;
+    for (int t = 0; t < SPLITS; t++) {
+      byte[][] shares = s.split(value, null);
+      if (histograms == null) {
+        positions = shares[0].length - ShareHeader.LENGTH;
+        histograms = new int[set.length][positions][256];
+      }
+      for (int m = 0; m < set.length; m++) {
+        for (int b = 0; b < positions; b++) {
+          histograms[m][b][shares[set[m]][ShareHeader.LENGTH + b] & 0xff]++;
+        }
+      }
+    }
+    double worst = 0;
+    for (int[][] share : histograms) {
+      for (int[] position : share) {
+        worst = Math.max(worst, chiSquare(position, SPLITS));
+      }
+    }
+    return worst;
+  }
+
+  @Test
+  void anyZSharesOfStructuredValuesLookUniform() throws Exception {
+    byte[] zeros = new byte[VALUE];
+    byte[] text = "name=Maria Santos;".repeat(3).substring(0, VALUE).getBytes(StandardCharsets.US_ASCII);
+    int[] control = new int[256];
+    for (int t = 0; t < SPLITS; t++) {
+      control[text[t % VALUE] & 0xff]++;
+    }
+    assertTrue(chiSquare(control, SPLITS) > 100 * CRITICAL, "the structured input itself is far from uniform");
+    int n = 6;
+    int z = 2;
+    for (SharingKind kind : new SharingKind[] {SharingKind.SHAMIR, SharingKind.PACKED_SHAMIR,
+        SharingKind.SECURE_RAID}) {
+      SecretSharing s = SecretSharings.create(kind, new SharingParameters(n, 2, z), null);
+      // Every pair of shares: the key shares, data-bearing ones, parity, and mixes.
+      for (int[] set : LinearCode.subsets(GfArithmeticTest.range(n), z, 100)) {
+        for (byte[] value : new byte[][] {zeros, text}) {
+          double worst = worstPosition(s, value, set);
+          assertTrue(worst < CRITICAL, kind + " shares " + Arrays.toString(set) + ": chi-square " + worst);
+        }
+      }
+    }
+  }
+}
