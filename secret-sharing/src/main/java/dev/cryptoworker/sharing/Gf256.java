@@ -58,34 +58,86 @@ final class Gf256 {
     return PRODUCT[c & 0xff];
   }
 
-  /** {@code dst[d..d+n) ^= c * src[s..s+n)}. */
-  static void mulAdd(int c, byte[] src, int s, byte[] dst, int d, int n) {
-    c &= 0xff;
-    if (c == 0) {
+  /**
+   * {@code dst[d..d+n) = sum over j of c[j] * src[j][s[j]..s[j]+n)}: one pass over the output per
+   * four terms, so each output byte is stored once for up to four products (zero coefficients are
+   * the caller's to leave out).
+   */
+  static void combine(int[] c, byte[][] src, int[] s, byte[] dst, int d, int n) {
+    int terms = c.length;
+    if (terms == 0) {
+      java.util.Arrays.fill(dst, d, d + n, (byte) 0);
       return;
     }
-    if (c == 1) {
-      for (int i = 0; i < n; i++) {
-        dst[d + i] ^= src[s + i];
+    for (int from = 0; from < terms; from += 4) {
+      boolean first = from == 0;
+      switch (Math.min(4, terms - from)) {
+        case 1 -> one(PRODUCT[c[from] & 0xff], src[from], s[from], dst, d, n, first);
+        case 2 -> two(PRODUCT[c[from] & 0xff], src[from], s[from], PRODUCT[c[from + 1] & 0xff], src[from + 1],
+            s[from + 1], dst, d, n, first);
+        case 3 -> three(c, src, s, from, dst, d, n, first);
+        default -> four(c, src, s, from, dst, d, n, first);
       }
-      return;
-    }
-    byte[] t = PRODUCT[c];
-    for (int i = 0; i < n; i++) {
-      dst[d + i] ^= t[src[s + i] & 0xff];
     }
   }
 
-  /** {@code dst[d..d+n) = c * src[s..s+n)}. */
-  static void mul(int c, byte[] src, int s, byte[] dst, int d, int n) {
-    c &= 0xff;
-    if (c == 1) {
-      System.arraycopy(src, s, dst, d, n);
-      return;
+  private static void one(byte[] t0, byte[] a, int ao, byte[] dst, int d, int n, boolean set) {
+    if (set) {
+      for (int i = 0; i < n; i++) {
+        dst[d + i] = t0[a[ao + i] & 0xff];
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        dst[d + i] ^= t0[a[ao + i] & 0xff];
+      }
     }
-    byte[] t = PRODUCT[c];
+  }
+
+  private static void two(byte[] t0, byte[] a, int ao, byte[] t1, byte[] b, int bo, byte[] dst, int d, int n,
+      boolean set) {
+    if (set) {
+      for (int i = 0; i < n; i++) {
+        dst[d + i] = (byte) (t0[a[ao + i] & 0xff] ^ t1[b[bo + i] & 0xff]);
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        dst[d + i] ^= (byte) (t0[a[ao + i] & 0xff] ^ t1[b[bo + i] & 0xff]);
+      }
+    }
+  }
+
+  private static void three(int[] c, byte[][] src, int[] s, int f, byte[] dst, int d, int n, boolean set) {
+    byte[] t0 = PRODUCT[c[f] & 0xff];
+    byte[] t1 = PRODUCT[c[f + 1] & 0xff];
+    byte[] t2 = PRODUCT[c[f + 2] & 0xff];
+    byte[] a = src[f];
+    byte[] b = src[f + 1];
+    byte[] e = src[f + 2];
+    int ao = s[f];
+    int bo = s[f + 1];
+    int eo = s[f + 2];
     for (int i = 0; i < n; i++) {
-      dst[d + i] = t[src[s + i] & 0xff];
+      byte v = (byte) (t0[a[ao + i] & 0xff] ^ t1[b[bo + i] & 0xff] ^ t2[e[eo + i] & 0xff]);
+      dst[d + i] = set ? v : (byte) (dst[d + i] ^ v);
+    }
+  }
+
+  private static void four(int[] c, byte[][] src, int[] s, int f, byte[] dst, int d, int n, boolean set) {
+    byte[] t0 = PRODUCT[c[f] & 0xff];
+    byte[] t1 = PRODUCT[c[f + 1] & 0xff];
+    byte[] t2 = PRODUCT[c[f + 2] & 0xff];
+    byte[] t3 = PRODUCT[c[f + 3] & 0xff];
+    byte[] a = src[f];
+    byte[] b = src[f + 1];
+    byte[] e = src[f + 2];
+    byte[] g = src[f + 3];
+    int ao = s[f];
+    int bo = s[f + 1];
+    int eo = s[f + 2];
+    int go = s[f + 3];
+    for (int i = 0; i < n; i++) {
+      byte v = (byte) (t0[a[ao + i] & 0xff] ^ t1[b[bo + i] & 0xff] ^ t2[e[eo + i] & 0xff] ^ t3[g[go + i] & 0xff]);
+      dst[d + i] = set ? v : (byte) (dst[d + i] ^ v);
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.cryptoworker.sharing;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,24 +51,15 @@ final class LinearCode {
    * the z random ones, each {@code chunk} bytes, back to back.
    */
   void encodeShare(int i, byte[] data, byte[] random, int chunk, byte[] out, int outOffset) {
-    boolean first = true;
+    int[] row = new int[k + z];
+    byte[][] sources = new byte[k + z][];
+    int[] offsets = new int[k + z];
     for (int j = 0; j < k + z; j++) {
-      int c = encoding.get(i, j);
-      if (c == 0) {
-        continue;
-      }
-      byte[] src = j < k ? data : random;
-      int at = (j < k ? j : j - k) * chunk;
-      if (first) {
-        Gf256.mul(c, src, at, out, outOffset, chunk);
-        first = false;
-      } else {
-        Gf256.mulAdd(c, src, at, out, outOffset, chunk);
-      }
+      row[j] = encoding.get(i, j);
+      sources[j] = j < k ? data : random;
+      offsets[j] = (j < k ? j : j - k) * chunk;
     }
-    if (first) {
-      Arrays.fill(out, outOffset, outOffset + chunk, (byte) 0);
-    }
+    combine(row, sources, offsets, out, outOffset, chunk);
   }
 
   /**
@@ -82,21 +72,35 @@ final class LinearCode {
     GfMatrix inverse = inverseOf(rows);
     byte[] out = new byte[inputs * chunk];
     for (int j = 0; j < inputs; j++) {
-      boolean first = true;
-      for (int m = 0; m < rows.length; m++) {
-        int c = inverse.get(j, m);
-        if (c == 0) {
-          continue;
-        }
-        if (first) {
-          Gf256.mul(c, chunks[m], offsets[m], out, j * chunk, chunk);
-          first = false;
-        } else {
-          Gf256.mulAdd(c, chunks[m], offsets[m], out, j * chunk, chunk);
-        }
-      }
+      combine(inverse.row(j), chunks, offsets, out, j * chunk, chunk);
     }
     return out;
+  }
+
+  /** {@code out = sum of coefficients[m] * sources[m]}, leaving out zero coefficients; a lone 1 is a copy. */
+  private static void combine(int[] coefficients, byte[][] sources, int[] offsets, byte[] out, int outOffset,
+      int chunk) {
+    int terms = 0;
+    for (int c : coefficients) {
+      if (c != 0) {
+        terms++;
+      }
+    }
+    int[] c = new int[terms];
+    byte[][] src = new byte[terms][];
+    int[] at = new int[terms];
+    for (int m = 0, t = 0; m < coefficients.length; m++) {
+      if (coefficients[m] != 0) {
+        c[t] = coefficients[m];
+        src[t] = sources[m];
+        at[t++] = offsets[m];
+      }
+    }
+    if (terms == 1 && c[0] == 1) {
+      System.arraycopy(src[0], at[0], out, outOffset, chunk);
+    } else {
+      Gf256.combine(c, src, at, out, outOffset, chunk);
+    }
   }
 
   private GfMatrix inverseOf(int[] rows) {

@@ -43,21 +43,27 @@ class GfArithmeticTest {
   }
 
   @Test
-  void bulkOperationsAgreeWithScalarOnes() {
+  void combiningArraysAgreesWithScalarProducts() {
     SplittableRandom r = new SplittableRandom(1);
-    byte[] src = new byte[1000];
-    r.nextBytes(src);
-    for (int c : new int[] {0, 1, 2, 0x53, 0xff}) {
-      byte[] dst = new byte[1000];
-      r.nextBytes(dst);
-      byte[] before = dst.clone();
-      Gf256.mulAdd(c, src, 3, dst, 5, 990);
-      for (int i = 0; i < 990; i++) {
-        assertEquals((before[5 + i] & 0xff) ^ Gf256.mul(c, src[3 + i] & 0xff), dst[5 + i] & 0xff);
+    for (int terms = 1; terms <= 9; terms++) {
+      int[] c = new int[terms];
+      byte[][] src = new byte[terms][];
+      int[] at = new int[terms];
+      for (int t = 0; t < terms; t++) {
+        c[t] = t == 0 ? 1 : 1 + r.nextInt(255);
+        src[t] = new byte[300];
+        r.nextBytes(src[t]);
+        at[t] = r.nextInt(50);
       }
-      Gf256.mul(c, src, 0, dst, 0, 1000);
-      for (int i = 0; i < 1000; i++) {
-        assertEquals(Gf256.mul(c, src[i] & 0xff), dst[i] & 0xff);
+      byte[] dst = new byte[260];
+      r.nextBytes(dst);
+      Gf256.combine(c, src, at, dst, 7, 250);
+      for (int i = 0; i < 250; i++) {
+        int expected = 0;
+        for (int t = 0; t < terms; t++) {
+          expected ^= Gf256.mul(c[t], src[t][at[t] + i] & 0xff);
+        }
+        assertEquals(expected, dst[7 + i] & 0xff, terms + " terms, byte " + i);
       }
     }
   }
