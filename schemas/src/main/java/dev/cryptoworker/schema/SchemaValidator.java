@@ -30,7 +30,7 @@ final class SchemaValidator {
    * were checked when they were built.
    */
   static TableSchema table(String name, ColumnPolicy rowKey, Map<String, FamilySchema> families,
-      StoredFormat storedFormat, Location at) {
+      StoredFormat storedFormat, TableLayout layout, Location at) {
     if (!TABLE_NAME.matcher(name).matches()) {
       throw at.at("table").error("'" + name + "' is not a valid HBase table name");
     }
@@ -52,7 +52,53 @@ final class SchemaValidator {
     if (families.isEmpty()) {
       throw at.at("families").error("at least one family is required");
     }
-    return new TableSchema(name, checkedRowKey, families, storedFormat, at.source());
+    if (layout instanceof TableLayout.Shared shared) {
+      checkShared(shared, checkedRowKey, families, at);
+    } else if (((TableLayout.Cell) layout).cluster().isBlank()) {
+      throw at.at("layout").at("cluster").error("a cluster name must not be blank");
+    }
+    return new TableSchema(name, checkedRowKey, families, storedFormat, layout, at.source());
+  }
+
+  /**
+   * A SHARED table: one distinct cluster per share; row keys that every cluster stores alike (so a
+   * row's shares meet: PLAIN, DET or OPE); every value shared (STD), since no server can compare,
+   * order or add shares.
+   */
+  private static void checkShared(TableLayout.Shared shared, ColumnPolicy rowKey, Map<String, FamilySchema> families,
+      Location at) {
+    Location layoutAt = at.at("layout");
+    int n = shared.parameters().n();
+    if (shared.clusters().size() != n) {
+      throw layoutAt.at("clusters").error("n is " + n + " but " + shared.clusters().size()
+          + " clusters are named: one cluster per share");
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      String c = shared.clusters().get(i);
+      if (c.isBlank() || !seen.add(c)) {
+        throw layoutAt.at("clusters").item(i).error(c.isBlank() ? "a cluster name must not be blank"
+            : "cluster '" + c + "' is named twice: two shares on one cluster let it learn what z shares hide");
+      }
+    }
+    if (rowKey.box() == BoxKind.STD) {
+      throw at.at("rowKey").error("a SHARED table needs row keys every cluster stores alike (PLAIN, DET or OPE):"
+          + " STD row keys differ per cluster, so a row's shares could not be found together");
+    }
+    for (FamilySchema f : families.values()) {
+      Location familyAt = at.at("families").at(f.name());
+      if (f.defaultPolicy().box() != BoxKind.STD) {
+        throw familyAt.at("default").error("a SHARED table shares every value: write { box: STD } (the servers cannot"
+            + " compare, order or add shares, so " + f.defaultPolicy().box() + " has no meaning here)");
+      }
+      for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
+        if (c.getValue().box() != BoxKind.STD) {
+          throw familyAt.at("columns").at(c.getKey()).error("a SHARED table shares every value: write { box: STD }"
+              + " (the servers cannot compare, order or add shares, so " + c.getValue().box()
+              + " has no meaning here)");
+        }
+      }
+    }
   }
 
   /** The family, once it passes; {@code at} is the family's key ({@code families.<name>}). */

@@ -52,12 +52,14 @@ public final class TableSchema {
   private final Map<String, FamilySchema> families;
   private final String source;
   private final StoredFormat storedFormat;
+  private final TableLayout layout;
 
   TableSchema(String tableName, ColumnPolicy rowKey, Map<String, FamilySchema> families, StoredFormat storedFormat,
-      String source) {
+      TableLayout layout, String source) {
     this.tableName = Objects.requireNonNull(tableName);
     this.rowKey = Objects.requireNonNull(rowKey);
     this.storedFormat = storedFormat;
+    this.layout = Objects.requireNonNull(layout);
     this.families = Collections.unmodifiableMap(new LinkedHashMap<>(families));
     this.source = source;
   }
@@ -99,6 +101,7 @@ public final class TableSchema {
     Builder b = new Builder(schema.tableName);
     b.rowKey = schema.rowKey;
     b.storedFormat = schema.storedFormat;
+    b.layout = schema.layout;
     b.families.putAll(schema.families);
     return b;
   }
@@ -135,6 +138,11 @@ public final class TableSchema {
     return Optional.ofNullable(storedFormat);
   }
 
+  /** How the table is stored: {@code CELL} on one cluster (the default), or {@code SHARED} over several. */
+  public TableLayout layout() {
+    return layout;
+  }
+
   /** Every family, in schema order. */
   public Map<String, FamilySchema> families() {
     return families;
@@ -151,18 +159,18 @@ public final class TableSchema {
   }
 
   /**
-   * Equal table name, row key policy, stored format and families; where each schema came from does
-   * not count.
+   * Equal table name, row key policy, stored format, layout and families; where each schema came
+   * from does not count.
    */
   @Override
   public boolean equals(Object o) {
     return o instanceof TableSchema t && t.tableName.equals(tableName) && t.rowKey.equals(rowKey)
-        && Objects.equals(t.storedFormat, storedFormat) && t.families.equals(families);
+        && Objects.equals(t.storedFormat, storedFormat) && t.layout.equals(layout) && t.families.equals(families);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(tableName, rowKey, storedFormat, families);
+    return Objects.hash(tableName, rowKey, storedFormat, layout, families);
   }
 
   @Override
@@ -177,6 +185,7 @@ public final class TableSchema {
     private String tableName;
     private ColumnPolicy rowKey;
     private StoredFormat storedFormat;
+    private TableLayout layout = TableLayout.cell();
     private final Map<String, FamilySchema> families = new LinkedHashMap<>();
 
     private Builder(String tableName) {
@@ -198,6 +207,12 @@ public final class TableSchema {
     /** The stored format of the table's keyed ciphertexts; null: the table's, or the latest for new tables. */
     public Builder storedFormat(StoredFormat format) {
       this.storedFormat = format;
+      return this;
+    }
+
+    /** How the table is stored (default: {@link TableLayout#cell()}). */
+    public Builder layout(TableLayout layout) {
+      this.layout = Objects.requireNonNull(layout);
       return this;
     }
 
@@ -225,7 +240,7 @@ public final class TableSchema {
     }
 
     TableSchema build(Location root) {
-      return SchemaValidator.table(tableName, rowKey, families, storedFormat, root);
+      return SchemaValidator.table(tableName, rowKey, families, storedFormat, layout, root);
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.StoredFormat;
+import dev.cryptoworker.sharing.SharingKind;
+import dev.cryptoworker.sharing.SharingParameters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,10 +27,11 @@ final class YamlSchemaReader {
 
   TableSchema read(YamlNode root) {
     requireMapping(root, "the schema");
-    allowOnly(root, "table", "rowKey", "families", "description", "storedFormat");
+    allowOnly(root, "table", "rowKey", "families", "description", "storedFormat", "layout");
     TableSchema.Builder table = TableSchema.builder(requireScalar(required(root, "table")));
     ifPresent(root, "rowKey", n -> table.rowKey(policy(n)));
     ifPresent(root, "storedFormat", n -> table.storedFormat(storedFormat(n)));
+    ifPresent(root, "layout", n -> table.layout(layout(n)));
     YamlNode familiesNode = required(root, "families");
     requireMapping(familiesNode, "families");
     for (Map.Entry<String, YamlNode> e : familiesNode.fields.entrySet()) {
@@ -85,6 +88,49 @@ final class YamlSchemaReader {
       return StoredFormat.of(Integer.parseInt(v));
     } catch (IllegalArgumentException e) {
       throw error(node, "unknown storedFormat '" + v + "' (expected 1 or 2)");
+    }
+  }
+
+  private TableLayout layout(YamlNode node) {
+    requireMapping(node, "a layout");
+    YamlNode typeNode = required(node, "type");
+    String type = requireScalar(typeNode).toUpperCase(Locale.ROOT);
+    switch (type) {
+      case "CELL" -> {
+        allowOnly(node, "type", "cluster");
+        YamlNode cluster = node.fields.get("cluster");
+        return new TableLayout.Cell(cluster == null ? TableLayout.DEFAULT_CLUSTER : requireScalar(cluster));
+      }
+      case "SHARED" -> {
+        allowOnly(node, "type", "scheme", "n", "r", "z", "clusters");
+        YamlNode schemeNode = required(node, "scheme");
+        String scheme = requireScalar(schemeNode).toUpperCase(Locale.ROOT);
+        SharingKind kind;
+        try {
+          kind = SharingKind.valueOf(scheme);
+        } catch (IllegalArgumentException e) {
+          throw error(schemeNode, "unknown scheme '" + scheme + "' (expected one of " + names(SharingKind.values()) + ")");
+        }
+        SharingParameters parameters;
+        try {
+          parameters = new SharingParameters(integer(required(node, "n")), integer(required(node, "r")),
+              integer(required(node, "z")));
+        } catch (IllegalArgumentException e) {
+          throw error(node, e.getMessage());
+        }
+        return new TableLayout.Shared(kind, parameters, stringList(required(node, "clusters")));
+      }
+      case "PACKED" -> throw error(typeNode, "layout PACKED (MiniCrypt packs) is not implemented yet");
+      default -> throw error(typeNode, "unknown layout type '" + type + "' (expected CELL or SHARED)");
+    }
+  }
+
+  private int integer(YamlNode node) {
+    String v = requireScalar(node);
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw error(node, "must be a whole number, got '" + v + "'");
     }
   }
 

@@ -21,6 +21,14 @@ final class YamlSchemaWriter {
     out.append("table: ").append(scalar(schema.tableName())).append('\n');
     out.append("rowKey: ").append(policy(schema.rowKeyPolicy())).append('\n');
     schema.storedFormat().ifPresent(f -> out.append("storedFormat: ").append(f.number()).append('\n'));
+    if (schema.layout() instanceof TableLayout.Shared s) {
+      out.append("layout: { type: SHARED, scheme: ").append(s.scheme()).append(", n: ").append(s.parameters().n())
+          .append(", r: ").append(s.parameters().r()).append(", z: ").append(s.parameters().z()).append(", clusters: [")
+          .append(String.join(", ", s.clusters().stream().map(YamlSchemaWriter::scalar).toList())).append("] }\n");
+    } else if (!schema.layout().equals(TableLayout.cell())) {
+      out.append("layout: { type: CELL, cluster: ").append(scalar(((TableLayout.Cell) schema.layout()).cluster()))
+          .append(" }\n");
+    }
     out.append("families:\n");
     for (FamilySchema family : schema.families().values()) {
       out.append("  ").append(scalar(family.name())).append(":\n");

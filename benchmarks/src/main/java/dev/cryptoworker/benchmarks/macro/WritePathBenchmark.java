@@ -41,8 +41,9 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * ({@link SecureBulkLoad}: HFiles loaded with HBase's tool; the plain side runs the same code into a
  * plain table, {@link SecureBulkLoad#intoUnprotected}). Rows are YCSB-like: 10 fields of 100 bytes. The secure side
  * runs twice, in stored format 1 (5-byte key headers, SIV row keys) and format 2 (1-byte headers, one-block row keys),
- * to measure what the shorter form saves. Then every table is flushed and major-compacted and its stored bytes
- * summed, with the stored key and value sizes.
+ * to measure what the shorter form saves. Each table is flushed after its load, and the next load waits until its
+ * compactions are done; at the end every table is major-compacted and its stored bytes summed, with the stored key and
+ * value sizes.
  *
  * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
  * {@code --out=dir}.
@@ -172,6 +173,9 @@ public final class WritePathBenchmark {
                 rows / seconds);
             results.add(new Loaded(method, side, seconds, 0, averageKeyBytes(raw), averageValueBytes(raw)));
           }
+          // The next load starts on a quiet cluster: no flush or compaction of this table left running.
+          admin.flush(name);
+          waitForCompaction(admin, name);
         }
         for (int i = 0; i < results.size(); i++) {
           Loaded l = results.get(i);

@@ -1,0 +1,79 @@
+package dev.cryptoworker.schema;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.sharing.SharingKind;
+import dev.cryptoworker.sharing.SharingParameters;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The {@code layout:} section: CELL (optionally on a named cluster) and SHARED over independent clusters. */
+class TableLayoutTest {
+  private static final String SHARED = String.join("\n",
+      "table: records",
+      "rowKey: { box: DET }",
+      "layout: { type: SHARED, scheme: SECURE_RAID, n: 4, r: 1, z: 1, clusters: [east, west, north, south] }",
+      "families:",
+      "  f:",
+      "    default: { box: STD }",
+      "");
+
+  private static InvalidSchemaException refused(String yaml) {
+    return assertThrows(InvalidSchemaException.class, () -> TableSchema.parse(yaml, "t.yaml"));
+  }
+
+  @Test
+  void readsSharedAndCellLayoutsAndWritesThemBack() {
+    TableSchema shared = TableSchema.parse(SHARED);
+    TableLayout.Shared layout = (TableLayout.Shared) shared.layout();
+    assertEquals(SharingKind.SECURE_RAID, layout.scheme());
+    assertEquals(new SharingParameters(4, 1, 1), layout.parameters());
+    assertEquals(List.of("east", "west", "north", "south"), layout.clusters());
+    assertEquals(shared, TableSchema.parse(shared.toYaml()));
+
+    TableSchema plain = TableSchema.parse(SHARED.replace(
+        "layout: { type: SHARED, scheme: SECURE_RAID, n: 4, r: 1, z: 1, clusters: [east, west, north, south] }",
+        "layout: { type: CELL, cluster: west }"));
+    assertEquals(new TableLayout.Cell("west"), plain.layout());
+    assertEquals(plain, TableSchema.parse(plain.toYaml()));
+    assertEquals(TableLayout.cell(), ExampleSchemas.patients().layout());
+  }
+
+  @Test
+  void impossibleParametersAreRefusedAtTheirLine() {
+    InvalidSchemaException e = refused(SHARED.replace("r: 1, z: 1", "r: 2, z: 2"));
+    assertEquals(3, e.line());
+    assertTrue(e.getMessage().contains("t.yaml:3: layout: z + r must be below n (z=2, r=2, n=4)"), e.getMessage());
+    assertTrue(refused(SHARED.replace("n: 4", "n: four")).getMessage().contains("must be a whole number"));
+    assertTrue(refused(SHARED.replace("SECURE_RAID", "RAID6")).getMessage().contains("unknown scheme 'RAID6'"));
+    assertTrue(refused(SHARED.replace(", north, south", ", north")).getMessage()
+        .contains("n is 4 but 3 clusters are named"));
+    assertTrue(refused(SHARED.replace("north, south", "north, east")).getMessage()
+        .contains("cluster 'east' is named twice"));
+    assertTrue(refused(SHARED.replace("type: SHARED", "type: PACKED")).getMessage()
+        .contains("layout PACKED (MiniCrypt packs) is not implemented yet"));
+    assertTrue(refused(SHARED.replace("type: SHARED", "type: TILES")).getMessage()
+        .contains("unknown layout type 'TILES'"));
+  }
+
+  @Test
+  void sharedTablesShareEveryValueUnderRowKeysEveryClusterStoresAlike() {
+    InvalidSchemaException rowKey = refused(SHARED.replace("rowKey: { box: DET }", "rowKey: { box: STD }"));
+    assertTrue(rowKey.getMessage().contains("t.yaml:2: rowKey: a SHARED table needs row keys every cluster"
+        + " stores alike"), rowKey.getMessage());
+    InvalidSchemaException column = refused(SHARED + "    columns:\n      id: { box: DET }\n");
+    assertTrue(column.getMessage().contains("families.f.columns.id: a SHARED table shares every value"),
+        column.getMessage());
+    // The builder refuses the same way, naming the YAML path.
+    InvalidSchemaException built = assertThrows(InvalidSchemaException.class, () -> TableSchema.builder("t")
+        .rowKey(ColumnPolicy.of(BoxKind.DET))
+        .layout(new TableLayout.Shared(SharingKind.SHAMIR, new SharingParameters(3, 1, 1), List.of("a", "b", "c")))
+        .family(FamilySchema.builder("f").defaultPolicy(ColumnPolicy.of(BoxKind.OPE)).build())
+        .build());
+    assertTrue(built.getMessage().contains("families.f.default: a SHARED table shares every value"),
+        built.getMessage());
+  }
+}
