@@ -70,8 +70,16 @@ public class SecretSharingBenchmark {
     new SecureRandom().nextBytes(value);
     byte[][] shares = sharing.split(value, null);
     threshold = new HashMap<>();
-    for (int i = 0; i < p.threshold(); i++) {
+    for (int i = 0; i < sharing.threshold(); i++) {
       threshold.put(i, shares[i]);
+    }
+    // The JIT compiles the JDK's AES-GCM and AES-CTR intrinsics, and these loops, only after many
+    // calls: at 1 MiB per call JMH's warm-up iterations make too few (GCM stays at 80 MB/s for the
+    // first ~600 calls), so warm up on about 2 GB of this size first.
+    int calls = (int) Math.min(20_000, (2L << 30) / size);
+    for (int i = 0; i < calls; i++) {
+      sharing.split(value, null);
+      sharing.join(threshold, null);
     }
   }
 

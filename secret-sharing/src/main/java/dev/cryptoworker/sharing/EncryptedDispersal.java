@@ -134,15 +134,11 @@ final class EncryptedDispersal implements SecretSharing {
     return code.threshold();
   }
 
-  private int chunk(int length) {
-    int k = code.dataChunks();
-    return (length + k - 1) / k;
-  }
 
   @Override
   public byte[][] split(byte[] value, byte[] associatedData) throws GeneralSecurityException {
     byte[] pack = transform.wrap(value, associatedData);
-    int chunk = chunk(pack.length);
+    int chunk = code.chunkFor(pack.length);
     byte[] data = Arrays.copyOf(pack, code.dataChunks() * chunk);
     byte[][] shares = new byte[parameters.n()][];
     for (int i = 0; i < shares.length; i++) {
@@ -156,7 +152,7 @@ final class EncryptedDispersal implements SecretSharing {
   @Override
   public Reconstruction join(Map<Integer, byte[]> shares, byte[] associatedData) throws ShareDecodingException {
     ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
-    CodedShares.Decoded decoded = CodedShares.decode(code, checked, chunk(checked.codedLength()));
+    CodedShares.Decoded decoded = CodedShares.decode(code, checked, code.chunkFor(checked.codedLength()));
     try {
       return new Reconstruction(transform.unwrap(Arrays.copyOf(decoded.data(), checked.codedLength()), associatedData),
           decoded.corrupt());

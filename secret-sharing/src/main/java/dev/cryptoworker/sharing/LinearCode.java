@@ -9,11 +9,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * A linear code over GF(2^8) given by its n x (k + z) encoding matrix: share i (a chunk of bytes)
  * is row i applied to the k data chunks followed by the z random chunks. Every scheme of this module
  * is one such matrix (with z = 0 for plain Reed-Solomon); decoding inverts the rows of the shares at
- * hand, once per set of shares (cached). Thread-safe.
+ * hand, once per set of shares (cached). Chunks of {@value #BITSLICED_FROM} bytes and more are
+ * padded to a multiple of 64 (8 packets of whole longs) and coded bit-sliced ({@link BitslicedKernel}); smaller ones byte by byte
+ * through product tables, without padding. Thread-safe.
  */
 final class LinearCode {
   /** Beyond this many share subsets, a disagreement is reported rather than searched for a correction. */
   private static final int MAX_CORRECTION_SUBSETS = 5_000;
+  /** The chunk size from which coding is bit-sliced. */
+  static final int BITSLICED_FROM = 512;
 
   private final GfMatrix encoding;
   private final int k;
@@ -44,6 +48,12 @@ final class LinearCode {
 
   GfMatrix encoding() {
     return encoding;
+  }
+
+  /** Bytes per share (without header) for {@code codedLength} bytes of data. */
+  int chunkFor(int codedLength) {
+    int chunk = (int) (((long) codedLength + k - 1) / k);
+    return chunk >= BITSLICED_FROM ? (chunk + 63) & ~63 : chunk;
   }
 
   /**
@@ -98,6 +108,8 @@ final class LinearCode {
     }
     if (terms == 1 && c[0] == 1) {
       System.arraycopy(src[0], at[0], out, outOffset, chunk);
+    } else if (chunk >= BITSLICED_FROM) {
+      BitslicedKernel.combine(c, src, at, out, outOffset, chunk);
     } else {
       Gf256.combine(c, src, at, out, outOffset, chunk);
     }

@@ -41,15 +41,10 @@ final class LinearSecretSharing implements SecretSharing {
     return code;
   }
 
-  /** Bytes per share for a value of {@code length} bytes (without the header). */
-  int chunk(int length) {
-    int k = code.dataChunks();
-    return (length + k - 1) / k;
-  }
 
   @Override
   public byte[][] split(byte[] value, byte[] associatedData) {
-    int chunk = chunk(value.length);
+    int chunk = code.chunkFor(value.length);
     byte[] data = Arrays.copyOf(value, code.dataChunks() * chunk);
     byte[] random = new byte[(code.threshold() - code.dataChunks()) * chunk];
     RANDOM.get().nextBytes(random, 0, random.length);
@@ -67,7 +62,7 @@ final class LinearSecretSharing implements SecretSharing {
   @Override
   public Reconstruction join(Map<Integer, byte[]> shares, byte[] associatedData) throws ShareDecodingException {
     ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
-    CodedShares.Decoded decoded = CodedShares.decode(code, checked, chunk(checked.codedLength()));
+    CodedShares.Decoded decoded = CodedShares.decode(code, checked, code.chunkFor(checked.codedLength()));
     return new Reconstruction(Arrays.copyOf(decoded.data(), checked.codedLength()), decoded.corrupt());
   }
 }

@@ -68,6 +68,47 @@ class GfArithmeticTest {
     }
   }
 
+  /** Bit-sliced: symbol (q, t) is bit t of byte q of each of the 8 packets; each is multiplied by c. */
+  @Test
+  void bitslicedProductsMultiplyEverySymbol() {
+    SplittableRandom r = new SplittableRandom(3);
+    int chunk = 2048;
+    int packet = chunk / 8;
+    for (int c : new int[] {1, 2, 3, 0x53, 0xca, 0xff}) {
+      byte[] x = new byte[chunk];
+      r.nextBytes(x);
+      byte[] y = new byte[chunk];
+      BitslicedKernel.combine(new int[] {c}, new byte[][] {x}, new int[] {0}, y, 0, chunk);
+      for (int q = 0; q < packet; q += 7) {
+        for (int t = 0; t < 8; t++) {
+          assertEquals(Gf256.mul(c, symbol(x, packet, q, t)), symbol(y, packet, q, t), "c=" + c + " q=" + q + " t=" + t);
+        }
+      }
+    }
+    // Sums of products: two terms at once equal the XOR of each alone.
+    byte[] a = new byte[chunk];
+    byte[] b = new byte[chunk];
+    r.nextBytes(a);
+    r.nextBytes(b);
+    byte[] both = new byte[chunk];
+    BitslicedKernel.combine(new int[] {7, 200}, new byte[][] {a, b}, new int[] {0, 0}, both, 0, chunk);
+    byte[] first = new byte[chunk];
+    byte[] second = new byte[chunk];
+    BitslicedKernel.combine(new int[] {7}, new byte[][] {a}, new int[] {0}, first, 0, chunk);
+    BitslicedKernel.combine(new int[] {200}, new byte[][] {b}, new int[] {0}, second, 0, chunk);
+    for (int i = 0; i < chunk; i++) {
+      assertEquals((byte) (first[i] ^ second[i]), both[i]);
+    }
+  }
+
+  private static int symbol(byte[] chunk, int packet, int q, int t) {
+    int s = 0;
+    for (int b = 0; b < 8; b++) {
+      s |= ((chunk[b * packet + q] >>> t) & 1) << b;
+    }
+    return s;
+  }
+
   @Test
   void inversesAndLagrangeInterpolation() {
     GfMatrix v = SecretSharings.shamir(5, 4); // 5 x 5 Vandermonde at 1..5

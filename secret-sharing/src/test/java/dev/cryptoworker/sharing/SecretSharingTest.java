@@ -71,11 +71,11 @@ class SecretSharingTest {
   void shareSizesMatchTheSchemes() throws Exception {
     byte[] value = new byte[6000];
     Map<SharingKind, Integer> expected = Map.of(
-        SharingKind.SHAMIR, 6000,
-        SharingKind.PACKED_SHAMIR, 1500, // k = 8 - 2 - 2
-        SharingKind.SECURE_RAID, 1500,
-        SharingKind.AONT_RS, (6000 + 16 + 32 + 5) / 6,
-        SharingKind.AES_RS, (6000 + 33 + 5) / 6); // STD in stored format 1: 33 bytes
+        SharingKind.SHAMIR, 6016,
+        SharingKind.PACKED_SHAMIR, 1536, // k = 8 - 2 - 2; chunks from 1 KiB are bit-sliced, a multiple of 64
+        SharingKind.SECURE_RAID, 1536,
+        SharingKind.AONT_RS, 1024, // (6000 + 16 + 32) / 6 = 1008, padded to a multiple of 64
+        SharingKind.AES_RS, 1024); // (6000 + 33) / 6 (STD in stored format 1: 33 bytes), padded
     for (SecretSharing s : allSchemes(8, 2, 2)) {
       for (byte[] share : s.split(value, AD)) {
         assertEquals(ShareHeader.LENGTH + expected.get(s.kind()), share.length, s.kind().toString());
