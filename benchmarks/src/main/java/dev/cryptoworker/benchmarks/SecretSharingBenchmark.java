@@ -75,8 +75,8 @@ public class SecretSharingBenchmark {
     }
     // The JIT compiles the JDK's AES-GCM and AES-CTR intrinsics, and these loops, only after many
     // calls: at 1 MiB per call JMH's warm-up iterations make too few (GCM stays at 80 MB/s for the
-    // first ~600 calls), so warm up on about 2 GB of this size first.
-    int calls = (int) Math.min(20_000, (2L << 30) / size);
+    // first ~600 calls), so warm up on 700 calls (20,000 for small values) of this size first.
+    int calls = (int) Math.min(20_000, Math.max(700, (512L << 20) / size));
     for (int i = 0; i < calls; i++) {
       sharing.split(value, null);
       sharing.join(threshold, null);

@@ -7,6 +7,7 @@ import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
@@ -123,6 +124,19 @@ public final class SecureConnection implements Closeable {
     return builder().connection(connection).keys(keys).schemas(schemas).build();
   }
 
+  /**
+   * Wraps named connections to independent clusters: SHARED tables spread over those their schema
+   * names, other tables live on the cluster their {@code layout: { type: CELL, cluster: NAME }}
+   * names, by default {@value #DEFAULT_CLUSTER}, which must be among them (it also holds the counter
+   * table of ASHE and SSE columns).
+   */
+  public static SecureConnection wrap(Map<String, Connection> clusters, KeyProvider keys,
+      Collection<TableSchema> schemas) {
+    Builder b = builder().keys(keys).schemas(schemas);
+    clusters.forEach(b::cluster);
+    return b.build();
+  }
+
   /** Wraps {@code connection} with {@code options}. */
   public static SecureConnection wrap(
       Connection connection, KeyProvider keys, Collection<TableSchema> schemas, SecureTableOptions options) {
@@ -174,8 +188,13 @@ public final class SecureConnection implements Closeable {
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
+    if (codec.schema().layout() instanceof TableLayout.Shared) {
+      throw new UnsupportedOperationException("table " + name + " is SHARED over " + StorageLayouts.clustersOf(
+          codec.schema().layout()) + ": inspecting and auditing shares is not built yet");
+    }
     try {
-      return new TableInspector(resolve(name, codec), defaultCluster(), name);
+      return new TableInspector(resolve(name, codec), clusters.get(StorageLayouts.homeCluster(codec.schema().layout())),
+          name);
     } catch (IOException e) {
       throw new UncheckedIOException("table " + name + ": cannot read its descriptor", e);
     }
@@ -208,7 +227,7 @@ public final class SecureConnection implements Closeable {
       return known;
     }
     TableDescriptor descriptor;
-    try (Table table = defaultCluster().getTable(name)) {
+    try (Table table = clusters.get(StorageLayouts.homeCluster(declared.schema().layout())).getTable(name)) {
       descriptor = table.getDescriptor();
     } catch (TableNotFoundException e) {
       return declared; // nothing to read yet; checked when the table exists
@@ -344,22 +363,27 @@ public final class SecureConnection implements Closeable {
           "table " + d.getTableName() + ": descriptor families " + families + " differ from the schema's "
               + codec.schema().families().keySet());
     }
-    try (Admin admin = defaultCluster().getAdmin()) {
-      if (needsRegionWork(codec.schema())) {
+    if (needsRegionWork(codec.schema())) {
+      try (Admin admin = defaultCluster().getAdmin()) {
         createCounterTable(admin);
       }
-      if (splitKeys == null || splitKeys.length == 0) {
-        admin.createTable(d);
-      } else {
-        admin.createTable(d, splitKeys);
+    }
+    // A SHARED table: the same table, descriptor and splits on every one of its clusters.
+    for (String cluster : StorageLayouts.clustersOf(codec.schema().layout())) {
+      try (Admin admin = clusters.get(cluster).getAdmin()) {
+        if (splitKeys == null || splitKeys.length == 0) {
+          admin.createTable(d);
+        } else {
+          admin.createTable(d, splitKeys);
+        }
       }
     }
   }
 
   /**
    * {@code regions - 1} split keys that spread {@code name}'s DET or STD row keys evenly over
-   * {@code regions} regions: stored keys are the current key's 5-byte key-id header followed by
-   * pseudo-random bytes, so the splits cut the two bytes after the header evenly. Rows written
+   * {@code regions} regions: stored keys are the current key's header (5 bytes in stored format 1,
+   * 1 in format 2) followed by pseudo-random bytes, so the splits cut the two bytes after the header evenly. Rows written
    * under a later key (after rotation) carry another header and land in the first or last region.
    *
    * @throws IllegalArgumentException if the table has no schema, its row keys are not DET or STD
@@ -465,9 +489,9 @@ public final class SecureConnection implements Closeable {
     }
 
     /**
-     * A named connection to one cluster. Layouts that store a table over several independent
-     * clusters (secret sharing) name them; this version stores every table in {@value
-     * #DEFAULT_CLUSTER}, so it must be among them.
+     * A named connection to one cluster. SHARED tables name the clusters their shares go to; other
+     * tables live on {@value #DEFAULT_CLUSTER} unless their layout names another. {@value
+     * #DEFAULT_CLUSTER} must be among them (it holds the counter table).
      */
     public Builder cluster(String name, Connection connection) {
       Objects.requireNonNull(name, "name");
@@ -544,6 +568,15 @@ public final class SecureConnection implements Closeable {
         throw new IllegalArgumentException(clusters.isEmpty()
             ? "no connection: call connection(Connection)"
             : "clusters " + clusters.keySet() + " given, but no " + DEFAULT_CLUSTER + " cluster to store tables in");
+      }
+      for (TableSchema schema : schemas) {
+        for (String cluster : StorageLayouts.clustersOf(schema.layout())) {
+          if (!clusters.containsKey(cluster)) {
+            throw new IllegalArgumentException("table " + schema.tableName() + " (" + schema.source()
+                + ") is stored on cluster '" + cluster + "', which this connection was not given (clusters: "
+                + clusters.keySet() + ")");
+          }
+        }
       }
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
       Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
+import java.time.Duration;
 
 /**
  * Options of the tables of a {@link SecureConnection}. Immutable; start from {@link #defaults()}.
@@ -12,8 +13,10 @@ public final class SecureTableOptions {
   private final int orderPreservingMemoEntries;
   private final boolean unprotectedTables;
   private final boolean skipUndecodableRows;
+  private final Duration clusterTimeout;
 
   private SecureTableOptions(Builder b) {
+    this.clusterTimeout = b.clusterTimeout;
     this.skipUndecodableRows = b.skipUndecodableRows;
     this.clientSideEvaluation = b.clientSideEvaluation;
     this.orderPreservingMemoEntries = b.orderPreservingMemoEntries;
@@ -64,9 +67,28 @@ public final class SecureTableOptions {
     return skipUndecodableRows;
   }
 
+  /**
+   * How long a SHARED table waits for each cluster's answer before counting the cluster as
+   * unavailable for that operation (30 s by default). Give the clusters' HBase clients retry and
+   * timeout settings below it, or their calls keep running in the background after it.
+   */
+  public Duration clusterTimeout() {
+    return clusterTimeout;
+  }
+
   /** Builder of {@link SecureTableOptions}. */
   public static final class Builder {
     private boolean skipUndecodableRows;
+    private Duration clusterTimeout = Duration.ofSeconds(30);
+
+    /** See {@link SecureTableOptions#clusterTimeout()}. */
+    public Builder clusterTimeout(Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("clusterTimeout must be positive, got " + timeout);
+      }
+      this.clusterTimeout = timeout;
+      return this;
+    }
 
     /** See {@link SecureTableOptions#skipUndecodableRows()}. */
     public Builder skipUndecodableRows(boolean skip) {

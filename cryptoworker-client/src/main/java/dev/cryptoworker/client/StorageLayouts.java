@@ -1,5 +1,6 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.schema.TableLayout;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -7,17 +8,17 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 
 /**
- * The storage layouts this client knows, by name: a new layout (MiniCrypt packs, secret shares) is
- * a {@link StorageLayout} implementation and one entry here, selected by the schema. Today every
- * schema uses {@code CELL}.
+ * The storage layouts this client knows, by name: a new layout (MiniCrypt packs, ...) is a {@link
+ * StorageLayout} implementation and one entry here, selected by the schema's {@code layout:}
+ * section: {@code CELL} (the default) or {@code SHARED}.
  */
 final class StorageLayouts {
   /** What a layout is opened with. */
   record Context(TableName table, TableCodec codec, Map<String, Connection> clusters, SecureTableOptions options,
       ExecutorService pool) {
     /** The cluster a single-cluster layout stores its table in. */
-    Connection defaultCluster() {
-      return clusters.get(SecureConnection.DEFAULT_CLUSTER);
+    Connection homeCluster() {
+      return clusters.get(StorageLayouts.homeCluster(codec.schema().layout()));
     }
   }
 
@@ -28,7 +29,9 @@ final class StorageLayouts {
   }
 
   private static final Map<String, Factory> FACTORIES = Map.of(
-      "CELL", c -> new CellLayout(c.defaultCluster().getTable(c.table()), c.codec(), c.options(), c.pool()));
+      "CELL", c -> new CellLayout(c.homeCluster().getTable(c.table()), c.codec(), c.options(), c.pool()),
+      "SHARED", c -> new SharedLayout(c.table(), c.codec(), (TableLayout.Shared) c.codec().schema().layout(),
+          c.clusters(), c.options(), c.pool()));
 
   private StorageLayouts() {}
 
@@ -36,9 +39,23 @@ final class StorageLayouts {
   static StorageLayout open(Context context) throws IOException {
     if (context.codec().rowsMove()) {
       // A migration moving rows to new stored keys: both forms, one cell per cell.
-      return new MovingRowsLayout(context.defaultCluster().getTable(context.table()), context.codec(),
+      return new MovingRowsLayout(context.homeCluster().getTable(context.table()), context.codec(),
           context.options(), context.pool());
     }
-    return FACTORIES.get("CELL").open(context);
+    return FACTORIES.get(context.codec().schema().layout().type()).open(context);
+  }
+
+  /**
+   * The cluster whose descriptor speaks for the table: a CELL table's own, a SHARED table's first
+   * (every cluster holds the same descriptor).
+   */
+  static String homeCluster(TableLayout layout) {
+    return layout instanceof TableLayout.Shared shared ? shared.clusters().get(0) : ((TableLayout.Cell) layout).cluster();
+  }
+
+  /** Every cluster the table is stored on. */
+  static java.util.List<String> clustersOf(TableLayout layout) {
+    return layout instanceof TableLayout.Shared shared ? shared.clusters()
+        : java.util.List.of(((TableLayout.Cell) layout).cluster());
   }
 }

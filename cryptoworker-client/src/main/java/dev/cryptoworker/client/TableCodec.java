@@ -259,6 +259,11 @@ final class TableCodec {
     return rowBox.capability(PlaintextStorage.class).isPresent();
   }
 
+  /** Whether stored row keys sort as the plaintext keys do (PLAIN or OPE), so row ranges map to stored ranges. */
+  boolean rowKeysKeepOrder() {
+    return rowKeysInPlaintext() || rowBox.capability(OrderOnCiphertext.class).isPresent();
+  }
+
   /** Whether any family stores encrypted qualifier names. */
   boolean anyProtectedQualifiers() {
     return schema.families().values().stream().anyMatch(FamilySchema::protectQualifiers);
@@ -391,6 +396,16 @@ final class TableCodec {
     return box.capability(EqualityOnCiphertext.class).isPresent()
         ? AssociatedData.of("value", tableBytes, family, qualifier)
         : AssociatedData.of("value", tableBytes, row, family, qualifier);
+  }
+
+  /**
+   * Checks {@code value} against the column's declared type, for layouts that store it without
+   * encrypting it through the column's box (shares).
+   *
+   * @throws IllegalArgumentException naming table, column and problem
+   */
+  void checkValue(byte[] family, byte[] qualifier, byte[] value) throws UnsupportedSecureOperationException {
+    checkType(family, qualifier, value, "value");
   }
 
   private void checkType(byte[] family, byte[] qualifier, byte[] value, String what)

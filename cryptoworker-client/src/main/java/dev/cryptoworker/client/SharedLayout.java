@@ -1,0 +1,435 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.cryptobox.PlainBox;
+import dev.cryptoworker.schema.TableLayout;
+import dev.cryptoworker.sharing.SecretSharing;
+import dev.cryptoworker.sharing.SecretSharings;
+import dev.cryptoworker.sharing.SharingKind;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.coprocessor.Batch;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The SHARED layout: one logical table on n independent clusters. Row keys and qualifier names are
+ * stored as the schema protects them, alike on every cluster (so a row's shares meet); every value
+ * is split into n shares ({@link SecretSharing}), share i on cluster i, all with one timestamp.
+ *
+ * <p>Writes (puts, deletes) go to every cluster at once and are acknowledged when at least n - r
+ * clusters took them; a put that fewer took is removed again from those that did (best effort) and
+ * fails. Reads ask every cluster and decode each cell from the newest version's shares (see {@link
+ * ShareReconciler}): while at most r clusters are down, every acknowledged write reads back;
+ * afterwards the clusters that missed writes must be repaired before a different set goes down.
+ */
+final class SharedLayout implements StorageLayout {
+  private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
+
+  private final TableCodec codec;
+  private final TableLayout.Shared spec;
+  private final SecretSharing sharing;
+  private final boolean encryptsFirst;
+  private final List<Table> tables;
+  private final ClusterCalls calls;
+  private final ShareReconciler reconciler;
+  private final int writeQuorum;
+
+  SharedLayout(TableName name, TableCodec codec, TableLayout.Shared spec, Map<String, Connection> clusters,
+      SecureTableOptions options, ExecutorService pool) throws IOException {
+    this.codec = codec;
+    this.spec = spec;
+    // AES_RS disperses the column's STD ciphertext (AES-GCM under the key provider's key, bound to the cell).
+    this.encryptsFirst = spec.scheme() == SharingKind.AES_RS;
+    this.sharing = SecretSharings.create(spec.scheme(), spec.parameters(), encryptsFirst ? PlainBox.get() : null);
+    List<Table> opened = new ArrayList<>();
+    for (String cluster : spec.clusters()) {
+      opened.add(clusters.get(cluster).getTable(name));
+    }
+    this.tables = List.copyOf(opened);
+    this.calls = new ClusterCalls(pool, options.clusterTimeout().toNanos(), tables.size());
+    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(),
+        (row, family, qualifier, joined) -> encryptsFirst ? codec.decodeValue(row, family, qualifier, joined) : joined);
+    this.writeQuorum = spec.parameters().n() - spec.parameters().r();
+  }
+
+  @Override
+  public List<Table> storedTables() {
+    return tables;
+  }
+
+  private int n() {
+    return tables.size();
+  }
+
+  // ---- writes
+
+  private byte[][] share(byte[] row, byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    try {
+      if (encryptsFirst) {
+        return sharing.split(codec.encodeValue(row, family, qualifier, value), null);
+      }
+      codec.checkValue(family, qualifier, value);
+      return sharing.split(value, null);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + codec.table() + ": cannot share a value: " + e.getMessage(), e);
+    }
+  }
+
+  /** The n stored puts of {@code put}, every cell at one timestamp on every cluster. */
+  private Put[] encode(Put put, long now) throws IOException {
+    if (put.getTimestamp() != HConstants.LATEST_TIMESTAMP) {
+      now = put.getTimestamp();
+    }
+    byte[] row = put.getRow();
+    codec.checkRowType(row);
+    byte[] storedRow = codec.encodeRow(row);
+    Put[] out = new Put[n()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new Put(storedRow).setDurability(put.getDurability());
+    }
+    for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
+      for (Cell cell : f.getValue()) {
+        byte[] qualifier = CellUtil.cloneQualifier(cell);
+        long ts = cell.getTimestamp() == HConstants.LATEST_TIMESTAMP ? now : cell.getTimestamp();
+        byte[] storedQualifier = codec.encodeQualifier(f.getKey(), qualifier);
+        byte[][] shares = share(row, f.getKey(), qualifier, CellUtil.cloneValue(cell));
+        for (int i = 0; i < out.length; i++) {
+          out[i].addColumn(f.getKey(), storedQualifier, ts, shares[i]);
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void put(List<Put> puts) throws IOException {
+    long now = System.currentTimeMillis();
+    List<List<Put>> perCluster = new ArrayList<>();
+    for (int i = 0; i < n(); i++) {
+      perCluster.add(new ArrayList<>(puts.size()));
+    }
+    for (Put put : puts) {
+      Put[] stored = encode(put, now);
+      for (int i = 0; i < stored.length; i++) {
+        perCluster.get(i).add(stored[i]);
+      }
+    }
+    ClusterCalls.Outcomes<Void> outcomes = calls.onEvery(i -> {
+      tables.get(i).put(perCluster.get(i));
+      return null;
+    });
+    if (outcomes.answered() >= writeQuorum) {
+      logDegraded(outcomes, "put");
+      return;
+    }
+    // Not acknowledged: take the shares back, so that no reader meets a version too few clusters hold.
+    calls.onEvery(i -> {
+      List<Delete> undo = new ArrayList<>();
+      for (Put stored : perCluster.get(i)) {
+        Delete d = new Delete(stored.getRow());
+        for (List<Cell> cells : stored.getFamilyCellMap().values()) {
+          for (Cell c : cells) {
+            d.addColumn(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c), c.getTimestamp());
+          }
+        }
+        undo.add(d);
+      }
+      tables.get(i).delete(undo);
+      return null;
+    });
+    throw new IOException("table " + codec.table() + ": a put of " + puts.size() + " rows reached "
+        + outcomes.answered() + " of " + n() + " clusters, " + writeQuorum + " needed; not written (shares taken"
+        + " back where possible). Failed: " + outcomes.describeFailures(spec.clusters()));
+  }
+
+  private void logDegraded(ClusterCalls.Outcomes<?> outcomes, String what) {
+    if (outcomes.answered() < n()) {
+      LOG.warn("Table {}: {} acknowledged by {} of {} clusters; repair the others when they are back. Failed: {}",
+          codec.table(), what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()));
+    }
+  }
+
+  private Delete encode(Delete delete) throws IOException {
+    byte[] row = delete.getRow();
+    codec.checkRowType(row);
+    Delete out = new Delete(codec.encodeRow(row), delete.getTimestamp());
+    for (Map.Entry<byte[], List<Cell>> f : delete.getFamilyCellMap().entrySet()) {
+      codec.familySchema(f.getKey()); // refuses unknown families by name
+      for (Cell c : f.getValue()) {
+        if (c.getQualifierLength() == 0 && (c.getType() == Cell.Type.DeleteFamily
+            || c.getType() == Cell.Type.DeleteFamilyVersion)) {
+          out.addFamily(f.getKey(), c.getTimestamp());
+        } else if (c.getType() == Cell.Type.DeleteColumn) {
+          out.addColumns(f.getKey(), codec.encodeQualifier(f.getKey(), CellUtil.cloneQualifier(c)), c.getTimestamp());
+        } else {
+          throw new UnsupportedSecureOperationException(codec.table(), "family " + Bytes.toStringBinary(f.getKey()),
+              "a SHARED table keeps one version per cell: delete whole columns (addColumns) or families, not single"
+                  + " versions");
+        }
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void delete(List<Delete> deletes) throws IOException {
+    List<Delete> stored = new ArrayList<>(deletes.size());
+    for (Delete d : deletes) {
+      stored.add(encode(d));
+    }
+    ClusterCalls.Outcomes<Void> outcomes = calls.onEvery(i -> {
+      tables.get(i).delete(copies(stored));
+      return null;
+    });
+    if (outcomes.answered() < writeQuorum) {
+      throw new IOException("table " + codec.table() + ": a delete of " + deletes.size() + " rows reached "
+          + outcomes.answered() + " of " + n() + " clusters, " + writeQuorum + " needed; retry it. Failed: "
+          + outcomes.describeFailures(spec.clusters()));
+    }
+    logDegraded(outcomes, "delete");
+  }
+
+  /** HBase's batch delete removes what it applied from the list it is given: one copy per cluster. */
+  private static List<Delete> copies(List<Delete> deletes) {
+    List<Delete> out = new ArrayList<>(deletes.size());
+    for (Delete d : deletes) {
+      out.add(new Delete(d));
+    }
+    return out;
+  }
+
+  // ---- reads
+
+  private Get encode(Get get) throws IOException {
+    refuseFilter(get.getFilter() != null);
+    if (get.getMaxVersions() > 1) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "a SHARED table keeps the latest version of each cell only: readVersions(" + get.getMaxVersions()
+              + ") is refused");
+    }
+    codec.checkRowType(get.getRow());
+    Get out = new Get(codec.encodeRow(get.getRow()));
+    for (Map.Entry<byte[], NavigableSet<byte[]>> f : get.getFamilyMap().entrySet()) {
+      codec.familySchema(f.getKey());
+      if (f.getValue() == null || f.getValue().isEmpty()) {
+        out.addFamily(f.getKey());
+      } else {
+        for (byte[] q : f.getValue()) {
+          out.addColumn(f.getKey(), codec.encodeQualifier(f.getKey(), q));
+        }
+      }
+    }
+    out.setTimeRange(get.getTimeRange().getMin(), get.getTimeRange().getMax());
+    return out;
+  }
+
+  private void refuseFilter(boolean hasFilter) throws UnsupportedSecureOperationException {
+    if (hasFilter) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "filters on a SHARED table are not supported yet: no server can evaluate a filter on shares, and"
+              + " client-side evaluation of SHARED scans is not built");
+    }
+  }
+
+  @Override
+  public Result[] get(List<Get> gets) throws IOException {
+    List<Get> stored = new ArrayList<>(gets.size());
+    for (Get g : gets) {
+      stored.add(encode(g));
+    }
+    ClusterCalls.Outcomes<Result[]> outcomes = calls.onEvery(i -> tables.get(i).get(stored));
+    Result[] out = new Result[gets.size()];
+    for (int g = 0; g < out.length; g++) {
+      Result[] perCluster = new Result[n()];
+      for (int i = 0; i < perCluster.length; i++) {
+        perCluster[i] = outcomes.answered(i) ? outcomes.result(i)[g] : null;
+      }
+      out[g] = reconciler.reconcile(stored.get(g).getRow(), perCluster);
+    }
+    return out;
+  }
+
+  @Override
+  public boolean[] exists(List<Get> gets) throws IOException {
+    Result[] results = get(gets);
+    boolean[] out = new boolean[results.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = !results[i].isEmpty();
+    }
+    return out;
+  }
+
+  private Scan encode(Scan scan) throws IOException {
+    refuseFilter(scan.getFilter() != null);
+    if (scan.isReversed()) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "reversed scans of a SHARED table are not supported yet (rows are merged across clusters forward)");
+    }
+    if (scan.getMaxVersions() > 1) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "a SHARED table keeps the latest version of each cell only: readVersions(" + scan.getMaxVersions()
+              + ") is refused");
+    }
+    Scan out = new Scan().setCaching(scan.getCaching() > 0 ? scan.getCaching() : 500);
+    boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
+    if (ranged) {
+      if (!codec.rowKeysKeepOrder()) {
+        throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+            "row ranges need row keys that keep their order when stored (PLAIN or OPE); scan the whole table");
+      }
+      if (scan.getStartRow().length > 0) {
+        out.withStartRow(codec.encodeRow(scan.getStartRow()), scan.includeStartRow());
+      }
+      if (scan.getStopRow().length > 0) {
+        out.withStopRow(codec.encodeRow(scan.getStopRow()), scan.includeStopRow());
+      }
+    }
+    for (Map.Entry<byte[], NavigableSet<byte[]>> f : scan.getFamilyMap().entrySet()) {
+      codec.familySchema(f.getKey());
+      if (f.getValue() == null || f.getValue().isEmpty()) {
+        out.addFamily(f.getKey());
+      } else {
+        for (byte[] q : f.getValue()) {
+          out.addColumn(f.getKey(), codec.encodeQualifier(f.getKey(), q));
+        }
+      }
+    }
+    out.setTimeRange(scan.getTimeRange().getMin(), scan.getTimeRange().getMax());
+    return out;
+  }
+
+  @Override
+  public SecureResultScanner getScanner(Scan scan) throws IOException {
+    Scan stored = encode(scan);
+    ClusterCalls.Outcomes<ResultScanner> opened = calls.onEvery(i -> tables.get(i).getScanner(stored));
+    ResultScanner[] scanners = new ResultScanner[n()];
+    for (int i = 0; i < scanners.length; i++) {
+      scanners[i] = opened.answered(i) ? opened.result(i) : null;
+    }
+    return new SharedScanner(scanners, reconciler, scan.getLimit());
+  }
+
+  @Override
+  public String explain(Scan scan) throws IOException {
+    Scan stored = encode(scan);
+    return "SHARED " + spec.scheme() + " (n=" + n() + ", r=" + spec.parameters().r() + ", z=" + spec.parameters().z()
+        + ") over clusters " + spec.clusters() + ": each runs "
+        + (stored.getStartRow().length > 0 || stored.getStopRow().length > 0 ? "a row-range scan" : "a full scan")
+        + "; rows are merged and their cells decoded on the client from " + sharing.threshold() + " shares";
+  }
+
+  // ---- refused
+
+  private UnsupportedSecureOperationException refused(String what, String why) {
+    return new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+        what + " on a SHARED table: " + why);
+  }
+
+  @Override
+  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException {
+    throw refused("scans of a stored-key range (MapReduce splits)", "the table spans several clusters; not supported yet");
+  }
+
+  @Override
+  public Put encodeForBulkLoad(Put put) throws IOException {
+    throw refused("bulk loads", "each cluster needs its own HFiles of shares; not supported yet");
+  }
+
+  @Override
+  public Result mutateRow(RowMutations mutations) throws IOException {
+    throw refused("mutateRow", "atomicity across independent clusters cannot be had");
+  }
+
+  @Override
+  public Result append(Append append) throws IOException {
+    throw refused("append", "a read-modify-write across independent clusters is not atomic");
+  }
+
+  @Override
+  public Result increment(Increment increment) throws IOException {
+    throw refused("increment", "a read-modify-write across independent clusters is not atomic");
+  }
+
+  @Override
+  public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException {
+    throw refused("checkAndMutate", "no cluster can compare shares, and a check on one cluster says nothing of the"
+        + " others");
+  }
+
+  @Override
+  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    throw refused("aggregate", "region servers cannot add shares of these schemes; scan and sum on the client");
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateBy(
+      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
+    throw refused("aggregateBy", "region servers cannot add shares of these schemes; scan and sum on the client");
+  }
+
+  @Override
+  public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
+      throws IOException, InterruptedException {
+    for (int i = 0; i < actions.size(); i++) {
+      Row action = actions.get(i);
+      try {
+        if (action instanceof Put put) {
+          put(List.of(put));
+          results[i] = Result.EMPTY_RESULT;
+        } else if (action instanceof Delete delete) {
+          delete(List.of(delete));
+          results[i] = Result.EMPTY_RESULT;
+        } else if (action instanceof Get get) {
+          results[i] = get(List.of(get))[0];
+        } else {
+          throw refused(action.getClass().getSimpleName() + " in a batch", "only Put, Delete and Get are supported");
+        }
+        if (callback != null) {
+          @SuppressWarnings("unchecked")
+          R typed = (R) results[i];
+          callback.update(null, action.getRow(), typed);
+        }
+      } catch (IOException e) {
+        results[i] = e;
+      }
+    }
+    for (Object r : results) {
+      if (r instanceof IOException e) {
+        throw new IOException("table " + codec.table() + ": some actions of the batch failed (see the results);"
+            + " first: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    for (Table t : tables) {
+      t.close();
+    }
+  }
+}

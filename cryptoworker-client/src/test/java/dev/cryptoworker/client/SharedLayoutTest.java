@@ -1,0 +1,268 @@
+package dev.cryptoworker.client;
+
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * SHARED tables over four independent HBase instances (each an embedded HBase in its own child JVM,
+ * with its own ZooKeeper): every scheme round-trips through the Table API, no cluster stores a
+ * value, a corrupt share is found, and with one cluster killed reads and writes go on while with two
+ * they fail by name. The killing test runs last.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SharedLayoutTest {
+  private static final List<String> NAMES = List.of("east", "west", "north", "south");
+  private static final byte[] F = toBytes("f");
+  private static final int ROWS = 40;
+
+  private static final List<EmbeddedHBase> CLUSTERS = new ArrayList<>();
+  private static final Map<String, Connection> CONNECTIONS = new LinkedHashMap<>();
+  private static final KeyProvider KEYS = SecureFixture.randomKeys();
+
+  @BeforeAll
+  static void startClusters() throws Exception {
+    ExecutorService starter = Executors.newFixedThreadPool(NAMES.size());
+    try {
+      List<Future<EmbeddedHBase>> starting = new ArrayList<>();
+      for (String name : NAMES) {
+        Path dir = Files.createTempDirectory("shared-" + name + "-");
+        starting.add(starter.submit(() -> EmbeddedHBase.builder().dataDir(dir).maxHeap("384m").start()));
+      }
+      for (Future<EmbeddedHBase> f : starting) {
+        CLUSTERS.add(f.get());
+      }
+    } finally {
+      starter.shutdown();
+    }
+    for (int i = 0; i < NAMES.size(); i++) {
+      Configuration conf = HBaseConfiguration.create();
+      conf.set("hbase.zookeeper.quorum", CLUSTERS.get(i).zookeeperQuorum());
+      conf.setInt("hbase.zookeeper.property.clientPort", CLUSTERS.get(i).zookeeperPort());
+      // Fail fast on a dead cluster: the layout counts it unavailable and goes on.
+      conf.setInt("hbase.client.retries.number", 2);
+      conf.setInt("hbase.client.pause", 100);
+      conf.setInt("hbase.rpc.timeout", 3000);
+      conf.setInt("hbase.client.operation.timeout", 6000);
+      conf.setInt("hbase.client.scanner.timeout.period", 6000);
+      conf.setInt("zookeeper.recovery.retry", 1);
+      CONNECTIONS.put(NAMES.get(i), ConnectionFactory.createConnection(conf));
+    }
+    // The default cluster (counter table) is the first one.
+    CONNECTIONS.put(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"));
+  }
+
+  @AfterAll
+  static void stopClusters() throws IOException {
+    for (String name : NAMES) {
+      Connection c = CONNECTIONS.get(name);
+      if (c != null) {
+        c.close();
+      }
+    }
+    for (EmbeddedHBase hbase : CLUSTERS) {
+      hbase.close();
+    }
+  }
+
+  private static TableSchema schema(String scheme, String rowKey) {
+    return TableSchema.parse(String.join("\n",
+        "table: shared_" + scheme.toLowerCase() + "_" + SharedHBaseCluster.uniqueTableName("t").getNameAsString(),
+        "rowKey: { box: " + rowKey + " }",
+        "layout: { type: SHARED, scheme: " + scheme + ", n: 4, r: 1, z: 1, clusters: [east, west, north, south] }",
+        "families:",
+        "  f:",
+        "    default: { box: STD }",
+        ""), scheme);
+  }
+
+  private static SecureConnection secure(TableSchema schema) {
+    return SecureConnection.builder().keys(KEYS).schema(schema)
+        .options(SecureTableOptions.builder().clusterTimeout(Duration.ofSeconds(20)).build())
+        .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"))
+        .cluster("east", CONNECTIONS.get("east")).cluster("west", CONNECTIONS.get("west"))
+        .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
+  }
+
+  private static String note(long i) {
+    return "record of patient " + i + ": allergic to penicillin";
+  }
+
+  private static void write(Table t, long from, long to) throws IOException {
+    List<Put> puts = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      puts.add(new Put(toBytes(i)).addColumn(F, toBytes("note"), toBytes(note(i)))
+          .addColumn(F, toBytes("id"), toBytes("PT-" + i)));
+    }
+    t.put(puts);
+  }
+
+  private static List<Long> scanRows(Table t, Scan scan) throws IOException {
+    List<Long> rows = new ArrayList<>();
+    try (ResultScanner s = t.getScanner(scan)) {
+      for (Result r = s.next(); r != null; r = s.next()) {
+        long row = Bytes.toLong(r.getRow());
+        assertEquals(note(row), Bytes.toString(r.getValue(F, toBytes("note"))));
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** Every cluster's raw cells: no value in the clear, every row key stored alike. */
+  private static void assertNoPlaintextOnAnyCluster(TableSchema schema) throws IOException {
+    for (String name : NAMES) {
+      try (Table raw = CONNECTIONS.get(name).getTable(TableName.valueOf(schema.tableName()));
+          ResultScanner s = raw.getScanner(new Scan())) {
+        int cells = 0;
+        for (Result r : s) {
+          for (Cell c : r.rawCells()) {
+            String stored = Bytes.toStringBinary(CellUtil.cloneValue(c));
+            assertFalse(stored.contains("patient") || stored.contains("PT-"), name + " stores a value: " + stored);
+            cells++;
+          }
+        }
+        assertTrue(cells > 0, name + " holds no shares");
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void everySchemeRoundTripsThroughTheTableApi() throws Exception {
+    for (String scheme : List.of("SHAMIR", "PACKED_SHAMIR", "SECURE_RAID", "AONT_RS", "AES_RS")) {
+      // One scheme with OPE row keys, for row ranges; the others with DET row keys.
+      TableSchema schema = schema(scheme, scheme.equals("SECURE_RAID") ? "OPE, type: long" : "DET");
+      try (SecureConnection secure = secure(schema)) {
+        secure.createTable(schema);
+        try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+          write(t, 0, ROWS);
+          Result r = t.get(new Get(toBytes(7L)));
+          assertEquals(note(7), Bytes.toString(r.getValue(F, toBytes("note"))), scheme);
+          assertEquals("PT-7", Bytes.toString(r.getValue(F, toBytes("id"))), scheme);
+          assertTrue(t.exists(new Get(toBytes(8L))));
+          assertFalse(t.exists(new Get(toBytes(ROWS + 5L))));
+          List<Long> all = scanRows(t, new Scan());
+          assertEquals(ROWS, all.size(), scheme);
+          t.delete(new Delete(toBytes(3L)));
+          t.delete(new Delete(toBytes(4L)).addColumns(F, toBytes("id")));
+          assertTrue(t.get(new Get(toBytes(3L))).isEmpty(), scheme);
+          Result four = t.get(new Get(toBytes(4L)));
+          assertEquals(note(4), Bytes.toString(four.getValue(F, toBytes("note"))));
+          assertEquals(null, four.getValue(F, toBytes("id")));
+          assertEquals(ROWS - 1, scanRows(t, new Scan()).size(), scheme);
+          if (scheme.equals("SECURE_RAID")) {
+            // OPE row keys keep their order on every cluster: row ranges run on the servers.
+            assertEquals(List.of(10L, 11L, 12L), scanRows(t, new Scan().withStartRow(toBytes(10L)).withStopRow(toBytes(13L))));
+          }
+          UnsupportedSecureOperationException cas = assertThrows(UnsupportedSecureOperationException.class,
+              () -> t.checkAndMutate(toBytes(1L), F).qualifier(toBytes("id")).ifEquals(toBytes("PT-1"))
+                  .thenPut(new Put(toBytes(1L)).addColumn(F, toBytes("id"), toBytes("x"))));
+          assertTrue(cas.getMessage().contains("checkAndMutate on a SHARED table"), cas.getMessage());
+        }
+        assertNoPlaintextOnAnyCluster(schema);
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aCorruptShareIsDetectedOrCorrected() throws Exception {
+    for (String scheme : List.of("SECURE_RAID", "SHAMIR")) {
+      TableSchema schema = schema(scheme, "DET");
+      try (SecureConnection secure = secure(schema)) {
+        secure.createTable(schema);
+        try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+          write(t, 0, 3);
+          // Alter one byte of the share on one cluster, keeping its timestamp.
+          try (Table raw = CONNECTIONS.get("north").getTable(TableName.valueOf(schema.tableName()));
+              ResultScanner s = raw.getScanner(new Scan())) {
+            Result stored = s.next();
+            Cell share = stored.getColumnLatestCell(F, toBytes("note"));
+            byte[] altered = CellUtil.cloneValue(share);
+            altered[altered.length - 1] ^= 1;
+            raw.put(new Put(stored.getRow()).addColumn(F, toBytes("note"), share.getTimestamp(), altered));
+          }
+          if (scheme.equals("SHAMIR")) {
+            // Any 2 of 4 decode: 2 spare shares correct one corrupt share.
+            assertEquals(3, scanRows(t, new Scan()).size());
+          } else {
+            // Secure RAID needs 3 of 4: one spare detects, never a wrong value.
+            IOException e = assertThrows(IOException.class, () -> scanRows(t, new Scan()));
+            assertTrue(e.getMessage().contains("shares disagree"), e.getMessage());
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  @Order(3)
+  void oneClusterDownReadsAndWritesGoOnTwoDownFailByName() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+        write(t, 0, ROWS);
+        kill(3); // south
+        assertEquals(ROWS, scanRows(t, new Scan()).size());
+        assertEquals(note(9), Bytes.toString(t.get(new Get(toBytes(9L))).getValue(F, toBytes("note"))));
+        write(t, ROWS, ROWS + 5); // acknowledged by east, west and north
+        assertEquals(note(ROWS + 2), Bytes.toString(t.get(new Get(toBytes(ROWS + 2L))).getValue(F, toBytes("note"))));
+        assertEquals(ROWS + 5, scanRows(t, new Scan()).size());
+
+        kill(2); // north: more than r = 1 down
+        IOException read = assertThrows(IOException.class, () -> t.get(new Get(toBytes(9L))));
+        assertTrue(read.getMessage().contains("2 of 4 clusters answered, 3 needed"), read.getMessage());
+        assertTrue(read.getMessage().contains("not answering: [north, south]"), read.getMessage());
+        IOException write = assertThrows(IOException.class, () -> write(t, 100, 101));
+        assertTrue(write.getMessage().contains("reached 2 of 4 clusters, 3 needed"), write.getMessage());
+      }
+    }
+  }
+
+  private static void kill(int cluster) throws Exception {
+    ProcessHandle.of(CLUSTERS.get(cluster).pid()).ifPresent(ProcessHandle::destroyForcibly);
+    ProcessHandle.of(CLUSTERS.get(cluster).pid()).ifPresent(p -> p.onExit().join());
+  }
+}
