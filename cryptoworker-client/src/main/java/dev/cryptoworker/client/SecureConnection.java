@@ -200,6 +200,26 @@ public final class SecureConnection implements Closeable {
     }
   }
 
+  /**
+   * A repair of SHARED table {@code name}: run it when a cluster that was down is back, or after a
+   * read reported corrupt shares (see {@link SharedTableRepair}).
+   *
+   * @throws IllegalArgumentException if no schema names the table, or it is not SHARED
+   */
+  public SharedTableRepair repair(TableName name) throws IOException {
+    requireOpen();
+    TableCodec codec = codecs.get(name);
+    if (codec == null || !(codec.schema().layout() instanceof TableLayout.Shared shared)) {
+      throw new IllegalArgumentException("table " + name + " is not a SHARED table of this connection");
+    }
+    TableCodec resolved = resolve(name, codec);
+    try (Admin admin = defaultCluster().getAdmin()) {
+      createCounterTable(admin); // holds the repair's checkpoint
+    }
+    return new SharedTableRepair(new SharedLayout(name, resolved, shared, clusters, options, pool), defaultCluster(),
+        name);
+  }
+
   private void requireOpen() {
     if (closed) {
       throw new IllegalStateException("this SecureConnection is closed");

@@ -86,6 +86,14 @@ final class SharedLayout implements StorageLayout {
     return tables.size();
   }
 
+  SecretSharing sharing() {
+    return sharing;
+  }
+
+  List<String> clusterNames() {
+    return spec.clusters();
+  }
+
   // ---- writes
 
   private byte[][] share(byte[] row, byte[] family, byte[] qualifier, byte[] value) throws IOException {

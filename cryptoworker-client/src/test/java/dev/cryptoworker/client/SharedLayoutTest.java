@@ -47,8 +47,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * SHARED tables over four independent HBase instances (each an embedded HBase in its own child JVM,
  * with its own ZooKeeper): every scheme round-trips through the Table API, no cluster stores a
- * value, a corrupt share is found, and with one cluster killed reads and writes go on while with two
- * they fail by name. The killing test runs last.
+ * value, a corrupt share is found or corrected; with one cluster killed reads and writes go on, the
+ * cluster restarted and repaired, another killed and every acknowledged write still reads back;
+ * with two down, reads and writes fail by name. The killing test runs last.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SharedLayoutTest {
@@ -57,6 +58,7 @@ class SharedLayoutTest {
   private static final int ROWS = 40;
 
   private static final List<EmbeddedHBase> CLUSTERS = new ArrayList<>();
+  private static final List<Path> DIRS = new ArrayList<>();
   private static final Map<String, Connection> CONNECTIONS = new LinkedHashMap<>();
   private static final KeyProvider KEYS = SecureFixture.randomKeys();
 
@@ -67,6 +69,7 @@ class SharedLayoutTest {
       List<Future<EmbeddedHBase>> starting = new ArrayList<>();
       for (String name : NAMES) {
         Path dir = Files.createTempDirectory("shared-" + name + "-");
+        DIRS.add(dir);
         starting.add(starter.submit(() -> EmbeddedHBase.builder().dataDir(dir).maxHeap("384m").start()));
       }
       for (Future<EmbeddedHBase> f : starting) {
@@ -76,20 +79,22 @@ class SharedLayoutTest {
       starter.shutdown();
     }
     for (int i = 0; i < NAMES.size(); i++) {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", CLUSTERS.get(i).zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", CLUSTERS.get(i).zookeeperPort());
-      // Fail fast on a dead cluster: the layout counts it unavailable and goes on.
-      conf.setInt("hbase.client.retries.number", 2);
-      conf.setInt("hbase.client.pause", 100);
-      conf.setInt("hbase.rpc.timeout", 3000);
-      conf.setInt("hbase.client.operation.timeout", 6000);
-      conf.setInt("hbase.client.scanner.timeout.period", 6000);
-      conf.setInt("zookeeper.recovery.retry", 1);
-      CONNECTIONS.put(NAMES.get(i), ConnectionFactory.createConnection(conf));
+      CONNECTIONS.put(NAMES.get(i), connect(CLUSTERS.get(i)));
     }
-    // The default cluster (counter table) is the first one.
-    CONNECTIONS.put(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"));
+  }
+
+  private static Connection connect(EmbeddedHBase hbase) throws IOException {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
+    conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    // Fail fast on a dead cluster: the layout counts it unavailable and goes on.
+    conf.setInt("hbase.client.retries.number", 2);
+    conf.setInt("hbase.client.pause", 100);
+    conf.setInt("hbase.rpc.timeout", 3000);
+    conf.setInt("hbase.client.operation.timeout", 6000);
+    conf.setInt("hbase.client.scanner.timeout.period", 6000);
+    conf.setInt("zookeeper.recovery.retry", 1);
+    return ConnectionFactory.createConnection(conf);
   }
 
   @AfterAll
@@ -238,31 +243,71 @@ class SharedLayoutTest {
 
   @Test
   @Order(3)
-  void oneClusterDownReadsAndWritesGoOnTwoDownFailByName() throws Exception {
+  void rSurvivesOutagesAndRepairBringsABackClusterInLine() throws Exception {
     TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
     try (SecureConnection secure = secure(schema)) {
       secure.createTable(schema);
-      try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+      try (Table t = secure.getTable(name)) {
         write(t, 0, ROWS);
         kill(3); // south
         assertEquals(ROWS, scanRows(t, new Scan()).size());
         assertEquals(note(9), Bytes.toString(t.get(new Get(toBytes(9L))).getValue(F, toBytes("note"))));
         write(t, ROWS, ROWS + 5); // acknowledged by east, west and north
+        t.delete(new Delete(toBytes(5L)));
         assertEquals(note(ROWS + 2), Bytes.toString(t.get(new Get(toBytes(ROWS + 2L))).getValue(F, toBytes("note"))));
-        assertEquals(ROWS + 5, scanRows(t, new Scan()).size());
-
-        kill(2); // north: more than r = 1 down
-        IOException read = assertThrows(IOException.class, () -> t.get(new Get(toBytes(9L))));
-        assertTrue(read.getMessage().contains("2 of 4 clusters answered, 3 needed"), read.getMessage());
-        assertTrue(read.getMessage().contains("not answering: [north, south]"), read.getMessage());
-        IOException write = assertThrows(IOException.class, () -> write(t, 100, 101));
-        assertTrue(write.getMessage().contains("reached 2 of 4 clusters, 3 needed"), write.getMessage());
+        assertEquals(ROWS + 4, scanRows(t, new Scan()).size());
       }
+    }
+    // South comes back with what it had: it missed five rows and a delete.
+    restart(3);
+    try (SecureConnection secure = secure(schema)) {
+      try (Table t = secure.getTable(name)) {
+        assertEquals(ROWS + 4, scanRows(t, new Scan()).size(), "all four answer; the delete south missed holds");
+      }
+      List<SharedTableRepair.Report> progress = new ArrayList<>();
+      SharedTableRepair.Report report;
+      try (SharedTableRepair repair = secure.repair(name)) {
+        report = repair.run(progress::add);
+      }
+      assertEquals(ROWS + 5, report.rows(), "every stored row examined (row 5 is still stored on south)");
+      assertEquals(5 * 2, report.sharesWritten(), "two cells of each of the five rows south missed");
+      assertEquals(2, report.straysDeleted(), "row 5's two cells on south");
+      assertEquals(0, report.unrepairable());
+      assertFalse(progress.isEmpty());
+      try (SharedTableRepair again = secure.repair(name)) {
+        SharedTableRepair.Report second = again.run(r -> { });
+        assertEquals(0, second.sharesWritten() + second.straysDeleted(), "a repaired table needs nothing");
+      }
+    }
+    // Now a different cluster goes down: every acknowledged write still reads back.
+    kill(2); // north
+    try (SecureConnection secure = secure(schema); Table t = secure.getTable(name)) {
+      List<Long> rows = scanRows(t, new Scan());
+      assertEquals(ROWS + 4, rows.size());
+      assertFalse(rows.contains(5L));
+      for (long i = ROWS; i < ROWS + 5; i++) {
+        assertEquals(note(i), Bytes.toString(t.get(new Get(toBytes(i))).getValue(F, toBytes("note"))));
+      }
+      kill(0); // east as well: more than r = 1 down
+      IOException read = assertThrows(IOException.class, () -> t.get(new Get(toBytes(9L))));
+      assertTrue(read.getMessage().contains("2 of 4 clusters answered, 3 needed"), read.getMessage());
+      assertTrue(read.getMessage().contains("not answering: [east, north]"), read.getMessage());
+      IOException write = assertThrows(IOException.class, () -> write(t, 100, 101));
+      assertTrue(write.getMessage().contains("reached 2 of 4 clusters, 3 needed"), write.getMessage());
     }
   }
 
   private static void kill(int cluster) throws Exception {
     ProcessHandle.of(CLUSTERS.get(cluster).pid()).ifPresent(ProcessHandle::destroyForcibly);
     ProcessHandle.of(CLUSTERS.get(cluster).pid()).ifPresent(p -> p.onExit().join());
+  }
+
+  /** Starts cluster {@code index} again on its data directory (new ports: a new connection). */
+  private static void restart(int index) throws Exception {
+    CLUSTERS.get(index).close();
+    CLUSTERS.set(index, EmbeddedHBase.builder().dataDir(DIRS.get(index)).maxHeap("384m").start());
+    CONNECTIONS.get(NAMES.get(index)).close();
+    CONNECTIONS.put(NAMES.get(index), connect(CLUSTERS.get(index)));
   }
 }

@@ -78,6 +78,33 @@ final class CodedShares {
     return new Decoded(data, corrupt);
   }
 
+  /**
+   * Share {@code index} (header and chunk) of the split the shares at hand come from: every input
+   * (data and randomness) recovered from shares that agree, then share {@code index} encoded again.
+   */
+  static byte[] regenerate(LinearCode code, ShareHeader.Checked shares, int chunk, SharingKind kind, int index)
+      throws ShareDecodingException {
+    if (index < 0 || index >= code.shares()) {
+      throw new ShareDecodingException("share index " + index + " is outside [0, " + code.shares() + ")");
+    }
+    Decoded checked = decode(code, shares, chunk);
+    int t = code.threshold();
+    int[] positions = new int[t];
+    for (int p = 0, m = 0; m < t; p++) {
+      if (!checked.corrupt().contains(shares.indexes()[p])) {
+        positions[m++] = p;
+      }
+    }
+    byte[] all = decodeFrom(code, shares, positions, chunk, t);
+    int k = code.dataChunks();
+    byte[] share = new byte[ShareHeader.LENGTH + chunk];
+    ShareHeader.write(share, kind, index, shares.codedLength());
+    code.encodeShare(index, Arrays.copyOf(all, k * chunk), Arrays.copyOfRange(all, k * chunk, t * chunk), chunk,
+        share, ShareHeader.LENGTH);
+    Arrays.fill(all, (byte) 0);
+    return share;
+  }
+
   private static byte[] decodeFrom(LinearCode code, ShareHeader.Checked shares, int[] positions, int chunk,
       int inputs) {
     int[] rows = new int[positions.length];

@@ -22,8 +22,8 @@ import javax.crypto.spec.SecretKeySpec;
  *       provider, bound to the associated data).
  * </ul>
  */
-final class EncryptedDispersal implements SecretSharing {
-  private static final ThreadLocal<AesCtrRandom> RANDOM = ThreadLocal.withInitial(AesCtrRandom::new);
+final class EncryptedDispersal extends CodedSharing {
+  private static final ThreadLocal<AesCtrRandom> KEYS = ThreadLocal.withInitial(AesCtrRandom::new);
   private static final int KEY = 32;
   private static final int CANARY = 16;
   private static final IvParameterSpec ZERO_IV = new IvParameterSpec(new byte[16]);
@@ -35,15 +35,10 @@ final class EncryptedDispersal implements SecretSharing {
     byte[] unwrap(byte[] pack, byte[] associatedData) throws GeneralSecurityException;
   }
 
-  private final SharingKind kind;
-  private final SharingParameters parameters;
-  private final LinearCode code;
   private final Transform transform;
 
   private EncryptedDispersal(SharingKind kind, SharingParameters parameters, LinearCode code, Transform transform) {
-    this.kind = kind;
-    this.parameters = parameters;
-    this.code = code;
+    super(kind, parameters, code);
     this.transform = transform;
   }
 
@@ -52,7 +47,7 @@ final class EncryptedDispersal implements SecretSharing {
       @Override
       public byte[] wrap(byte[] value, byte[] associatedData) throws GeneralSecurityException {
         byte[] key = new byte[KEY];
-        RANDOM.get().nextBytes(key, 0, KEY);
+        KEYS.get().nextBytes(key, 0, KEY);
         byte[] pack = new byte[value.length + CANARY + KEY];
         System.arraycopy(value, 0, pack, 0, value.length);
         int body = value.length + CANARY;
@@ -120,46 +115,19 @@ final class EncryptedDispersal implements SecretSharing {
   }
 
   @Override
-  public SharingKind kind() {
-    return kind;
-  }
-
-  @Override
-  public SharingParameters parameters() {
-    return parameters;
-  }
-
-  @Override
-  public int threshold() {
-    return code.threshold();
-  }
-
-
-  @Override
   public byte[][] split(byte[] value, byte[] associatedData) throws GeneralSecurityException {
-    byte[] pack = transform.wrap(value, associatedData);
-    int chunk = code.chunkFor(pack.length);
-    byte[] data = Arrays.copyOf(pack, code.dataChunks() * chunk);
-    byte[][] shares = new byte[parameters.n()][];
-    for (int i = 0; i < shares.length; i++) {
-      shares[i] = new byte[ShareHeader.LENGTH + chunk];
-      ShareHeader.write(shares[i], kind, i, pack.length);
-      code.encodeShare(i, data, new byte[0], chunk, shares[i], ShareHeader.LENGTH);
-    }
-    return shares;
+    return disperse(transform.wrap(value, associatedData));
   }
 
   @Override
   public Reconstruction join(Map<Integer, byte[]> shares, byte[] associatedData) throws ShareDecodingException {
-    ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
-    CodedShares.Decoded decoded = CodedShares.decode(code, checked, code.chunkFor(checked.codedLength()));
+    Reconstruction pack = gather(shares);
     try {
-      return new Reconstruction(transform.unwrap(Arrays.copyOf(decoded.data(), checked.codedLength()), associatedData),
-          decoded.corrupt());
+      return new Reconstruction(transform.unwrap(pack.value(), associatedData), pack.corruptShares());
     } catch (ShareDecodingException e) {
       throw e;
     } catch (GeneralSecurityException e) {
-      throw new ShareDecodingException(kind + ": " + e.getMessage());
+      throw new ShareDecodingException(kind() + ": " + e.getMessage());
     }
   }
 }

@@ -39,4 +39,13 @@ public interface SecretSharing {
    *     disagreeing beyond correction, or (keyed or canaried schemes) failed authentication
    */
   Reconstruction join(Map<Integer, byte[]> shares, byte[] associatedData) throws ShareDecodingException;
+
+  /**
+   * Share {@code index} as the split that made {@code shares} made it: for repairing a store that
+   * missed a write or holds a corrupt share. A fresh split would not do (its randomness differs, and
+   * shares of two splits do not decode together).
+   *
+   * @throws ShareDecodingException as {@link #join}, if the shares at hand do not decode
+   */
+  byte[] regenerate(Map<Integer, byte[]> shares, int index) throws ShareDecodingException;
 }

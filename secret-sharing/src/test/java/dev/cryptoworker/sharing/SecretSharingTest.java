@@ -167,4 +167,27 @@ class SecretSharingTest {
     assertThrows(IllegalArgumentException.class,
         () -> SecretSharings.create(SharingKind.AES_RS, new SharingParameters(4, 1, 0), null));
   }
+
+  @Test
+  void aMissingOrCorruptShareIsRegeneratedAsTheSplitMadeIt() throws Exception {
+    byte[] value = new byte[3000];
+    new SplittableRandom(11).nextBytes(value);
+    for (SecretSharing s : allSchemes(6, 2, 2)) {
+      byte[][] shares = s.split(value, AD);
+      for (int missing = 0; missing < 6; missing++) {
+        Map<Integer, byte[]> others = pick(shares, GfArithmeticTest.range(6));
+        others.remove(missing);
+        assertArrayEquals(shares[missing], s.regenerate(others, missing), s.kind() + ", share " + missing);
+      }
+      // With a corrupt share among five and enough spares to correct it (Shamir: any 3 decode), the
+      // regenerated share is still the original one.
+      if (s.kind() == SharingKind.SHAMIR) {
+        Map<Integer, byte[]> withCorrupt = pick(shares, new int[] {0, 1, 2, 3, 4});
+        byte[] bad = shares[2].clone();
+        bad[ShareHeader.LENGTH] ^= 1;
+        withCorrupt.put(2, bad);
+        assertArrayEquals(shares[5], s.regenerate(withCorrupt, 5));
+      }
+    }
+  }
 }

@@ -1,0 +1,98 @@
+package dev.cryptoworker.client;
+
+import java.io.IOException;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The rows of one stored table on several clusters, merged by stored row key (alike on every
+ * cluster): each step gives a row and what each cluster holds of it (empty: answering, holds
+ * nothing; null: not answering). A cluster whose scanner fails is dropped for the rest of the walk.
+ */
+final class MergedRows implements AutoCloseable {
+  /** Where a cluster's scanner is. */
+  private enum State { ACTIVE, EXHAUSTED, FAILED }
+
+  private final ResultScanner[] scanners;
+  private final Result[] heads;
+  private final State[] states;
+  private boolean started;
+  private byte[] row;
+  private Result[] perCluster;
+
+  /** @param scanners one per cluster, null where the cluster did not answer */
+  MergedRows(ResultScanner[] scanners) {
+    this.scanners = scanners;
+    this.heads = new Result[scanners.length];
+    this.states = new State[scanners.length];
+    for (int i = 0; i < scanners.length; i++) {
+      states[i] = scanners[i] == null ? State.FAILED : State.ACTIVE;
+    }
+  }
+
+  private void advance(int i) {
+    try {
+      heads[i] = scanners[i].next();
+      if (heads[i] == null) {
+        states[i] = State.EXHAUSTED;
+      }
+    } catch (IOException | RuntimeException e) {
+      heads[i] = null;
+      states[i] = State.FAILED;
+    }
+    if (states[i] != State.ACTIVE) {
+      scanners[i].close();
+    }
+  }
+
+  /** Moves to the next stored row; false at the end. */
+  boolean next() {
+    if (!started) {
+      for (int i = 0; i < scanners.length; i++) {
+        if (states[i] == State.ACTIVE) {
+          advance(i);
+        }
+      }
+      started = true;
+    }
+    row = null;
+    for (Result head : heads) {
+      if (head != null && (row == null || Bytes.compareTo(head.getRow(), row) < 0)) {
+        row = head.getRow();
+      }
+    }
+    if (row == null) {
+      return false;
+    }
+    perCluster = new Result[heads.length];
+    for (int i = 0; i < heads.length; i++) {
+      if (heads[i] != null && Bytes.equals(heads[i].getRow(), row)) {
+        perCluster[i] = heads[i];
+        advance(i);
+      } else if (states[i] != State.FAILED) {
+        perCluster[i] = Result.EMPTY_RESULT;
+      }
+    }
+    return true;
+  }
+
+  /** The current stored row key. */
+  byte[] row() {
+    return row;
+  }
+
+  /** What each cluster holds of the current row (null: not answering). */
+  Result[] perCluster() {
+    return perCluster;
+  }
+
+  @Override
+  public void close() {
+    for (int i = 0; i < scanners.length; i++) {
+      if (states[i] == State.ACTIVE) {
+        scanners[i].close();
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.cryptoworker.sharing;
+
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * What every scheme here shares: bytes to code (the value, or a package made from it) cut into k
+ * chunks, z chunks of fresh randomness, and n shares from one {@link LinearCode}, each behind its
+ * {@link ShareHeader}; and the way back, with the shares checked against each other.
+ */
+abstract class CodedSharing implements SecretSharing {
+  private static final ThreadLocal<AesCtrRandom> RANDOM = ThreadLocal.withInitial(AesCtrRandom::new);
+
+  private final SharingKind kind;
+  private final SharingParameters parameters;
+  private final LinearCode code;
+
+  CodedSharing(SharingKind kind, SharingParameters parameters, LinearCode code) {
+    this.kind = kind;
+    this.parameters = parameters;
+    this.code = code;
+  }
+
+  @Override
+  public SharingKind kind() {
+    return kind;
+  }
+
+  @Override
+  public SharingParameters parameters() {
+    return parameters;
+  }
+
+  @Override
+  public int threshold() {
+    return code.threshold();
+  }
+
+  /** The n shares of {@code coded}. */
+  byte[][] disperse(byte[] coded) {
+    int chunk = code.chunkFor(coded.length);
+    byte[] data = Arrays.copyOf(coded, code.dataChunks() * chunk);
+    byte[] random = new byte[(code.threshold() - code.dataChunks()) * chunk];
+    RANDOM.get().nextBytes(random, 0, random.length);
+    byte[][] shares = new byte[parameters.n()][];
+    for (int i = 0; i < shares.length; i++) {
+      shares[i] = new byte[ShareHeader.LENGTH + chunk];
+      ShareHeader.write(shares[i], kind, i, coded.length);
+      code.encodeShare(i, data, random, chunk, shares[i], ShareHeader.LENGTH);
+    }
+    Arrays.fill(data, (byte) 0);
+    Arrays.fill(random, (byte) 0);
+    return shares;
+  }
+
+  /** The coded bytes from {@code shares}, and the shares found corrupt. */
+  Reconstruction gather(Map<Integer, byte[]> shares) throws ShareDecodingException {
+    ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
+    CodedShares.Decoded decoded = CodedShares.decode(code, checked, code.chunkFor(checked.codedLength()));
+    return new Reconstruction(Arrays.copyOf(decoded.data(), checked.codedLength()), decoded.corrupt());
+  }
+
+  @Override
+  public byte[] regenerate(Map<Integer, byte[]> shares, int index) throws ShareDecodingException {
+    ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
+    return CodedShares.regenerate(code, checked, code.chunkFor(checked.codedLength()), kind, index);
+  }
+}
