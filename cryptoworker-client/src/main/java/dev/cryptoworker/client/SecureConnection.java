@@ -246,11 +246,22 @@ public final class SecureConnection implements Closeable {
     if (known != null) {
       return known;
     }
-    TableDescriptor descriptor;
-    try (Table table = clusters.get(StorageLayouts.homeCluster(declared.schema().layout())).getTable(name)) {
-      descriptor = table.getDescriptor();
-    } catch (TableNotFoundException e) {
-      return declared; // nothing to read yet; checked when the table exists
+    TableDescriptor descriptor = null;
+    IOException unreachable = null;
+    // A SHARED table's clusters hold the same descriptor: the first that answers will do.
+    for (String cluster : StorageLayouts.clustersOf(declared.schema().layout())) {
+      try (Table table = clusters.get(cluster).getTable(name)) {
+        descriptor = table.getDescriptor();
+        break;
+      } catch (TableNotFoundException e) {
+        return declared; // nothing to read yet; checked when the table exists
+      } catch (IOException e) {
+        unreachable = e;
+      }
+    }
+    if (descriptor == null) {
+      throw new IOException("table " + name + ": no cluster of " + StorageLayouts.clustersOf(declared.schema().layout())
+          + " answered for the table's descriptor", unreachable);
     }
     String recorded = descriptor.getValue(STORED_FORMAT_ATTRIBUTE);
     StoredFormat format = recorded == null ? StoredFormat.V1 : parseFormat(name, recorded);

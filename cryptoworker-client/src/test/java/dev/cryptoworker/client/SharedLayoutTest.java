@@ -296,6 +296,11 @@ class SharedLayoutTest {
       IOException write = assertThrows(IOException.class, () -> write(t, 100, 101));
       assertTrue(write.getMessage().contains("reached 2 of 4 clusters, 3 needed"), write.getMessage());
     }
+    // A client opening the table now reads its descriptor from the first cluster that answers (west).
+    try (SecureConnection fresh = secure(schema); Table t = fresh.getTable(name)) {
+      IOException read = assertThrows(IOException.class, () -> t.get(new Get(toBytes(9L))));
+      assertTrue(read.getMessage().contains("2 of 4 clusters answered, 3 needed"), read.getMessage());
+    }
   }
 
   private static void kill(int cluster) throws Exception {
