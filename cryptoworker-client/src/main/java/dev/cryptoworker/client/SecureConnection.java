@@ -68,6 +68,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SecureConnection implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SecureConnection.class);
+  private static final java.util.concurrent.atomic.AtomicBoolean FORMAT_ONE_WARNED =
+      new java.util.concurrent.atomic.AtomicBoolean();
   /** The name of the cluster a single {@link Builder#connection} registers. */
   public static final String DEFAULT_CLUSTER = "default";
   /** The region-side Process step, registered on tables whose boxes need region-side work. */
@@ -609,6 +611,7 @@ public final class SecureConnection implements Closeable {
           }
         }
       }
+      StoredFormat newTableFormat = newTableFormat(keys);
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
       Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
@@ -635,7 +638,7 @@ public final class SecureConnection implements Closeable {
           return codec;
         };
         codecsInFormat.put(name, inFormat);
-        codecs.put(name, inFormat.apply(schema.storedFormat().orElse(StoredFormat.LATEST)));
+        codecs.put(name, inFormat.apply(schema.storedFormat().orElse(newTableFormat)));
       }
       for (TableSchema previous : previousSchemas.values()) {
         if (!codecs.containsKey(TableName.valueOf(previous.tableName()))) {
@@ -645,6 +648,24 @@ public final class SecureConnection implements Closeable {
       }
       return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),
           Collections.unmodifiableMap(codecs), Collections.unmodifiableMap(codecsInFormat), options);
+    }
+
+    /**
+     * The stored format of new tables whose schema does not say: the latest, unless two keys of the
+     * keyset end in the same byte (keysets rotated before format 2 existed), which format 2 cannot
+     * tell apart; then format 1, said once in the log.
+     */
+    private static StoredFormat newTableFormat(KeyProvider keys) {
+      try {
+        StoredFormat.LATEST.requireDistinctHeaders(
+            keys.keyRing(KeyScope.column("cryptoworker-format-probe", "", "", BoxKind.STD), 32), "keyset");
+        return StoredFormat.LATEST;
+      } catch (GeneralSecurityException e) {
+        if (FORMAT_ONE_WARNED.compareAndSet(false, true)) {
+          LOG.warn("New tables get stored format 1: {}", e.getMessage());
+        }
+        return StoredFormat.V1;
+      }
     }
 
     private static HBaseIdentifierSource identifierSource(Connection connection, KeyProvider keys, KeyScope scope)

@@ -182,4 +182,28 @@ class StoredFormatTest {
     }
     rawCells(hbase, schema, 5 + 16 + 8);
   }
+
+  /** Keysets rotated before format 2 may hold two keys ending in the same byte: new tables then get format 1. */
+  @Test
+  void keysetsFormatTwoCannotTellApartKeepNewTablesInFormatOne(Connection hbase) throws Exception {
+    KeyProvider base = SecureFixture.randomKeys();
+    KeyProvider clashing = (scope, length) -> {
+      dev.cryptoworker.cryptobox.VersionedKey k = base.keyRing(scope, length).primary();
+      dev.cryptoworker.cryptobox.VersionedKey older = new dev.cryptoworker.cryptobox.VersionedKey(0x010000aa, k.key());
+      dev.cryptoworker.cryptobox.VersionedKey newer = new dev.cryptoworker.cryptobox.VersionedKey(0x020000aa, k.key());
+      return new dev.cryptoworker.cryptobox.KeyRing(newer, List.of(older, newer));
+    };
+    TableSchema schema = schema("format_clash", "");
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, clashing, schema);
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      write(t, 0, 3);
+      assertEquals("1", recordedFormat(hbase, schema));
+      assertEquals("PT-2", Bytes.toString(t.get(new Get(toBytes(2L))).getValue(F, toBytes("id"))));
+    }
+    rawCells(hbase, schema, 5 + 16 + 8);
+    TableSchema asksForTwo = schema.toBuilder().storedFormat(dev.cryptoworker.cryptobox.StoredFormat.V2).build();
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> SecureConnection.wrap(hbase, clashing, List.of(asksForTwo)));
+    assertTrue(String.valueOf(e.getCause()).contains("end in the same byte"), String.valueOf(e.getCause()));
+  }
 }
