@@ -7,7 +7,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The rows of one stored table on several clusters, merged by stored row key (alike on every
- * cluster): each step gives a row and what each cluster holds of it (empty: answering, holds
+ * cluster; ascending, or descending for reversed scans): each step gives a row and what each cluster holds of it (empty: answering, holds
  * nothing; null: not answering). A cluster whose scanner fails is dropped for the rest of the walk.
  */
 final class MergedRows implements AutoCloseable {
@@ -17,13 +17,18 @@ final class MergedRows implements AutoCloseable {
   private final ResultScanner[] scanners;
   private final Result[] heads;
   private final State[] states;
+  private final boolean reversed;
   private boolean started;
   private byte[] row;
   private Result[] perCluster;
 
-  /** @param scanners one per cluster, null where the cluster did not answer */
-  MergedRows(ResultScanner[] scanners) {
+  /**
+   * @param scanners one per cluster, null where the cluster did not answer
+   * @param reversed whether the scanners run in descending stored key order
+   */
+  MergedRows(ResultScanner[] scanners, boolean reversed) {
     this.scanners = scanners;
+    this.reversed = reversed;
     this.heads = new Result[scanners.length];
     this.states = new State[scanners.length];
     for (int i = 0; i < scanners.length; i++) {
@@ -58,7 +63,7 @@ final class MergedRows implements AutoCloseable {
     }
     row = null;
     for (Result head : heads) {
-      if (head != null && (row == null || Bytes.compareTo(head.getRow(), row) < 0)) {
+      if (head != null && (row == null || (reversed ? -1 : 1) * Bytes.compareTo(head.getRow(), row) < 0)) {
         row = head.getRow();
       }
     }

@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * stored as the schema protects them, alike on every cluster (so a row's shares meet); every value
  * is split into n shares ({@link SecretSharing}), share i on cluster i, all with one timestamp.
  *
+ * <p>Filters run on the client over decoded rows, with the caller's opt-in only (no server can
+ * evaluate them on shares).
+ *
  * <p>Writes (puts, deletes) go to every cluster at once and are acknowledged when at least n - r
  * clusters took them; a put that fewer took is removed again from those that did (best effort) and
  * fails. Reads ask every cluster and decode each cell from the newest version's shares (see {@link
@@ -58,6 +61,7 @@ final class SharedLayout implements StorageLayout {
   private final ClusterCalls calls;
   private final ShareReconciler reconciler;
   private final int writeQuorum;
+  private final SecureTableOptions options;
 
   SharedLayout(TableName name, TableCodec codec, TableLayout.Shared spec, Map<String, Connection> clusters,
       SecureTableOptions options, ExecutorService pool) throws IOException {
@@ -75,6 +79,7 @@ final class SharedLayout implements StorageLayout {
     this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(),
         (row, family, qualifier, joined) -> encryptsFirst ? codec.decodeValue(row, family, qualifier, joined) : joined);
     this.writeQuorum = spec.parameters().n() - spec.parameters().r();
+    this.options = options;
   }
 
   @Override
@@ -234,7 +239,7 @@ final class SharedLayout implements StorageLayout {
   // ---- reads
 
   private Get encode(Get get) throws IOException {
-    refuseFilter(get.getFilter() != null);
+    clientSideFilter(get);
     if (get.getMaxVersions() > 1) {
       throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
           "a SHARED table keeps the latest version of each cell only: readVersions(" + get.getMaxVersions()
@@ -256,12 +261,28 @@ final class SharedLayout implements StorageLayout {
     return out;
   }
 
-  private void refuseFilter(boolean hasFilter) throws UnsupportedSecureOperationException {
-    if (hasFilter) {
-      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-          "filters on a SHARED table are not supported yet: no server can evaluate a filter on shares, and"
-              + " client-side evaluation of SHARED scans is not built");
+  /**
+   * The query's filter to run on the client over decoded rows, or null without one: no server can
+   * evaluate a filter on shares, so a filter needs the caller's opt-in to client-side evaluation.
+   */
+  private ClientSideFilter clientSideFilter(org.apache.hadoop.hbase.client.Query query) throws IOException {
+    if (query.getFilter() == null) {
+      return null;
     }
+    if (!SecureScans.allowsClientSideEvaluation(query, options)) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "no server can evaluate a filter on the shares of a SHARED table; to fetch the rows and filter them on"
+              + " the client, opt in with SecureScans.allowClientSideEvaluation(query) or"
+              + " SecureTableOptions.clientSideEvaluation(true)");
+    }
+    String reason = "filters on a SHARED table";
+    if (codec.firstClientSideScan(reason)) {
+      LOG.warn("Table {}: {} run on the client, over every row the query reaches. Further ones are logged at"
+          + " DEBUG.", codec.table(), reason);
+    } else {
+      LOG.debug("Table {}: {} run on the client", codec.table(), reason);
+    }
+    return new ClientSideFilter(CellLayout.copyOf(query.getFilter())); // filters keep per-query state
   }
 
   @Override
@@ -278,6 +299,11 @@ final class SharedLayout implements StorageLayout {
         perCluster[i] = outcomes.answered(i) ? outcomes.result(i)[g] : null;
       }
       out[g] = reconciler.reconcile(stored.get(g).getRow(), perCluster);
+      ClientSideFilter filter = clientSideFilter(gets.get(g));
+      if (filter != null) {
+        Result kept = filter.apply(out[g]);
+        out[g] = kept == null ? Result.EMPTY_RESULT : kept;
+      }
     }
     return out;
   }
@@ -293,17 +319,12 @@ final class SharedLayout implements StorageLayout {
   }
 
   private Scan encode(Scan scan) throws IOException {
-    refuseFilter(scan.getFilter() != null);
-    if (scan.isReversed()) {
-      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-          "reversed scans of a SHARED table are not supported yet (rows are merged across clusters forward)");
-    }
     if (scan.getMaxVersions() > 1) {
       throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
           "a SHARED table keeps the latest version of each cell only: readVersions(" + scan.getMaxVersions()
               + ") is refused");
     }
-    Scan out = new Scan().setCaching(scan.getCaching() > 0 ? scan.getCaching() : 500);
+    Scan out = new Scan().setCaching(scan.getCaching() > 0 ? scan.getCaching() : 500).setReversed(scan.isReversed());
     boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
     if (ranged) {
       if (!codec.rowKeysKeepOrder()) {
@@ -333,22 +354,25 @@ final class SharedLayout implements StorageLayout {
 
   @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
+    ClientSideFilter filter = clientSideFilter(scan);
     Scan stored = encode(scan);
     ClusterCalls.Outcomes<ResultScanner> opened = calls.onEvery(i -> tables.get(i).getScanner(stored));
     ResultScanner[] scanners = new ResultScanner[n()];
     for (int i = 0; i < scanners.length; i++) {
       scanners[i] = opened.answered(i) ? opened.result(i) : null;
     }
-    return new SharedScanner(scanners, reconciler, scan.getLimit());
+    return new SharedScanner(scanners, scan.isReversed(), reconciler, filter, scan.getLimit());
   }
 
   @Override
   public String explain(Scan scan) throws IOException {
+    boolean filtered = clientSideFilter(scan) != null;
     Scan stored = encode(scan);
     return "SHARED " + spec.scheme() + " (n=" + n() + ", r=" + spec.parameters().r() + ", z=" + spec.parameters().z()
         + ") over clusters " + spec.clusters() + ": each runs "
         + (stored.getStartRow().length > 0 || stored.getStopRow().length > 0 ? "a row-range scan" : "a full scan")
-        + "; rows are merged and their cells decoded on the client from " + sharing.threshold() + " shares";
+        + "; rows are merged and their cells decoded on the client from " + sharing.threshold() + " shares"
+        + (filtered ? "; the filter runs on the client over every decoded row" : "");
   }
 
   // ---- refused

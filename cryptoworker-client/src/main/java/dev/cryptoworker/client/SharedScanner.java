@@ -12,24 +12,32 @@ import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
 final class SharedScanner implements SecureResultScanner {
   private final MergedRows rows;
   private final ShareReconciler reconciler;
+  private final ClientSideFilter filter;
   private final int limit;
   private int returned;
 
   /**
    * @param scanners one per cluster, null where the cluster did not answer
+   * @param reversed whether the scan runs in descending row order
+   * @param filter the caller's filter, run on decoded rows (null: none)
    * @param limit logical rows to return at most (0 or less: no limit)
    */
-  SharedScanner(ResultScanner[] scanners, ShareReconciler reconciler, int limit) {
-    this.rows = new MergedRows(scanners);
+  SharedScanner(ResultScanner[] scanners, boolean reversed, ShareReconciler reconciler, ClientSideFilter filter,
+      int limit) {
+    this.rows = new MergedRows(scanners, reversed);
     this.reconciler = reconciler;
+    this.filter = filter;
     this.limit = limit;
   }
 
   @Override
   public Result next() throws IOException {
-    while ((limit <= 0 || returned < limit) && rows.next()) {
+    while ((limit <= 0 || returned < limit) && (filter == null || !filter.exhausted()) && rows.next()) {
       Result logical = reconciler.reconcile(rows.row(), rows.perCluster());
-      if (!logical.isEmpty()) {
+      if (filter != null && !logical.isEmpty()) {
+        logical = filter.apply(logical);
+      }
+      if (logical != null && !logical.isEmpty()) {
         returned++;
         return logical;
       }

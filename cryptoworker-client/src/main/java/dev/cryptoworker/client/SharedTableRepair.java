@@ -102,7 +102,7 @@ public final class SharedTableRepair implements AutoCloseable {
     long rows = 0;
     long[] counts = new long[3]; // written, deleted, unrepairable
     Batch batch = new Batch(tables.size());
-    try (MergedRows merged = new MergedRows(scanners)) {
+    try (MergedRows merged = new MergedRows(scanners, false)) {
       while (merged.next()) {
         for (int i = 0; i < tables.size(); i++) {
           if (merged.perCluster()[i] == null) {

@@ -25,6 +25,7 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -36,6 +37,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -199,6 +201,18 @@ class SharedLayoutTest {
           if (scheme.equals("SECURE_RAID")) {
             // OPE row keys keep their order on every cluster: row ranges run on the servers.
             assertEquals(List.of(10L, 11L, 12L), scanRows(t, new Scan().withStartRow(toBytes(10L)).withStopRow(toBytes(13L))));
+            // Filters run on the client over decoded rows, with the caller's opt-in only.
+            SingleColumnValueFilter idIs12 = new SingleColumnValueFilter(F, toBytes("id"), CompareOperator.EQUAL,
+                toBytes("PT-12"));
+            idIs12.setFilterIfMissing(true); // row 4 has no id any more: HBase would keep it otherwise
+            Scan filtered = new Scan().setFilter(idIs12);
+            UnsupportedSecureOperationException refused = assertThrows(UnsupportedSecureOperationException.class,
+                () -> t.getScanner(filtered));
+            assertTrue(refused.getMessage().contains("SecureScans.allowClientSideEvaluation"), refused.getMessage());
+            assertEquals(List.of(12L), scanRows(t, SecureScans.allowClientSideEvaluation(filtered)));
+            // Reversed, merged in descending stored order on every cluster.
+            assertEquals(List.of(12L, 11L, 10L), scanRows(t, new Scan().withStartRow(toBytes(12L))
+                .withStopRow(toBytes(9L)).setReversed(true)));
           }
           UnsupportedSecureOperationException cas = assertThrows(UnsupportedSecureOperationException.class,
               () -> t.checkAndMutate(toBytes(1L), F).qualifier(toBytes("id")).ifEquals(toBytes("PT-1"))

@@ -110,4 +110,20 @@ final class MapReduceFixture {
       throw new AssertionError("table " + table + " stores no cell: nothing was audited");
     }
   }
+
+  /** Runs {@code job} to completion; if it fails, the assertion names why (job and task diagnostics). */
+  static void assertCompletes(org.apache.hadoop.mapreduce.Job job) throws Exception {
+    if (job.waitForCompletion(false)) {
+      return;
+    }
+    StringBuilder why = new StringBuilder("the job failed: ").append(job.getStatus().getFailureInfo());
+    for (org.apache.hadoop.mapreduce.TaskCompletionEvent e : job.getTaskCompletionEvents(0, 100)) {
+      if (e.getStatus() != org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.SUCCEEDED) {
+        for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
+          why.append("; ").append(e.getTaskAttemptId()).append(": ").append(d);
+        }
+      }
+    }
+    throw new AssertionError(why.toString());
+  }
 }

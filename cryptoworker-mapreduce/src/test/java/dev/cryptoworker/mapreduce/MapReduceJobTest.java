@@ -108,7 +108,7 @@ class MapReduceJobTest {
     job.setReducerClass(CountReducer.class);
     job.setNumReduceTasks(2);
     SecureJob.setOutput(job, counts);
-    assertTrue(job.waitForCompletion(false), "the job failed");
+    MapReduceFixture.assertCompletes(job);
     assertEquals(ROWS, job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS)
         .getValue(), "every row read once");
 
@@ -137,7 +137,7 @@ class MapReduceJobTest {
     SecureJob.setInput(job, visits, inPorto, CopyMapper.class, ImmutableBytesWritable.class, Mutation.class);
     job.setNumReduceTasks(0);
     SecureJob.setOutput(job, porto);
-    assertTrue(job.waitForCompletion(false), "the job failed");
+    MapReduceFixture.assertCompletes(job);
 
     List<String> expected = new ArrayList<>();
     cities.forEach((row, city) -> {
