@@ -11,7 +11,9 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * One call per cluster, run in parallel, each given until a common deadline: a cluster that fails
- * or does not answer in time is counted unavailable for this operation, never waited for beyond it.
+ * or does not answer in time is counted unavailable for this operation, never waited for beyond it,
+ * and is skipped for the next {@value #SKIP_SECONDS} seconds (so that with a cluster down, each
+ * operation does not wait for its timeout again), then tried again.
  */
 final class ClusterCalls {
   /** The call made on cluster {@code index}. */
@@ -61,37 +63,60 @@ final class ClusterCalls {
     }
   }
 
+  static final int SKIP_SECONDS = 10;
+
   private final ExecutorService pool;
   private final long timeoutNanos;
   private final int clusters;
+  /** Per cluster, until when (System.nanoTime) it is skipped after failing; 0: not skipped. */
+  private final long[] skippedUntil;
 
   ClusterCalls(ExecutorService pool, long timeoutNanos, int clusters) {
     this.pool = pool;
     this.timeoutNanos = timeoutNanos;
     this.clusters = clusters;
+    this.skippedUntil = new long[clusters];
+  }
+
+  private synchronized boolean skipped(int i, long now) {
+    return skippedUntil[i] != 0 && now - skippedUntil[i] < 0;
+  }
+
+  private synchronized void outcome(int i, boolean failed) {
+    skippedUntil[i] = failed ? System.nanoTime() + TimeUnit.SECONDS.toNanos(SKIP_SECONDS) : 0;
   }
 
   <T> Outcomes<T> onEvery(Call<T> call) throws IOException {
     List<Future<T>> futures = new ArrayList<>(clusters);
+    long now = System.nanoTime();
     for (int i = 0; i < clusters; i++) {
       int index = i;
-      futures.add(pool.submit(() -> call.on(index)));
+      futures.add(skipped(i, now) ? null : pool.submit(() -> call.on(index)));
     }
-    long deadline = System.nanoTime() + timeoutNanos;
+    long deadline = now + timeoutNanos;
     List<T> results = new ArrayList<>(clusters);
     List<String> failures = new ArrayList<>(clusters);
-    for (Future<T> f : futures) {
+    for (int i = 0; i < clusters; i++) {
+      Future<T> f = futures.get(i);
+      if (f == null) {
+        results.add(null);
+        failures.add("failed less than " + SKIP_SECONDS + " s ago, skipped");
+        continue;
+      }
       try {
         results.add(f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
         failures.add(null);
+        outcome(i, false);
       } catch (TimeoutException e) {
         f.cancel(true);
         results.add(null);
         failures.add("no answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+        outcome(i, true);
       } catch (ExecutionException e) {
         results.add(null);
         Throwable cause = e.getCause();
         failures.add(cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()));
+        outcome(i, true);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("interrupted while waiting for the clusters");
