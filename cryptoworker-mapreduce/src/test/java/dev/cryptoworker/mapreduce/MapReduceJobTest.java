@@ -102,13 +102,16 @@ class MapReduceJobTest {
     loadVisits(secure, visits, expected, new TreeMap<>());
     secure.createTable(counts);
 
-    Job job = job(conf, "word count");
-    SecureJob.setInput(job, visits, new Scan().addColumn(INFO, NOTES), WordMapper.class, Text.class,
-        LongWritable.class);
-    job.setReducerClass(CountReducer.class);
-    job.setNumReduceTasks(2);
-    SecureJob.setOutput(job, counts);
-    MapReduceFixture.assertCompletes(job);
+    MapReduceFixture.JobFactory wordCount = () -> {
+      Job job = job(conf, "word count");
+      SecureJob.setInput(job, visits, new Scan().addColumn(INFO, NOTES), WordMapper.class, Text.class,
+          LongWritable.class);
+      job.setReducerClass(CountReducer.class);
+      job.setNumReduceTasks(2);
+      SecureJob.setOutput(job, counts);
+      return job;
+    };
+    Job job = MapReduceFixture.completeWithOneRetry(wordCount);
     assertEquals(ROWS, job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS)
         .getValue(), "every row read once");
 
