@@ -2,6 +2,7 @@ package dev.cryptoworker.client;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -87,11 +88,18 @@ final class ClusterCalls {
   }
 
   <T> Outcomes<T> onEvery(Call<T> call) throws IOException {
+    boolean[] all = new boolean[clusters];
+    Arrays.fill(all, true);
+    return on(all, call);
+  }
+
+  /** The call on the clusters {@code asked} selects; the others count as failed ("not asked"). */
+  <T> Outcomes<T> on(boolean[] asked, Call<T> call) throws IOException {
     List<Future<T>> futures = new ArrayList<>(clusters);
     long now = System.nanoTime();
     for (int i = 0; i < clusters; i++) {
       int index = i;
-      futures.add(skipped(i, now) ? null : pool.submit(() -> call.on(index)));
+      futures.add(!asked[i] || skipped(i, now) ? null : pool.submit(() -> call.on(index)));
     }
     long deadline = now + timeoutNanos;
     List<T> results = new ArrayList<>(clusters);
@@ -100,7 +108,7 @@ final class ClusterCalls {
       Future<T> f = futures.get(i);
       if (f == null) {
         results.add(null);
-        failures.add("failed less than " + SKIP_SECONDS + " s ago, skipped");
+        failures.add(asked[i] ? "failed less than " + SKIP_SECONDS + " s ago, skipped" : "not asked");
         continue;
       }
       try {

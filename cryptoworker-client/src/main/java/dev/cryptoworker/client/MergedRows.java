@@ -1,6 +1,11 @@
 package dev.cryptoworker.client;
 
 import java.io.IOException;
+import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -90,6 +95,24 @@ final class MergedRows implements AutoCloseable {
   /** What each cluster holds of the current row (null: not answering). */
   Result[] perCluster() {
     return perCluster;
+  }
+
+  /**
+   * The cells of one stored row as each cluster holds them, grouped by stored column: element i of
+   * each array is cluster i's cell (null: it holds none, or did not answer), columns in stored order.
+   */
+  static Collection<Cell[]> byColumn(Result[] perCluster) {
+    Map<String, Cell[]> columns = new TreeMap<>();
+    for (int i = 0; i < perCluster.length; i++) {
+      if (perCluster[i] == null || perCluster[i].isEmpty()) {
+        continue; // rawCells() of an empty result is null
+      }
+      for (Cell c : perCluster[i].rawCells()) {
+        String key = Bytes.toStringBinary(CellUtil.cloneFamily(c)) + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(c));
+        columns.computeIfAbsent(key, k -> new Cell[perCluster.length])[i] = c;
+      }
+    }
+    return columns.values();
   }
 
   @Override

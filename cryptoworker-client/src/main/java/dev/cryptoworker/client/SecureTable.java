@@ -218,6 +218,24 @@ public final class SecureTable implements Table {
     return layout.get(gets);
   }
 
+  /**
+   * Bytes [{@code offset}, {@code offset + length}) of one cell's latest value (fewer where the
+   * value ends first; null if the cell is absent): one field of a large value. On a SHARED table
+   * under SECURE_RAID this reads only the shares holding those bytes (see the README's "Random
+   * access"); elsewhere it reads the whole cell and returns the part.
+   *
+   * @throws IllegalArgumentException if {@code offset} or {@code length} is negative
+   */
+  public byte[] getValueRange(byte[] row, byte[] family, byte[] qualifier, int offset, int length)
+      throws IOException {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("table " + table + ": offset and length must not be negative, got "
+          + offset + " and " + length);
+    }
+    return layout.getValueRange(Objects.requireNonNull(row, "row"), Objects.requireNonNull(family, "family"),
+        Objects.requireNonNull(qualifier, "qualifier"), offset, length);
+  }
+
   @Override
   public boolean exists(Get get) throws IOException {
     return layout.exists(List.of(Objects.requireNonNull(get, "get")))[0];

@@ -5,10 +5,10 @@ import dev.cryptoworker.sharing.SecretSharing;
 import dev.cryptoworker.sharing.ShareDecodingException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
@@ -72,23 +72,13 @@ final class ShareReconciler {
       throw new IOException("table " + codec.table() + ": " + answering + " of " + perCluster.length
           + " clusters answered, " + sharing.threshold() + " needed to decode (" + describe(answered) + ")");
     }
-    // family:storedQualifier -> cluster -> cell
-    Map<String, Cell[]> byColumn = new TreeMap<>();
-    for (int i = 0; i < perCluster.length; i++) {
-      if (perCluster[i] == null || perCluster[i].isEmpty()) {
-        continue;
-      }
-      for (Cell c : perCluster[i].rawCells()) {
-        String key = Bytes.toStringBinary(CellUtil.cloneFamily(c)) + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(c));
-        byColumn.computeIfAbsent(key, k -> new Cell[perCluster.length])[i] = c;
-      }
-    }
+    Collection<Cell[]> byColumn = MergedRows.byColumn(perCluster);
     if (byColumn.isEmpty()) {
       return Result.EMPTY_RESULT;
     }
     byte[] row = codec.decodeRow(storedRow);
     List<Cell> out = new ArrayList<>();
-    for (Cell[] versions : byColumn.values()) {
+    for (Cell[] versions : byColumn) {
       Cell cell = decode(row, versions, answered, answering);
       if (cell != null) {
         out.add(cell);

@@ -2,17 +2,22 @@ package dev.cryptoworker.client;
 
 import dev.cryptoworker.cryptobox.PlainBox;
 import dev.cryptoworker.schema.TableLayout;
+import dev.cryptoworker.sharing.PartialReads;
 import dev.cryptoworker.sharing.SecretSharing;
 import dev.cryptoworker.sharing.SecretSharings;
+import dev.cryptoworker.sharing.ShareDecodingException;
 import dev.cryptoworker.sharing.SharingKind;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.concurrent.ExecutorService;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
@@ -32,6 +37,7 @@ import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.coprocessor.Batch;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -240,25 +246,34 @@ final class SharedLayout implements StorageLayout {
 
   private Get encode(Get get) throws IOException {
     clientSideFilter(get);
-    if (get.getMaxVersions() > 1) {
-      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-          "a SHARED table keeps the latest version of each cell only: readVersions(" + get.getMaxVersions()
-              + ") is refused");
-    }
+    refuseVersions(get.getMaxVersions());
     codec.checkRowType(get.getRow());
     Get out = new Get(codec.encodeRow(get.getRow()));
-    for (Map.Entry<byte[], NavigableSet<byte[]>> f : get.getFamilyMap().entrySet()) {
-      codec.familySchema(f.getKey());
+    encodeColumns(get.getFamilyMap(), out::addFamily, out::addColumn);
+    out.setTimeRange(get.getTimeRange().getMin(), get.getTimeRange().getMax());
+    return out;
+  }
+
+  private void refuseVersions(int maxVersions) throws UnsupportedSecureOperationException {
+    if (maxVersions > 1) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "a SHARED table keeps the latest version of each cell only: readVersions(" + maxVersions + ") is refused");
+    }
+  }
+
+  /** Adds a query's families and (stored) columns to its stored form. */
+  private void encodeColumns(Map<byte[], NavigableSet<byte[]>> families, Consumer<byte[]> addFamily,
+      BiConsumer<byte[], byte[]> addColumn) throws IOException {
+    for (Map.Entry<byte[], NavigableSet<byte[]>> f : families.entrySet()) {
+      codec.familySchema(f.getKey()); // refuses unknown families by name
       if (f.getValue() == null || f.getValue().isEmpty()) {
-        out.addFamily(f.getKey());
+        addFamily.accept(f.getKey());
       } else {
         for (byte[] q : f.getValue()) {
-          out.addColumn(f.getKey(), codec.encodeQualifier(f.getKey(), q));
+          addColumn.accept(f.getKey(), codec.encodeQualifier(f.getKey(), q));
         }
       }
     }
-    out.setTimeRange(get.getTimeRange().getMin(), get.getTimeRange().getMax());
-    return out;
   }
 
   /**
@@ -308,6 +323,103 @@ final class SharedLayout implements StorageLayout {
     return out;
   }
 
+  /**
+   * Under SECURE_RAID, from the z key shares and the data shares holding the bytes, in two rounds:
+   * first the key shares, with every other cluster's timestamp of the cell (a key-only probe); then
+   * the data shares of that timestamp. It answers only if at least r + 1 clusters answered the first
+   * round (one of them holds every acknowledged write) and all that answered hold the cell at one
+   * timestamp; otherwise, and if a needed share is missing, it reads the whole cell as {@link #get}
+   * does. The bytes it returns are not cross-checked (see {@link PartialReads}).
+   */
+  @Override
+  public byte[] getValueRange(byte[] row, byte[] family, byte[] qualifier, int offset, int length)
+      throws IOException {
+    PartialReads reads = sharing.partialReads().orElse(null);
+    if (reads == null) {
+      return StorageLayout.super.getValueRange(row, family, qualifier, offset, length);
+    }
+    codec.checkRowType(row);
+    codec.familySchema(family);
+    byte[] storedRow = codec.encodeRow(row);
+    byte[] storedQualifier = codec.encodeQualifier(family, qualifier);
+    boolean[] key = new boolean[n()];
+    for (int l : reads.keyShares()) {
+      key[l] = true;
+    }
+    Get full = new Get(storedRow).addColumn(family, storedQualifier);
+    Get probe = new Get(storedRow).addColumn(family, storedQualifier).setFilter(new KeyOnlyFilter(true));
+    ClusterCalls.Outcomes<Result> first = calls.onEvery(i -> tables.get(i).get(key[i] ? full : probe));
+    Long version = agreedVersion(first, family, storedQualifier, key);
+    if (version != null) {
+      Map<Integer, byte[]> shares = new HashMap<>();
+      for (int l : reads.keyShares()) {
+        shares.put(l, first.result(l).getValue(family, storedQualifier));
+      }
+      try {
+        boolean[] data = new boolean[n()];
+        for (int i : reads.dataSharesFor(shares.get(reads.keyShares()[0]), offset, length)) {
+          data[i] = true;
+        }
+        Get exact = new Get(storedRow).addColumn(family, storedQualifier).setTimestamp(version);
+        ClusterCalls.Outcomes<Result> second = calls.on(data, i -> tables.get(i).get(exact));
+        boolean complete = true;
+        for (int i = 0; i < data.length && complete; i++) {
+          if (data[i]) {
+            byte[] share = second.answered(i) ? second.result(i).getValue(family, storedQualifier) : null;
+            complete = share != null;
+            shares.put(i, share);
+          }
+        }
+        if (complete) {
+          return reads.read(shares, offset, length);
+        }
+      } catch (ShareDecodingException e) {
+        LOG.debug("Table {}: a partial read found shares that do not fit ({}); reading the whole cell", codec.table(),
+            e.getMessage());
+      }
+    } else if (absentEverywhere(first, family, storedQualifier)) {
+      return null;
+    }
+    return StorageLayout.super.getValueRange(row, family, qualifier, offset, length);
+  }
+
+  /**
+   * The one timestamp at which every answering cluster holds the cell, if at least r + 1 answered
+   * and every key cluster did; else null.
+   */
+  private Long agreedVersion(ClusterCalls.Outcomes<Result> outcomes, byte[] family, byte[] storedQualifier,
+      boolean[] key) {
+    if (outcomes.answered() < spec.parameters().r() + 1) {
+      return null;
+    }
+    Long version = null;
+    for (int i = 0; i < n(); i++) {
+      if (!outcomes.answered(i)) {
+        if (key[i]) {
+          return null;
+        }
+        continue;
+      }
+      Cell cell = outcomes.result(i).getColumnLatestCell(family, storedQualifier);
+      if (cell == null || (version != null && version != cell.getTimestamp())) {
+        return null;
+      }
+      version = cell.getTimestamp();
+    }
+    return version;
+  }
+
+  /** Whether enough answering clusters hold no version of the cell for it to be absent (as {@link ShareReconciler}). */
+  private boolean absentEverywhere(ClusterCalls.Outcomes<Result> outcomes, byte[] family, byte[] storedQualifier) {
+    int answering = outcomes.answered();
+    for (int i = 0; i < n(); i++) {
+      if (outcomes.answered(i) && outcomes.result(i).containsColumn(family, storedQualifier)) {
+        return false;
+      }
+    }
+    return answering >= Math.max(sharing.threshold(), spec.parameters().r() + 1);
+  }
+
   @Override
   public boolean[] exists(List<Get> gets) throws IOException {
     Result[] results = get(gets);
@@ -319,11 +431,7 @@ final class SharedLayout implements StorageLayout {
   }
 
   private Scan encode(Scan scan) throws IOException {
-    if (scan.getMaxVersions() > 1) {
-      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-          "a SHARED table keeps the latest version of each cell only: readVersions(" + scan.getMaxVersions()
-              + ") is refused");
-    }
+    refuseVersions(scan.getMaxVersions());
     Scan out = new Scan().setCaching(scan.getCaching() > 0 ? scan.getCaching() : 500).setReversed(scan.isReversed());
     boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
     if (ranged) {
@@ -338,16 +446,7 @@ final class SharedLayout implements StorageLayout {
         out.withStopRow(codec.encodeRow(scan.getStopRow()), scan.includeStopRow());
       }
     }
-    for (Map.Entry<byte[], NavigableSet<byte[]>> f : scan.getFamilyMap().entrySet()) {
-      codec.familySchema(f.getKey());
-      if (f.getValue() == null || f.getValue().isEmpty()) {
-        out.addFamily(f.getKey());
-      } else {
-        for (byte[] q : f.getValue()) {
-          out.addColumn(f.getKey(), codec.encodeQualifier(f.getKey(), q));
-        }
-      }
-    }
+    encodeColumns(scan.getFamilyMap(), out::addFamily, out::addColumn);
     out.setTimeRange(scan.getTimeRange().getMin(), scan.getTimeRange().getMax());
     return out;
   }

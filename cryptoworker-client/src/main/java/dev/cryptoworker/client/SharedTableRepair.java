@@ -22,6 +22,8 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Brings every cluster of a SHARED table back in line after some were down or held corrupt shares:
@@ -33,6 +35,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * and starts after it next time. Obtained from {@link SecureConnection#repair(TableName)}.
  */
 public final class SharedTableRepair implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SharedTableRepair.class);
   private static final int CHECKPOINT_EVERY = 500;
   private static final byte[] LAST = Bytes.toBytes("repair-last");
 
@@ -162,60 +165,54 @@ public final class SharedTableRepair implements AutoCloseable {
   }
 
   private void repairRow(byte[] storedRow, Result[] perCluster, Batch batch, long[] counts) {
+    for (Cell[] cells : MergedRows.byColumn(perCluster)) {
+      repairColumn(storedRow, cells, batch, counts);
+    }
+  }
+
+  /** Brings one stored column of a row in line on every cluster (cells[i]: cluster i's, or null). */
+  private void repairColumn(byte[] storedRow, Cell[] cells, Batch batch, long[] counts) {
     SecretSharing sharing = layout.sharing();
-    Map<String, Cell[]> byColumn = new TreeMap<>();
-    for (int i = 0; i < perCluster.length; i++) {
-      if (perCluster[i].isEmpty()) {
-        continue; // answering, holds nothing of the row (rawCells() would be null)
-      }
-      for (Cell c : perCluster[i].rawCells()) {
-        String key = Bytes.toStringBinary(CellUtil.cloneFamily(c)) + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(c));
-        byColumn.computeIfAbsent(key, k -> new Cell[perCluster.length])[i] = c;
+    TreeMap<Long, Map<Integer, byte[]>> byVersion = new TreeMap<>();
+    Cell any = null;
+    for (int i = 0; i < cells.length; i++) {
+      if (cells[i] != null) {
+        any = cells[i];
+        byVersion.computeIfAbsent(cells[i].getTimestamp(), ts -> new HashMap<>()).put(i, CellUtil.cloneValue(cells[i]));
       }
     }
-    for (Cell[] cells : byColumn.values()) {
-      TreeMap<Long, Map<Integer, byte[]>> byVersion = new TreeMap<>();
-      Cell any = null;
-      for (int i = 0; i < cells.length; i++) {
-        if (cells[i] != null) {
-          any = cells[i];
-          byVersion.computeIfAbsent(cells[i].getTimestamp(), ts -> new HashMap<>()).put(i, CellUtil.cloneValue(cells[i]));
+    byte[] family = CellUtil.cloneFamily(any);
+    byte[] qualifier = CellUtil.cloneQualifier(any);
+    Long kept = null;
+    Reconstruction joined = null;
+    for (Long ts : byVersion.descendingKeySet()) {
+      if (byVersion.get(ts).size() >= sharing.threshold()) {
+        try {
+          joined = sharing.join(byVersion.get(ts), null);
+          kept = ts;
+        } catch (ShareDecodingException e) {
+          counts[2]++;
+          LOG.warn("Table {}, stored row {}, column {}: version {} does not decode ({}); left as it is", table,
+              Bytes.toStringBinary(storedRow), Bytes.toStringBinary(qualifier), ts, e.getMessage());
+          return;
         }
+        break;
       }
-      byte[] family = CellUtil.cloneFamily(any);
-      byte[] qualifier = CellUtil.cloneQualifier(any);
-      Long kept = null;
-      Reconstruction joined = null;
-      for (Long ts : byVersion.descendingKeySet()) {
-        if (byVersion.get(ts).size() >= sharing.threshold()) {
-          try {
-            joined = sharing.join(byVersion.get(ts), null);
-            kept = ts;
-          } catch (ShareDecodingException e) {
-            counts[2]++;
-            org.slf4j.LoggerFactory.getLogger(SharedTableRepair.class).warn(
-                "Table {}, stored row {}, column {}: version {} does not decode ({}); left as it is", table,
-                Bytes.toStringBinary(storedRow), Bytes.toStringBinary(qualifier), ts, e.getMessage());
-            return;
-          }
-          break;
-        }
+    }
+    for (int i = 0; i < cells.length; i++) {
+      Cell c = cells[i];
+      boolean current = kept != null && c != null && c.getTimestamp() == kept && !joined.corruptShares().contains(i);
+      if (c != null && !current && (kept == null || c.getTimestamp() > kept)) {
+        batch.deletes.get(i).add(new Delete(storedRow).addColumn(family, qualifier, c.getTimestamp()));
+        counts[1]++;
       }
-      for (int i = 0; i < cells.length; i++) {
-        Cell c = cells[i];
-        boolean current = kept != null && c != null && c.getTimestamp() == kept && !joined.corruptShares().contains(i);
-        if (c != null && !current && (kept == null || c.getTimestamp() > kept)) {
-          batch.deletes.get(i).add(new Delete(storedRow).addColumn(family, qualifier, c.getTimestamp()));
-          counts[1]++;
-        }
-        if (kept != null && !current) {
-          try {
-            byte[] share = sharing.regenerate(byVersion.get(kept), i);
-            batch.puts.get(i).add(new Put(storedRow).addColumn(family, qualifier, kept, share));
-            counts[0]++;
-          } catch (ShareDecodingException e) {
-            counts[2]++;
-          }
+      if (kept != null && !current) {
+        try {
+          byte[] share = sharing.regenerate(byVersion.get(kept), i);
+          batch.puts.get(i).add(new Put(storedRow).addColumn(family, qualifier, kept, share));
+          counts[0]++;
+        } catch (ShareDecodingException e) {
+          counts[2]++;
         }
       }
     }

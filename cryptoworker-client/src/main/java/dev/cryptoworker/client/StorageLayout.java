@@ -2,6 +2,7 @@ package dev.cryptoworker.client;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.NavigableMap;
 import org.apache.hadoop.hbase.client.Append;
@@ -40,6 +41,18 @@ interface StorageLayout extends Closeable {
   Result[] get(List<Get> gets) throws IOException;
 
   boolean[] exists(List<Get> gets) throws IOException;
+
+  /**
+   * Bytes [{@code offset}, {@code offset + length}) of one cell's latest value, fewer where it ends
+   * first; null if the cell is absent. This default reads the whole cell; layouts that can read
+   * less override it.
+   */
+  default byte[] getValueRange(byte[] row, byte[] family, byte[] qualifier, int offset, int length)
+      throws IOException {
+    byte[] value = get(List.of(new Get(row).addColumn(family, qualifier)))[0].getValue(family, qualifier);
+    return value == null ? null : Arrays.copyOfRange(value, Math.min(offset, value.length),
+        (int) Math.min(value.length, (long) offset + length));
+  }
 
   SecureResultScanner getScanner(Scan scan) throws IOException;
 

@@ -25,7 +25,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -125,12 +124,7 @@ class RegionServerFailureTest {
   void acknowledgedWritesSurviveARegionServerCrash(String kind) throws Exception {
     Path dir = Files.createTempDirectory(Paths.get(System.getProperty("java.io.tmpdir")), "failover-hbase-");
     try (CrashableCluster hbase = start(kind, dir)) {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", hbase.quorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.port());
-      conf.setInt("hbase.client.retries.number", 30);
-      conf.setInt("hbase.client.pause", 200);
-      conf.setInt("hbase.client.operation.timeout", 180_000);
+      Configuration conf = SecureFixture.clientConfiguration(hbase.quorum(), hbase.port(), 30, 200, 180_000);
       try (Connection connection = ConnectionFactory.createConnection(conf)) {
         TableSchema schema = TableSchema.parse(SCHEMA);
         KeyProvider keys = SecureFixture.randomKeys();

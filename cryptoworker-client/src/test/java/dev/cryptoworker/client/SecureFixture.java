@@ -15,6 +15,8 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -28,6 +30,20 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 /** Test helpers: schemas with unique table names, fresh random keys, created tables. */
 final class SecureFixture {
   private SecureFixture() {}
+
+  /**
+   * A client configuration for the HBase whose ZooKeeper is at {@code quorum:port}, retrying
+   * {@code retries} times {@code pauseMs} apart and giving an operation {@code operationTimeoutMs}.
+   */
+  static Configuration clientConfiguration(String quorum, int port, int retries, int pauseMs, int operationTimeoutMs) {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", quorum);
+    conf.setInt("hbase.zookeeper.property.clientPort", port);
+    conf.setInt("hbase.client.retries.number", retries);
+    conf.setInt("hbase.client.pause", pauseMs);
+    conf.setInt("hbase.client.operation.timeout", operationTimeoutMs);
+    return conf;
+  }
 
   static KeyProvider randomKeys() {
     byte[] key = new byte[32];

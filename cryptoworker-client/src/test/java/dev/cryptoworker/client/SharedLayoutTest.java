@@ -28,7 +28,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -89,14 +88,9 @@ class SharedLayoutTest {
   }
 
   private static Connection connect(EmbeddedHBase hbase) throws IOException {
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-    conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
     // Fail fast on a dead cluster: the layout counts it unavailable and goes on.
-    conf.setInt("hbase.client.retries.number", 2);
-    conf.setInt("hbase.client.pause", 100);
+    Configuration conf = SecureFixture.clientConfiguration(hbase.zookeeperQuorum(), hbase.zookeeperPort(), 2, 100, 6000);
     conf.setInt("hbase.rpc.timeout", 3000);
-    conf.setInt("hbase.client.operation.timeout", 6000);
     conf.setInt("hbase.client.scanner.timeout.period", 6000);
     conf.setInt("zookeeper.recovery.retry", 1);
     return ConnectionFactory.createConnection(conf);
@@ -258,8 +252,88 @@ class SharedLayoutTest {
     }
   }
 
+  /** A 64 KiB document of 512 numbered 128-byte fields, {@code tag} in each. */
+  private static byte[] document(String tag) {
+    StringBuilder doc = new StringBuilder();
+    for (int f = 0; f < 512; f++) {
+      String field = String.format("field %03d of %s: diagnosis code %d;", f, tag, f * 7919 % 1000);
+      doc.append(field).append(" ".repeat(127 - field.length())).append('\n');
+    }
+    return toBytes(doc.toString());
+  }
+
+  private static void replaceShare(String cluster, TableName name, byte[] storedRow, Cell share, byte[] value)
+      throws IOException {
+    try (Table raw = CONNECTIONS.get(cluster).getTable(name)) {
+      raw.put(new Put(storedRow).addColumn(F, CellUtil.cloneQualifier(share), share.getTimestamp(), value));
+    }
+  }
+
+  private static Cell storedCell(String cluster, TableName name) throws IOException {
+    try (Table raw = CONNECTIONS.get(cluster).getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
+      return s.next().rawCells()[0];
+    }
+  }
+
   @Test
   @Order(3)
+  void secureRaidReadsOneFieldFromTheSharesHoldingItAndNeverAStaleOne() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    byte[] doc = document("v1");
+    byte[] q = toBytes("doc");
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (SecureTable t = secure.getSecureTable(name)) {
+        t.put(new Put(toBytes(1L)).addColumn(F, q, doc));
+        // n = 4, r = z = 1: k = 2 chunks of 32 KiB; east holds the key share, west chunk 0, north chunk 1.
+        int[][] ranges = {{0, 128}, {128 * 300, 128}, {32_700, 200}, {65_500, 100}, {70_000, 10}, {5, 0}};
+        for (int[] range : ranges) {
+          byte[] expected = java.util.Arrays.copyOfRange(doc, Math.min(range[0], doc.length),
+              Math.min(doc.length, range[0] + range[1]));
+          assertArrayEquals(expected, t.getValueRange(toBytes(1L), F, q, range[0], range[1]), range[0] + "+" + range[1]);
+        }
+        assertEquals(null, t.getValueRange(toBytes(2L), F, q, 0, 10), "an absent cell");
+        assertThrows(IllegalArgumentException.class, () -> t.getValueRange(toBytes(1L), F, q, -1, 10));
+
+        // Corrupt the shares on north and south: a get (3 of 4 needed) finds them disagreeing, while
+        // a field of chunk 0 still reads right, so it was read from east and west alone.
+        Cell north = storedCell("north", name);
+        Cell south = storedCell("south", name);
+        byte[] storedRow = CellUtil.cloneRow(north);
+        for (Cell share : List.of(north, south)) {
+          byte[] altered = CellUtil.cloneValue(share);
+          altered[altered.length - 1] ^= 1;
+          replaceShare(share == north ? "north" : "south", name, storedRow, share, altered);
+        }
+        IOException disagree = assertThrows(IOException.class, () -> t.get(new Get(toBytes(1L))));
+        assertTrue(disagree.getMessage().contains("shares disagree"), disagree.getMessage());
+        assertArrayEquals(java.util.Arrays.copyOfRange(doc, 256, 384), t.getValueRange(toBytes(1L), F, q, 256, 128));
+        replaceShare("north", name, storedRow, north, CellUtil.cloneValue(north));
+        replaceShare("south", name, storedRow, south, CellUtil.cloneValue(south));
+        assertArrayEquals(doc, t.get(new Get(toBytes(1L))).getValue(F, q));
+      }
+      // East (the key share) misses a write: a client whose east connection is closed writes v2 to the others.
+      Connection closed = ConnectionFactory.createConnection(CONNECTIONS.get("east").getConfiguration());
+      closed.close();
+      byte[] v2 = document("v2");
+      try (SecureConnection withoutEast = SecureConnection.builder().keys(KEYS).schema(schema)
+              .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("west"))
+              .cluster("east", closed).cluster("west", CONNECTIONS.get("west"))
+              .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
+          Table t = withoutEast.getTable(name)) {
+        t.put(new Put(toBytes(1L)).addColumn(F, q, v2));
+      }
+      try (SecureTable t = secure.getSecureTable(name)) {
+        // East's key share is of v1 and the others of v2: the partial read sees the newer timestamp
+        // elsewhere and reads v2 from three shares, never v1 (nor a mix).
+        assertArrayEquals(java.util.Arrays.copyOfRange(v2, 0, 128), t.getValueRange(toBytes(1L), F, q, 0, 128));
+      }
+    }
+  }
+
+  @Test
+  @Order(4)
   void rSurvivesOutagesAndRepairBringsABackClusterInLine() throws Exception {
     TableSchema schema = schema("SECURE_RAID", "DET");
     TableName name = TableName.valueOf(schema.tableName());

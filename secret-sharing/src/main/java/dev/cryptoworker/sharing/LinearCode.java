@@ -88,7 +88,7 @@ final class LinearCode {
   }
 
   /** {@code out = sum of coefficients[m] * sources[m]}, leaving out zero coefficients; a lone 1 is a copy. */
-  private static void combine(int[] coefficients, byte[][] sources, int[] offsets, byte[] out, int outOffset,
+  static void combine(int[] coefficients, byte[][] sources, int[] offsets, byte[] out, int outOffset,
       int chunk) {
     int terms = 0;
     for (int c : coefficients) {

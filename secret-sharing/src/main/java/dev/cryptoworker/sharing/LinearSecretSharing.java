@@ -1,6 +1,7 @@
 package dev.cryptoworker.sharing;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The information-theoretic schemes (Shamir, packed Shamir, Secure RAID): the value itself is coded,
@@ -8,8 +9,16 @@ import java.util.Map;
  * code's random columns restricted to any z rows are invertible); any threshold of them decode.
  */
 final class LinearSecretSharing extends CodedSharing {
-  LinearSecretSharing(SharingKind kind, SharingParameters parameters, LinearCode code) {
+  private final Optional<PartialReads> partialReads;
+
+  LinearSecretSharing(SharingKind kind, SharingParameters parameters, LinearCode code, boolean systematic) {
     super(kind, parameters, code);
+    this.partialReads = systematic ? Optional.of(new SystematicReads(code, kind, parameters.n())) : Optional.empty();
+  }
+
+  @Override
+  public Optional<PartialReads> partialReads() {
+    return partialReads;
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.cryptoworker.sharing;
 
 import java.security.GeneralSecurityException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Splits a value into n shares, one per independent store, and joins shares back; built by {@link
@@ -48,4 +49,12 @@ public interface SecretSharing {
    * @throws ShareDecodingException as {@link #join}, if the shares at hand do not decode
    */
   byte[] regenerate(Map<Integer, byte[]> shares, int index) throws ShareDecodingException;
+
+  /**
+   * How to read part of a value from fewer shares than {@link #threshold()}, for schemes that allow
+   * it (Secure RAID); empty for the others, whose every share depends on the whole value.
+   */
+  default Optional<PartialReads> partialReads() {
+    return Optional.empty();
+  }
 }

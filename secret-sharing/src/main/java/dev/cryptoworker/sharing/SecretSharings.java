@@ -26,13 +26,14 @@ public final class SecretSharings {
     switch (kind) {
       case SHAMIR:
         requirePrivacy(kind, z);
-        return new LinearSecretSharing(kind, parameters, new LinearCode(shamir(n, z), 1, z));
+        return new LinearSecretSharing(kind, parameters, new LinearCode(shamir(n, z), 1, z), false);
       case PACKED_SHAMIR:
         requirePrivacy(kind, z);
-        return new LinearSecretSharing(kind, parameters, new LinearCode(packedShamir(n, n - r - z, z), n - r - z, z));
+        return new LinearSecretSharing(kind, parameters,
+            new LinearCode(packedShamir(n, n - r - z, z), n - r - z, z), false);
       case SECURE_RAID:
         requirePrivacy(kind, z);
-        return new LinearSecretSharing(kind, parameters, new LinearCode(secureRaid(n, r, z), n - r - z, z));
+        return new LinearSecretSharing(kind, parameters, new LinearCode(secureRaid(n, r, z), n - r - z, z), true);
       case AONT_RS:
         return EncryptedDispersal.allOrNothing(parameters, new LinearCode(reedSolomon(n, n - r), n - r, 0));
       case AES_RS:

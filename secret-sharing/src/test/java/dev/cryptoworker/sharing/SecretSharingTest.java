@@ -190,4 +190,65 @@ class SecretSharingTest {
       }
     }
   }
+
+  @Test
+  void secureRaidReadsPartOfAValueFromTheKeySharesAndTheDataSharesHoldingIt() throws Exception {
+    SplittableRandom random = new SplittableRandom(11);
+    for (int[] p : PARAMETERS) {
+      SecretSharing s = SecretSharings.create(SharingKind.SECURE_RAID, new SharingParameters(p[0], p[1], p[2]), null);
+      PartialReads reads = s.partialReads().orElseThrow();
+      int z = p[2];
+      int k = p[0] - p[1] - z;
+      assertArrayEquals(GfArithmeticTest.range(z), reads.keyShares());
+      for (int length : new int[] {1, 100, 4096, 40_000}) {
+        byte[] value = new byte[length];
+        random.nextBytes(value);
+        byte[][] shares = s.split(value, AD);
+        for (int trial = 0; trial < 30; trial++) {
+          int offset = random.nextInt(length + 8);
+          int wanted = random.nextInt(Math.max(1, length / 3));
+          int[] data = reads.dataSharesFor(shares[0], offset, wanted);
+          int end = Math.min(length, offset + wanted);
+          String what = java.util.Arrays.toString(p) + ", " + length + " bytes, [" + offset + ", +" + wanted + ")";
+          if (offset >= end) {
+            assertEquals(0, data.length, what);
+          } else {
+            assertTrue(data.length >= 1 && data.length <= k, what);
+            for (int i : data) {
+              assertTrue(i >= z && i < z + k, what + ": data share " + i);
+            }
+          }
+          Map<Integer, byte[]> given = pick(shares, reads.keyShares());
+          given.putAll(pick(shares, data));
+          byte[] expected = offset >= end ? new byte[0] : java.util.Arrays.copyOfRange(value, offset, end);
+          assertArrayEquals(expected, reads.read(given, offset, wanted), what);
+        }
+      }
+    }
+  }
+
+  @Test
+  void partialReadsRefuseMissingOrForeignSharesAndOtherSchemesHaveNone() throws Exception {
+    SecretSharing s = SecretSharings.create(SharingKind.SECURE_RAID, new SharingParameters(6, 2, 2), null);
+    PartialReads reads = s.partialReads().orElseThrow();
+    byte[] value = new byte[2000];
+    new SplittableRandom(3).nextBytes(value);
+    byte[][] shares = s.split(value, AD);
+    byte[][] other = s.split(new byte[3000], AD);
+    int[] data = reads.dataSharesFor(shares[1], 0, 10);
+    assertArrayEquals(new int[] {2}, data);
+    Map<Integer, byte[]> noKey = pick(shares, new int[] {1, 2});
+    assertTrue(assertThrows(ShareDecodingException.class, () -> reads.read(noKey, 0, 10)).getMessage()
+        .contains("need 2 shares"));
+    Map<Integer, byte[]> noData = pick(shares, new int[] {0, 1});
+    assertThrows(ShareDecodingException.class, () -> reads.read(noData, 0, 10));
+    Map<Integer, byte[]> mixed = pick(shares, new int[] {0, 1});
+    mixed.put(2, other[2]);
+    assertTrue(assertThrows(ShareDecodingException.class, () -> reads.read(mixed, 0, 10)).getMessage()
+        .contains("disagree on the value's length"));
+    assertThrows(IllegalArgumentException.class, () -> reads.dataSharesFor(shares[0], -1, 10));
+    for (SecretSharing any : allSchemes(6, 2, 2)) {
+      assertEquals(any.kind() == SharingKind.SECURE_RAID, any.partialReads().isPresent(), any.kind().toString());
+    }
+  }
 }
