@@ -235,7 +235,7 @@ public final class WritePathBenchmark {
     return count == 0 ? 0 : (double) total / count;
   }
 
-  private static void waitForCompaction(Admin admin, TableName name) throws IOException, InterruptedException {
+  static void waitForCompaction(Admin admin, TableName name) throws IOException, InterruptedException {
     Thread.sleep(1000);
     for (int i = 0; i < 600 && admin.getCompactionState(name) != CompactionState.NONE; i++) {
       Thread.sleep(500);
@@ -246,7 +246,7 @@ public final class WritePathBenchmark {
    * Bytes of the table's live store files, as its region servers report them (whole MB per region:
    * files a compaction replaced are not counted, though they wait on disk a while).
    */
-  private static long storedBytes(Admin admin, TableName name) throws IOException {
+  static long storedBytes(Admin admin, TableName name) throws IOException {
     double bytes = 0;
     for (ServerName server : admin.getRegionServers()) {
       for (RegionMetrics region : admin.getRegionMetrics(server, name)) {
