@@ -46,12 +46,8 @@ final class AesCtrRandom {
     if (sinceSeed + length > RESEED_BYTES) {
       reseed();
     }
-    Arrays.fill(out, offset, offset + length, (byte) 0);
     try {
-      int written = cipher.update(out, offset, length, out, offset);
-      if (written != length) {
-        throw new IllegalStateException("AES/CTR wrote " + written + " of " + length + " bytes");
-      }
+      CounterModeSlices.keystream(cipher, out, offset, length);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES/CTR failed", e);
     }

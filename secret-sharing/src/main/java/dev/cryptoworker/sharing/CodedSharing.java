@@ -39,7 +39,9 @@ abstract class CodedSharing implements SecretSharing {
   /** The n shares of {@code coded}. */
   byte[][] disperse(byte[] coded) {
     int chunk = code.chunkFor(coded.length);
-    byte[] data = Arrays.copyOf(coded, code.dataChunks() * chunk);
+    // A copy only where padding is needed (the caller's array is read, never changed or cleared).
+    boolean padded = coded.length != code.dataChunks() * chunk;
+    byte[] data = padded ? Arrays.copyOf(coded, code.dataChunks() * chunk) : coded;
     byte[] random = new byte[(code.threshold() - code.dataChunks()) * chunk];
     RANDOM.get().nextBytes(random, 0, random.length);
     byte[][] shares = new byte[parameters.n()][];
@@ -48,7 +50,9 @@ abstract class CodedSharing implements SecretSharing {
       ShareHeader.write(shares[i], kind, i, coded.length);
       code.encodeShare(i, data, random, chunk, shares[i], ShareHeader.LENGTH);
     }
-    Arrays.fill(data, (byte) 0);
+    if (padded) {
+      Arrays.fill(data, (byte) 0);
+    }
     Arrays.fill(random, (byte) 0);
     return shares;
   }

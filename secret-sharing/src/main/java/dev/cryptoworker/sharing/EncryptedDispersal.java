@@ -51,7 +51,7 @@ final class EncryptedDispersal extends CodedSharing {
         byte[] pack = new byte[value.length + CANARY + KEY];
         System.arraycopy(value, 0, pack, 0, value.length);
         int body = value.length + CANARY;
-        ctr(key).doFinal(pack, 0, body, pack, 0);
+        CounterModeSlices.update(ctr(key), pack, 0, body, pack, 0);
         byte[] hash = sha256(pack, body);
         for (int i = 0; i < KEY; i++) {
           pack[body + i] = (byte) (key[i] ^ hash[i]);
@@ -70,7 +70,8 @@ final class EncryptedDispersal extends CodedSharing {
         for (int i = 0; i < KEY; i++) {
           key[i] ^= pack[body + i];
         }
-        byte[] plain = ctr(key).doFinal(pack, 0, body);
+        byte[] plain = new byte[body];
+        CounterModeSlices.update(ctr(key), pack, 0, body, plain, 0);
         Arrays.fill(key, (byte) 0);
         for (int i = body - CANARY; i < body; i++) {
           if (plain[i] != 0) {
