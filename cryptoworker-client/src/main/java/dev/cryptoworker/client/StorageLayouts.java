@@ -50,12 +50,14 @@ final class StorageLayouts {
    * (every cluster holds the same descriptor).
    */
   static String homeCluster(TableLayout layout) {
-    return layout instanceof TableLayout.Shared shared ? shared.clusters().get(0) : ((TableLayout.Cell) layout).cluster();
+    if (layout instanceof TableLayout.Shared shared) {
+      return shared.clusters().get(0);
+    }
+    return layout instanceof TableLayout.Packed packed ? packed.cluster() : ((TableLayout.Cell) layout).cluster();
   }
 
   /** Every cluster the table is stored on. */
   static java.util.List<String> clustersOf(TableLayout layout) {
-    return layout instanceof TableLayout.Shared shared ? shared.clusters()
-        : java.util.List.of(((TableLayout.Cell) layout).cluster());
+    return layout instanceof TableLayout.Shared shared ? shared.clusters() : java.util.List.of(homeCluster(layout));
   }
 }

@@ -52,12 +52,44 @@ final class SchemaValidator {
     if (families.isEmpty()) {
       throw at.at("families").error("at least one family is required");
     }
-    if (layout instanceof TableLayout.Shared shared) {
+    if (layout instanceof TableLayout.Packed packed) {
+      checkPacked(packed, checkedRowKey, families, at);
+    } else if (layout instanceof TableLayout.Shared shared) {
       checkShared(shared, checkedRowKey, families, at);
     } else if (((TableLayout.Cell) layout).cluster().isBlank()) {
       throw at.at("layout").at("cluster").error("a cluster name must not be blank");
     }
     return new TableSchema(name, checkedRowKey, families, storedFormat, layout, at.source());
+  }
+
+  /**
+   * A PACKED table: pack ids are row keys stored so that the smallest key of a pack finds it (PLAIN,
+   * OPE: in order; DET: by equality); values live inside encrypted packs, where no server sees them,
+   * so only STD (and PLAIN, the same inside a pack) make sense.
+   */
+  private static void checkPacked(TableLayout.Packed packed, ColumnPolicy rowKey, Map<String, FamilySchema> families,
+      Location at) {
+    if (packed.cluster().isBlank()) {
+      throw at.at("layout").at("cluster").error("a cluster name must not be blank");
+    }
+    if (rowKey.box() == BoxKind.STD) {
+      throw at.at("rowKey").error("a PACKED table needs row keys it can find packs by (PLAIN, OPE or DET): STD row keys"
+          + " are randomized, so no pack id could be looked up");
+    }
+    for (FamilySchema f : families.values()) {
+      Location familyAt = at.at("families").at(f.name());
+      checkPackedBox(f.defaultPolicy().box(), familyAt.at("default"));
+      for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
+        checkPackedBox(c.getValue().box(), familyAt.at("columns").at(c.getKey()));
+      }
+    }
+  }
+
+  private static void checkPackedBox(BoxKind box, Location at) {
+    if (box != BoxKind.STD && box != BoxKind.PLAIN) {
+      throw at.error("a PACKED table keeps its values inside encrypted packs, where the servers cannot see them: "
+          + box + " has no meaning there (use STD or PLAIN, which are the same inside a pack)");
+    }
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.cryptoworker.schema;
 
+import dev.cryptoworker.packs.PackCompression;
+import dev.cryptoworker.packs.PackMode;
 import dev.cryptoworker.sharing.SharingKind;
 import dev.cryptoworker.sharing.SharingParameters;
 import java.util.List;
@@ -7,14 +9,15 @@ import java.util.Objects;
 
 /**
  * How a table's logical cells are stored (the schema's {@code layout:} section): one encrypted
- * stored cell per cell on one cluster (CELL, the default), or each value split into shares over
- * several independent clusters (SHARED). Immutable.
+ * stored cell per cell on one cluster (CELL, the default), each value split into shares over
+ * several independent clusters (SHARED), or many consecutive rows compressed and encrypted in one
+ * stored cell (PACKED, MiniCrypt). Immutable.
  */
-public sealed interface TableLayout permits TableLayout.Cell, TableLayout.Shared {
+public sealed interface TableLayout permits TableLayout.Cell, TableLayout.Shared, TableLayout.Packed {
   /** The name of the cluster tables are stored in unless the schema says otherwise. */
   String DEFAULT_CLUSTER = "default";
 
-  /** {@code CELL} or {@code SHARED}. */
+  /** {@code CELL}, {@code SHARED} or {@code PACKED}. */
   String type();
 
   /** The layout of schemas without a {@code layout:} section. */
@@ -52,6 +55,26 @@ public sealed interface TableLayout permits TableLayout.Cell, TableLayout.Shared
     @Override
     public String type() {
       return "SHARED";
+    }
+  }
+
+  /**
+   * Rows grouped in packs of about {@code rowsPerPack} consecutive rows, each pack compressed
+   * (with a trained dictionary if {@code dictionary}), padded to the first of {@code padding}'s
+   * tiers that holds it, and encrypted as one stored cell on {@code cluster}.
+   */
+  record Packed(PackMode mode, int rowsPerPack, PackCompression compression, boolean dictionary, List<Integer> padding,
+      String cluster) implements TableLayout {
+    public Packed {
+      Objects.requireNonNull(mode, "mode");
+      Objects.requireNonNull(compression, "compression");
+      Objects.requireNonNull(cluster, "cluster");
+      padding = List.copyOf(padding);
+    }
+
+    @Override
+    public String type() {
+      return "PACKED";
     }
   }
 }

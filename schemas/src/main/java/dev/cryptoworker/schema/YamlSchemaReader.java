@@ -2,6 +2,8 @@ package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.StoredFormat;
+import dev.cryptoworker.packs.PackCompression;
+import dev.cryptoworker.packs.PackMode;
 import dev.cryptoworker.sharing.SharingKind;
 import dev.cryptoworker.sharing.SharingParameters;
 import java.util.ArrayList;
@@ -19,6 +21,10 @@ import java.util.stream.Collectors;
  * rules then refuse a bad schema at the line of the offending key.
  */
 final class YamlSchemaReader {
+  /** MiniCrypt's packs of 50 rows reached most of the whole-dataset compression ratio. */
+  static final int DEFAULT_ROWS_PER_PACK = 50;
+  static final int MAX_ROWS_PER_PACK = 10_000;
+
   private final String source;
 
   YamlSchemaReader(String source) {
@@ -120,8 +126,53 @@ final class YamlSchemaReader {
         }
         return new TableLayout.Shared(kind, parameters, stringList(required(node, "clusters")));
       }
-      case "PACKED" -> throw error(typeNode, "layout PACKED (MiniCrypt packs) is not implemented yet");
-      default -> throw error(typeNode, "unknown layout type '" + type + "' (expected CELL or SHARED)");
+      case "PACKED" -> {
+        allowOnly(node, "type", "mode", "rowsPerPack", "compression", "dictionary", "padding", "cluster");
+        PackMode mode = enumValue(node.fields.get("mode"), PackMode.class, PackMode.GENERIC, "mode");
+        YamlNode rowsNode = node.fields.get("rowsPerPack");
+        int rowsPerPack = rowsNode == null ? DEFAULT_ROWS_PER_PACK : integer(rowsNode);
+        if (rowsPerPack < 1 || rowsPerPack > MAX_ROWS_PER_PACK) {
+          throw error(rowsNode, "rowsPerPack must be between 1 and " + MAX_ROWS_PER_PACK + ", got " + rowsPerPack);
+        }
+        YamlNode compressionNode = node.fields.get("compression");
+        PackCompression compression = enumValue(compressionNode, PackCompression.class, PackCompression.ZSTD,
+            "compression");
+        YamlNode dictionaryNode = node.fields.get("dictionary");
+        boolean dictionary = dictionaryNode != null && bool(dictionaryNode);
+        if (dictionary && !compression.supportsDictionaries()) {
+          throw error(dictionaryNode, compression + " has no dictionaries (ZSTD and DEFLATE have)");
+        }
+        List<Integer> padding = new ArrayList<>();
+        YamlNode paddingNode = node.fields.get("padding");
+        if (paddingNode != null) {
+          if (paddingNode.kind != YamlNode.Kind.SEQUENCE) {
+            throw error(paddingNode, "must be a list of ascending sizes in bytes, such as [1024, 4096, 16384]");
+          }
+          for (YamlNode item : paddingNode.items) {
+            int tier = integer(item);
+            if (tier <= 0 || !padding.isEmpty() && tier <= padding.get(padding.size() - 1)) {
+              throw error(item, "padding tiers must be positive and ascending, got " + tier + " after " + padding);
+            }
+            padding.add(tier);
+          }
+        }
+        YamlNode cluster = node.fields.get("cluster");
+        return new TableLayout.Packed(mode, rowsPerPack, compression, dictionary, padding,
+            cluster == null ? TableLayout.DEFAULT_CLUSTER : requireScalar(cluster));
+      }
+      default -> throw error(typeNode, "unknown layout type '" + type + "' (expected CELL, SHARED or PACKED)");
+    }
+  }
+
+  private <E extends Enum<E>> E enumValue(YamlNode node, Class<E> type, E fallback, String what) {
+    if (node == null) {
+      return fallback;
+    }
+    String v = requireScalar(node).toUpperCase(Locale.ROOT);
+    try {
+      return Enum.valueOf(type, v);
+    } catch (IllegalArgumentException e) {
+      throw error(node, "unknown " + what + " '" + v + "' (expected one of " + names(type.getEnumConstants()) + ")");
     }
   }
 

@@ -25,6 +25,16 @@ final class YamlSchemaWriter {
       out.append("layout: { type: SHARED, scheme: ").append(s.scheme()).append(", n: ").append(s.parameters().n())
           .append(", r: ").append(s.parameters().r()).append(", z: ").append(s.parameters().z()).append(", clusters: [")
           .append(String.join(", ", s.clusters().stream().map(YamlSchemaWriter::scalar).toList())).append("] }\n");
+    } else if (schema.layout() instanceof TableLayout.Packed p) {
+      out.append("layout: { type: PACKED, mode: ").append(p.mode()).append(", rowsPerPack: ").append(p.rowsPerPack())
+          .append(", compression: ").append(p.compression()).append(", dictionary: ").append(p.dictionary());
+      if (!p.padding().isEmpty()) {
+        out.append(", padding: ").append(p.padding().toString());
+      }
+      if (!p.cluster().equals(TableLayout.DEFAULT_CLUSTER)) {
+        out.append(", cluster: ").append(scalar(p.cluster()));
+      }
+      out.append(" }\n");
     } else if (!schema.layout().equals(TableLayout.cell())) {
       out.append("layout: { type: CELL, cluster: ").append(scalar(((TableLayout.Cell) schema.layout()).cluster()))
           .append(" }\n");

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.packs.PackCompression;
+import dev.cryptoworker.packs.PackMode;
 import dev.cryptoworker.sharing.SharingKind;
 import dev.cryptoworker.sharing.SharingParameters;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The {@code layout:} section: CELL (optionally on a named cluster) and SHARED over independent clusters. */
+/** The {@code layout:} section: CELL (optionally on a named cluster), SHARED over independent clusters, PACKED. */
 class TableLayoutTest {
   private static final String SHARED = String.join("\n",
       "table: records",
@@ -53,8 +55,6 @@ class TableLayoutTest {
         .contains("n is 4 but 3 clusters are named"));
     assertTrue(refused(SHARED.replace("north, south", "north, east")).getMessage()
         .contains("cluster 'east' is named twice"));
-    assertTrue(refused(SHARED.replace("type: SHARED", "type: PACKED")).getMessage()
-        .contains("layout PACKED (MiniCrypt packs) is not implemented yet"));
     assertTrue(refused(SHARED.replace("type: SHARED", "type: TILES")).getMessage()
         .contains("unknown layout type 'TILES'"));
   }
@@ -75,5 +75,54 @@ class TableLayoutTest {
         .build());
     assertTrue(built.getMessage().contains("families.f.default: a SHARED table shares every value"),
         built.getMessage());
+  }
+
+  private static final String PACKED = String.join("\n",
+      "table: records",
+      "rowKey: { box: OPE, type: long }",
+      "layout: { type: PACKED, mode: GENERIC, rowsPerPack: 50, compression: ZSTD, dictionary: true,"
+          + " padding: [1024, 4096, 16384] }",
+      "families:",
+      "  f:",
+      "    default: { box: STD }",
+      "");
+
+  @Test
+  void readsPackedLayoutsWithDefaultsAndWritesThemBack() {
+    TableSchema packed = TableSchema.parse(PACKED);
+    assertEquals(new TableLayout.Packed(PackMode.GENERIC, 50, PackCompression.ZSTD, true, List.of(1024, 4096, 16384),
+        TableLayout.DEFAULT_CLUSTER), packed.layout());
+    assertEquals(packed, TableSchema.parse(packed.toYaml()));
+    TableSchema defaults = TableSchema.parse(PACKED.replaceFirst("layout: .*",
+        "layout: { type: packed, mode: append, cluster: west }"));
+    assertEquals(new TableLayout.Packed(PackMode.APPEND, 50, PackCompression.ZSTD, false, List.of(), "west"),
+        defaults.layout());
+    assertEquals(defaults, TableSchema.parse(defaults.toYaml()));
+  }
+
+  @Test
+  void packedTablesRefuseWhatCannotWorkInsidePacks() {
+    assertTrue(refused(PACKED.replace("rowsPerPack: 50", "rowsPerPack: 0")).getMessage()
+        .contains("t.yaml:3: layout.rowsPerPack: rowsPerPack must be between 1 and 10000, got 0"));
+    assertTrue(refused(PACKED.replace("compression: ZSTD", "compression: LZ4")).getMessage()
+        .contains("LZ4 has no dictionaries"));
+    assertTrue(refused(PACKED.replace("compression: ZSTD", "compression: BROTLI")).getMessage()
+        .contains("unknown compression 'BROTLI' (expected one of NONE, ZSTD, LZ4, DEFLATE)"));
+    assertTrue(refused(PACKED.replace("[1024, 4096, 16384]", "[4096, 1024]")).getMessage()
+        .contains("padding tiers must be positive and ascending"));
+    assertTrue(refused(PACKED.replace("dictionary: true", "dictionary: maybe")).getMessage()
+        .contains("true or false"));
+    assertTrue(refused(PACKED.replace("mode: GENERIC", "mode: BATCH")).getMessage()
+        .contains("unknown mode 'BATCH'"));
+    InvalidSchemaException rowKey = refused(PACKED.replace("rowKey: { box: OPE, type: long }", "rowKey: { box: STD }"));
+    assertTrue(rowKey.getMessage().contains("t.yaml:2: rowKey: a PACKED table needs row keys it can find packs by"),
+        rowKey.getMessage());
+    for (String box : List.of("DET", "OPE, type: long", "ASHE, type: long", "SSE, type: string")) {
+      InvalidSchemaException column = refused(PACKED + "    columns:\n      id: { box: " + box + " }\n");
+      assertTrue(column.getMessage().contains("families.f.columns.id: a PACKED table keeps its values inside encrypted"
+          + " packs"), column.getMessage());
+    }
+    TableSchema plainColumns = TableSchema.parse(PACKED + "    columns:\n      id: { box: PLAIN }\n");
+    assertEquals("PACKED", plainColumns.layout().type());
   }
 }

@@ -1,0 +1,203 @@
+package dev.cryptoworker.packs;
+
+import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Seals a pack's rows into one stored value and opens it again: rows serialized, compressed (with
+ * a dictionary where given), padded to a size tier, then encrypted by an authenticated box with the
+ * table's name and the pack id as associated data, so a pack moved to another id or table, or
+ * altered in any bit, does not open. Thread-safe.
+ *
+ * <p>Inside the encryption: format byte, compression id, dictionary version (0: none), serialized
+ * length, compressed length (varints), the compressed rows, zero padding.
+ */
+public final class PackCodec {
+  private static final int FORMAT = 1;
+
+  /** Finds a dictionary by the version a pack names. */
+  @FunctionalInterface
+  public interface Dictionaries {
+    /**
+     * @return the dictionary, or null if there is none of that version
+     * @throws IOException if it cannot be read
+     */
+    PackDictionary get(int version) throws IOException;
+  }
+
+  private final String table;
+  private final CryptoBox box;
+  private final PackCompression compression;
+  private final int[] paddingTiers;
+  private final Dictionaries dictionaries;
+
+  private PackCodec(Builder b) {
+    this.table = b.table;
+    this.box = b.box;
+    this.compression = b.compression;
+    this.paddingTiers = b.paddingTiers;
+    this.dictionaries = b.dictionaries;
+  }
+
+  public static Builder builder(String table, CryptoBox box) {
+    return new Builder(table, box);
+  }
+
+  /** The stored bytes of pack {@code packId} holding {@code rows}, compressed with {@code dictionary} if not null. */
+  public byte[] seal(byte[] packId, PackRows rows, PackDictionary dictionary) throws GeneralSecurityException {
+    if (dictionary != null && dictionary.compression() != compression) {
+      throw new IllegalArgumentException("table " + table + ": a " + dictionary.compression()
+          + " dictionary cannot compress " + compression + " packs");
+    }
+    byte[] serialized = rows.serialize();
+    byte[] compressed = Compressor.of(compression).compress(serialized, dictionary);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length + 16);
+    out.write(FORMAT);
+    out.write(compression.id());
+    Varints.write(out, dictionary == null ? 0 : dictionary.version());
+    Varints.write(out, serialized.length);
+    Varints.write(out, compressed.length);
+    out.write(compressed, 0, compressed.length);
+    byte[] plain = out.toByteArray();
+    byte[] padded = Arrays.copyOf(plain, paddedLength(plain.length));
+    return box.encrypt(padded, associatedData(packId));
+  }
+
+  /** The length {@code length} bytes are padded to: the smallest tier that holds them, or a multiple of the largest. */
+  int paddedLength(int length) {
+    if (paddingTiers.length == 0) {
+      return length;
+    }
+    for (int tier : paddingTiers) {
+      if (length <= tier) {
+        return tier;
+      }
+    }
+    int largest = paddingTiers[paddingTiers.length - 1];
+    return (int) Math.min(Integer.MAX_VALUE - 64, ((long) length + largest - 1) / largest * largest);
+  }
+
+  /**
+   * The rows of pack {@code packId} from its stored bytes.
+   *
+   * @throws PackDecodingException naming the table, the pack and the reason (does not decrypt under
+   *     this table and pack id; unknown dictionary or compression; malformed)
+   */
+  public PackRows open(byte[] packId, byte[] stored) throws PackDecodingException {
+    byte[] plain;
+    try {
+      plain = box.decrypt(stored, associatedData(packId));
+    } catch (GeneralSecurityException e) {
+      throw failure(packId, "does not decrypt (tampered, truncated, moved from another pack id or table, or a wrong"
+          + " key): " + e.getMessage(), e);
+    }
+    try {
+      Varints.Reader in = new Varints.Reader(plain);
+      int format = in.readByte();
+      if (format != FORMAT) {
+        throw failure(packId, "pack format " + format + ", this version reads " + FORMAT, null);
+      }
+      int compressionId = in.readByte();
+      PackCompression used = PackCompression.ofId(compressionId);
+      if (used == null) {
+        throw failure(packId, "unknown compression id " + compressionId, null);
+      }
+      int version = (int) in.read();
+      long length = in.read();
+      int compressedLength = in.readCount();
+      if (length > Integer.MAX_VALUE - 64) {
+        throw failure(packId, "a serialized length of " + length + " bytes", null);
+      }
+      PackDictionary dictionary = null;
+      if (version != 0) {
+        try {
+          dictionary = dictionaries == null ? null : dictionaries.get(version);
+        } catch (IOException e) {
+          throw failure(packId, "its dictionary version " + version + " cannot be read: " + e.getMessage(), e);
+        }
+        if (dictionary == null) {
+          throw failure(packId, "compressed with dictionary version " + version + ", which this table does not have",
+              null);
+        }
+      }
+      int at = in.position();
+      byte[] compressed = Arrays.copyOfRange(plain, at, at + compressedLength);
+      return PackRows.parse(Compressor.of(used).decompress(compressed, (int) length, dictionary));
+    } catch (IllegalArgumentException e) {
+      throw failure(packId, "malformed: " + e.getMessage(), e);
+    }
+  }
+
+  private byte[] associatedData(byte[] packId) {
+    return AssociatedData.of("cryptoworker-pack-v1", table.getBytes(StandardCharsets.UTF_8), packId);
+  }
+
+  private PackDecodingException failure(byte[] packId, String reason, Throwable cause) {
+    return new PackDecodingException("table " + table + ", pack " + printable(packId) + ": " + reason, cause);
+  }
+
+  /** A pack id for messages: printable ASCII as is, other bytes as \xNN (as HBase's toStringBinary). */
+  static String printable(byte[] id) {
+    StringBuilder sb = new StringBuilder("'");
+    for (byte b : id) {
+      int c = b & 0xff;
+      if (c >= ' ' && c < 0x7f && c != '\\' && c != '\'') {
+        sb.append((char) c);
+      } else {
+        sb.append(String.format("\\x%02X", c));
+      }
+    }
+    return sb.append('\'').toString();
+  }
+
+  /** Settings of a {@link PackCodec}. */
+  public static final class Builder {
+    private final String table;
+    private final CryptoBox box;
+    private PackCompression compression = PackCompression.ZSTD;
+    private int[] paddingTiers = new int[0];
+    private Dictionaries dictionaries;
+
+    private Builder(String table, CryptoBox box) {
+      this.table = Objects.requireNonNull(table, "table");
+      this.box = Objects.requireNonNull(box, "box");
+    }
+
+    /** How new packs are compressed (default ZSTD); packs name theirs, so old ones open whatever this says. */
+    public Builder compression(PackCompression compression) {
+      this.compression = Objects.requireNonNull(compression, "compression");
+      return this;
+    }
+
+    /**
+     * Size tiers in bytes, ascending: a pack's compressed bytes are padded to the smallest tier that
+     * holds them (beyond the largest, to a multiple of it), so stored sizes say only the tier.
+     */
+    public Builder paddingTiers(int... tiers) {
+      for (int i = 0; i < tiers.length; i++) {
+        if (tiers[i] <= 0 || i > 0 && tiers[i] <= tiers[i - 1]) {
+          throw new IllegalArgumentException("table " + table + ": padding tiers must be positive and ascending, got "
+              + Arrays.toString(tiers));
+        }
+      }
+      this.paddingTiers = tiers.clone();
+      return this;
+    }
+
+    /** Where packs' dictionaries are found by version (needed to open packs compressed with one). */
+    public Builder dictionaries(Dictionaries dictionaries) {
+      this.dictionaries = dictionaries;
+      return this;
+    }
+
+    public PackCodec build() {
+      return new PackCodec(this);
+    }
+  }
+}
