@@ -5,8 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Query;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.filter.Filter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs an HBase filter over decoded rows on the client, following the call sequence a region
@@ -14,11 +17,39 @@ import org.apache.hadoop.hbase.filter.Filter;
  * only when the caller opted in to client-side evaluation.
  */
 final class ClientSideFilter {
+  private static final Logger LOG = LoggerFactory.getLogger(ClientSideFilter.class);
   private final Filter filter;
   private boolean exhausted;
 
   ClientSideFilter(Filter filter) {
     this.filter = filter;
+  }
+
+  /**
+   * The query's filter to run on the client over decoded rows, or null without one, for a layout
+   * whose servers cannot evaluate filters at all ({@code layout}: SHARED, PACKED): a filter needs
+   * the caller's opt-in to client-side evaluation.
+   *
+   * @throws UnsupportedSecureOperationException without the opt-in, naming how to give it
+   */
+  static ClientSideFilter forQuery(TableCodec codec, SecureTableOptions options, Query query, String layout, String why)
+      throws IOException {
+    if (query.getFilter() == null) {
+      return null;
+    }
+    if (!SecureScans.allowsClientSideEvaluation(query, options)) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "no server can evaluate a filter on " + why + "; to fetch the rows and filter them on the client, opt in"
+              + " with SecureScans.allowClientSideEvaluation(query) or SecureTableOptions.clientSideEvaluation(true)");
+    }
+    String reason = "filters on a " + layout + " table";
+    if (codec.firstClientSideScan(reason)) {
+      LOG.warn("Table {}: {} run on the client, over every row the query reaches. Further ones are logged at"
+          + " DEBUG.", codec.table(), reason);
+    } else {
+      LOG.debug("Table {}: {} run on the client", codec.table(), reason);
+    }
+    return new ClientSideFilter(CellLayout.copyOf(query.getFilter())); // filters keep per-query state
   }
 
   /** Whether the filter has said no later row can pass (for example PageFilter). */

@@ -6,7 +6,6 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
-import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.Closeable;
@@ -194,6 +193,10 @@ public final class SecureConnection implements Closeable {
       throw new UnsupportedOperationException("table " + name + " is SHARED over " + StorageLayouts.clustersOf(
           codec.schema().layout()) + ": inspecting and auditing shares is not built yet");
     }
+    if (codec.schema().layout() instanceof TableLayout.Packed) {
+      throw new UnsupportedOperationException("table " + name + " is PACKED: inspecting and auditing packs is not"
+          + " built yet");
+    }
     try {
       return new TableInspector(resolve(name, codec), clusters.get(StorageLayouts.homeCluster(codec.schema().layout())),
           name);
@@ -329,8 +332,8 @@ public final class SecureConnection implements Closeable {
    */
   public static TableDescriptorBuilder descriptorFor(TableSchema schema) {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(TableName.valueOf(schema.tableName()));
-    for (FamilySchema f : schema.families().values()) {
-      b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(f.name()));
+    for (String family : StorageLayouts.storedFamilies(schema)) {
+      b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(family));
     }
     if (needsRegionWork(schema)) {
       try {
@@ -391,10 +394,10 @@ public final class SecureConnection implements Closeable {
     for (ColumnFamilyDescriptor cf : d.getColumnFamilies()) {
       families.add(cf.getNameAsString());
     }
-    if (!families.equals(new TreeSet<>(codec.schema().families().keySet()))) {
+    Set<String> stored = new TreeSet<>(StorageLayouts.storedFamilies(codec.schema()));
+    if (!families.equals(stored)) {
       throw new IllegalArgumentException(
-          "table " + d.getTableName() + ": descriptor families " + families + " differ from the schema's "
-              + codec.schema().families().keySet());
+          "table " + d.getTableName() + ": descriptor families " + families + " differ from the schema's " + stored);
     }
     if (needsRegionWork(codec.schema())) {
       try (Admin admin = defaultCluster().getAdmin()) {
@@ -408,6 +411,11 @@ public final class SecureConnection implements Closeable {
           admin.createTable(d);
         } else {
           admin.createTable(d, splitKeys);
+        }
+      }
+      if (codec.schema().layout() instanceof TableLayout.Packed) {
+        try (Table t = clusters.get(cluster).getTable(name)) {
+          PackedLayout.createFirstPack(t, codec);
         }
       }
     }

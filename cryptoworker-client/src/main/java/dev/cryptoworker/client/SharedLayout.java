@@ -276,28 +276,8 @@ final class SharedLayout implements StorageLayout {
     }
   }
 
-  /**
-   * The query's filter to run on the client over decoded rows, or null without one: no server can
-   * evaluate a filter on shares, so a filter needs the caller's opt-in to client-side evaluation.
-   */
   private ClientSideFilter clientSideFilter(org.apache.hadoop.hbase.client.Query query) throws IOException {
-    if (query.getFilter() == null) {
-      return null;
-    }
-    if (!SecureScans.allowsClientSideEvaluation(query, options)) {
-      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-          "no server can evaluate a filter on the shares of a SHARED table; to fetch the rows and filter them on"
-              + " the client, opt in with SecureScans.allowClientSideEvaluation(query) or"
-              + " SecureTableOptions.clientSideEvaluation(true)");
-    }
-    String reason = "filters on a SHARED table";
-    if (codec.firstClientSideScan(reason)) {
-      LOG.warn("Table {}: {} run on the client, over every row the query reaches. Further ones are logged at"
-          + " DEBUG.", codec.table(), reason);
-    } else {
-      LOG.debug("Table {}: {} run on the client", codec.table(), reason);
-    }
-    return new ClientSideFilter(CellLayout.copyOf(query.getFilter())); // filters keep per-query state
+    return ClientSideFilter.forQuery(codec, options, query, "SHARED", "the shares of a SHARED table");
   }
 
   @Override
@@ -526,35 +506,7 @@ final class SharedLayout implements StorageLayout {
   @Override
   public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
       throws IOException, InterruptedException {
-    for (int i = 0; i < actions.size(); i++) {
-      Row action = actions.get(i);
-      try {
-        if (action instanceof Put put) {
-          put(List.of(put));
-          results[i] = Result.EMPTY_RESULT;
-        } else if (action instanceof Delete delete) {
-          delete(List.of(delete));
-          results[i] = Result.EMPTY_RESULT;
-        } else if (action instanceof Get get) {
-          results[i] = get(List.of(get))[0];
-        } else {
-          throw refused(action.getClass().getSimpleName() + " in a batch", "only Put, Delete and Get are supported");
-        }
-        if (callback != null) {
-          @SuppressWarnings("unchecked")
-          R typed = (R) results[i];
-          callback.update(null, action.getRow(), typed);
-        }
-      } catch (IOException e) {
-        results[i] = e;
-      }
-    }
-    for (Object r : results) {
-      if (r instanceof IOException e) {
-        throw new IOException("table " + codec.table() + ": some actions of the batch failed (see the results);"
-            + " first: " + e.getMessage(), e);
-      }
-    }
+    OneByOneBatch.run(this, codec.table(), "SHARED", actions, results, callback);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.schema.TableLayout;
+import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -10,7 +11,7 @@ import org.apache.hadoop.hbase.client.Connection;
 /**
  * The storage layouts this client knows, by name: a new layout (MiniCrypt packs, ...) is a {@link
  * StorageLayout} implementation and one entry here, selected by the schema's {@code layout:}
- * section: {@code CELL} (the default) or {@code SHARED}.
+ * section: {@code CELL} (the default), {@code SHARED} or {@code PACKED}.
  */
 final class StorageLayouts {
   /** What a layout is opened with. */
@@ -31,7 +32,8 @@ final class StorageLayouts {
   private static final Map<String, Factory> FACTORIES = Map.of(
       "CELL", c -> new CellLayout(c.homeCluster().getTable(c.table()), c.codec(), c.options(), c.pool()),
       "SHARED", c -> new SharedLayout(c.table(), c.codec(), (TableLayout.Shared) c.codec().schema().layout(),
-          c.clusters(), c.options(), c.pool()));
+          c.clusters(), c.options(), c.pool()),
+      "PACKED", c -> new PackedLayout(c.homeCluster().getTable(c.table()), c.codec(), c.options()));
 
   private StorageLayouts() {}
 
@@ -54,6 +56,14 @@ final class StorageLayouts {
       return shared.clusters().get(0);
     }
     return layout instanceof TableLayout.Packed packed ? packed.cluster() : ((TableLayout.Cell) layout).cluster();
+  }
+
+  /** The families of the stored table: the schema's, or for PACKED the one that holds the packs. */
+  static java.util.Set<String> storedFamilies(TableSchema schema) {
+    if (schema.layout() instanceof TableLayout.Packed) {
+      return java.util.Set.of(org.apache.hadoop.hbase.util.Bytes.toString(PackedLayout.FAMILY));
+    }
+    return schema.families().keySet();
   }
 
   /** Every cluster the table is stored on. */

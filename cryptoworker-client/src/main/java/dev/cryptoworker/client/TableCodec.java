@@ -17,6 +17,7 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
 import java.io.IOException;
@@ -43,6 +44,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 final class TableCodec {
   private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
+  private static final ColumnPolicy PACK_POLICY = ColumnPolicy.of(BoxKind.STD, ValueType.BYTES);
   /** The boxes whose ciphertexts follow the table's stored format; the others' keep format 1. */
   private static final Set<BoxKind> FORMATTED = EnumSet.of(BoxKind.STD, BoxKind.DET, BoxKind.OPE);
 
@@ -50,6 +52,8 @@ final class TableCodec {
   private final String table;
   private final byte[] tableBytes;
   private final CryptoBox rowBox;
+  /** A PACKED table's pack encryption (null for other layouts). */
+  private final CryptoBox packBox;
   private final Map<String, FamilyCodec> families = new HashMap<>();
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
   private final StoredFormDiagnosis diagnosis;
@@ -127,6 +131,8 @@ final class TableCodec {
       }
     };
     this.rowBox = boxes.create(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities, "row key");
+    this.packBox = schema.layout() instanceof TableLayout.Packed
+        ? boxes.create(PACK_POLICY, KeyScope.packs(table, BoxKind.STD), keys, "packs") : null;
     for (FamilySchema family : schema.families().values()) {
       CryptoBox qualifierBox = family.protectQualifiers()
           ? boxes.create(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), identities,
@@ -237,6 +243,14 @@ final class TableCodec {
 
   String table() {
     return table;
+  }
+
+  /** The box a PACKED table's packs are encrypted with (AES-GCM under the table's pack key). */
+  CryptoBox packBox() {
+    if (packBox == null) {
+      throw new IllegalStateException("table " + table + " is not PACKED");
+    }
+    return packBox;
   }
 
   /** The check that this codec's keys are the ones the table was created with. */

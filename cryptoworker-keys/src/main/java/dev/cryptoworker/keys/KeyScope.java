@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param family column family, or empty for row keys
  * @param column qualifier, {@code *} for a family default, or empty for row keys and qualifiers
  * @param purpose {@code row}, {@code qualifier}, {@code value}, {@code companion} (an OPE column's
- *     authenticated copy), {@code identifier-counter} (the name of an ASHE counter row) or {@code
- *     key-check} (a table's key check)
+ *     authenticated copy), {@code identifier-counter} (the name of an ASHE counter row), {@code
+ *     key-check} (a table's key check) or {@code pack} (a PACKED table's packs)
  * @param box the scheme the key is for
  */
 public record KeyScope(String table, String family, String column, String purpose, BoxKind box) {
@@ -41,6 +41,11 @@ public record KeyScope(String table, String family, String column, String purpos
   /** The key for the values of a column ({@code *} for a family default). */
   public static KeyScope column(String table, String family, String column, BoxKind box) {
     return new KeyScope(table, family, column, "value", box);
+  }
+
+  /** The key for a PACKED table's packs (many rows encrypted as one stored value). */
+  public static KeyScope packs(String table, BoxKind box) {
+    return new KeyScope(table, "", "", "pack", box);
   }
 
   /** The HKDF info string: unambiguous, length-prefixed. */

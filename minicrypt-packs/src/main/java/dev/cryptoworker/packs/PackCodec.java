@@ -139,7 +139,7 @@ public final class PackCodec {
   }
 
   private PackDecodingException failure(byte[] packId, String reason, Throwable cause) {
-    return new PackDecodingException("table " + table + ", pack " + printable(packId) + ": " + reason, cause);
+    return new PackDecodingException(table, printable(packId), reason, cause);
   }
 
   /** A pack id for messages: printable ASCII as is, other bytes as \xNN (as HBase's toStringBinary). */

@@ -6,11 +6,15 @@ import java.io.IOException;
 public final class PackDecodingException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  public PackDecodingException(String message) {
-    super(message);
+  private final String reason;
+
+  PackDecodingException(String table, String pack, String reason, Throwable cause) {
+    super("table " + table + ", pack " + pack + ": " + reason, cause);
+    this.reason = reason;
   }
 
-  public PackDecodingException(String message, Throwable cause) {
-    super(message, cause);
+  /** Why the pack does not open, without the table and pack (for callers that name those their own way). */
+  public String reason() {
+    return reason;
   }
 }

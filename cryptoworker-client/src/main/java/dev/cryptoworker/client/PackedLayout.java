@@ -1,0 +1,571 @@
+package dev.cryptoworker.client;
+
+import dev.cryptoworker.packs.PackCodec;
+import dev.cryptoworker.packs.PackDecodingException;
+import dev.cryptoworker.packs.PackMode;
+import dev.cryptoworker.packs.PackRows;
+import dev.cryptoworker.schema.TableLayout;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Query;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.coprocessor.Batch;
+import org.apache.hadoop.hbase.io.TimeRange;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The PACKED layout, GENERIC mode (MiniCrypt): consecutive rows, by stored row key, live together
+ * in packs, each one stored cell {@code p:k} (compressed, padded, encrypted; {@link PackCodec})
+ * under its pack id, the lower bound of the stored keys it holds. Pack {@value #FIRST_PACK_NAME}
+ * (one zero byte, below every stored key) exists from the table's creation, so every key has a pack:
+ * the one with the largest id at or below it (one reverse scan, limit 1).
+ *
+ * <p>Every change reads the pack, changes its rows, re-seals it and writes it only if the stored
+ * pack is still the one read (checkAndMutate on its bytes), retrying on conflict; so changes to a
+ * pack are serialized, and checkAndMutate and mutateRow on a row are atomic. A pack grown past 1.5x
+ * {@code rowsPerPack} rows is split at its middle stored key R in three conditional steps: the
+ * pack is rewritten carrying the mark "splitting at R" (the change that grew it goes with it); a
+ * new pack R is created, if absent, from the marked pack's rows at or above R; the marked pack is
+ * replaced by its rows below R, if still the one marked. A writer that finds a marked pack
+ * finishes its split first, so no write can reach the marked pack's moving rows between the two
+ * last steps, and a client killed mid-split leaves a mark the next writer completes. Readers need
+ * no mark: a get finds the right pack by its key, and a scan keeps each pack's rows below the next
+ * pack's id (a marked pack still holds the rows already copied to R). Packs are never deleted.
+ *
+ * <p>Each logical row holds its latest version only; cells carry the pack's write timestamp.
+ */
+final class PackedLayout implements StorageLayout {
+  static final byte[] FAMILY = Bytes.toBytes("p");
+  static final byte[] PACK = Bytes.toBytes("k");
+  static final byte[] FIRST_PACK = {0};
+  private static final String FIRST_PACK_NAME = "\\x00";
+  private static final int MAX_ATTEMPTS = 100;
+
+  private final Table table;
+  private final TableCodec codec;
+  private final TableLayout.Packed spec;
+  private final PackCodec packs;
+  private final SecureTableOptions options;
+  /** A pack of more rows than this is split. */
+  private final int splitAbove;
+
+  PackedLayout(Table table, TableCodec codec, SecureTableOptions options) {
+    this.spec = (TableLayout.Packed) codec.schema().layout();
+    if (spec.mode() == PackMode.APPEND) {
+      throw new UnsupportedOperationException("table " + codec.table() + ": PACKED mode APPEND is not implemented yet"
+          + " (GENERIC is)");
+    }
+    if (spec.dictionary()) {
+      throw new UnsupportedOperationException("table " + codec.table() + ": PACKED with dictionary: true is not"
+          + " implemented yet in the client (the packs module trains and uses dictionaries; storing them is to come)");
+    }
+    this.table = table;
+    this.codec = codec;
+    this.options = options;
+    this.packs = PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
+        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).build();
+    this.splitAbove = Math.max(2, spec.rowsPerPack() * 3 / 2);
+  }
+
+  /** Writes the first pack of a new table (empty, id {@value #FIRST_PACK_NAME}); nothing if it is there. */
+  static void createFirstPack(Table table, TableCodec codec) throws IOException {
+    TableLayout.Packed spec = (TableLayout.Packed) codec.schema().layout();
+    PackCodec packs = PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
+        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).build();
+    table.checkAndMutate(CheckAndMutate.newBuilder(FIRST_PACK).ifNotExists(FAMILY, PACK)
+        .build(new Put(FIRST_PACK).addColumn(FAMILY, PACK, seal(packs, codec, FIRST_PACK, new PackRows()))));
+  }
+
+  @Override
+  public List<Table> storedTables() {
+    return List.of(table);
+  }
+
+  // ---- packs
+
+  private static byte[] seal(PackCodec packs, TableCodec codec, byte[] id, PackRows rows) throws IOException {
+    try {
+      return packs.seal(id, rows, null);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + codec.table() + ": cannot encrypt pack " + Bytes.toStringBinary(id) + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  private StoredPack open(Result stored) throws IOException {
+    Cell cell = stored.getColumnLatestCell(FAMILY, PACK);
+    if (cell == null) {
+      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(stored.getRow()), "p:k",
+          "a stored row without a pack");
+    }
+    byte[] bytes = CellUtil.cloneValue(cell);
+    try {
+      return new StoredPack(stored.getRow(), bytes, cell.getTimestamp(), packs.open(stored.getRow(), bytes));
+    } catch (PackDecodingException e) {
+      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(stored.getRow()), "its pack", e.reason());
+    }
+  }
+
+  /** The pack holding stored key {@code storedKey}: the one with the largest id at or below it. */
+  private StoredPack packFor(byte[] storedKey) throws IOException {
+    Scan scan = new Scan().withStartRow(storedKey, true).setReversed(true).setLimit(1).setCaching(1)
+        .addColumn(FAMILY, PACK);
+    try (ResultScanner s = table.getScanner(scan)) {
+      Result r = s.next();
+      if (r == null) {
+        throw new IOException("table " + codec.table() + " has no first pack (" + FIRST_PACK_NAME + "): create PACKED"
+            + " tables with SecureConnection.createTable");
+      }
+      return open(r);
+    }
+  }
+
+  /** The stored bytes written, or null if the stored pack was no longer {@code old}. */
+  private byte[] replace(StoredPack old, PackRows rows) throws IOException {
+    byte[] sealed = seal(packs, codec, old.id(), rows);
+    boolean done = table.checkAndMutate(CheckAndMutate.newBuilder(old.id()).ifEquals(FAMILY, PACK, old.bytes())
+        .build(new Put(old.id()).addColumn(FAMILY, PACK, sealed))).isSuccess();
+    return done ? sealed : null;
+  }
+
+  /** Finishes the split {@code marked} carries: creates its right pack if absent, then shrinks it if unchanged. */
+  private void completeSplit(StoredPack marked) throws IOException {
+    byte[] at = marked.rows().pendingSplit();
+    PackRows right = marked.rows().filter(k -> !StoredPack.below(k, at));
+    PackRows left = marked.rows().filter(k -> StoredPack.below(k, at));
+    table.checkAndMutate(CheckAndMutate.newBuilder(at).ifNotExists(FAMILY, PACK)
+        .build(new Put(at).addColumn(FAMILY, PACK, seal(packs, codec, at, right))));
+    replace(marked, left);
+  }
+
+  /** A change to the rows of one pack: true if it changed them (false: nothing to write). */
+  @FunctionalInterface
+  private interface PackChange {
+    boolean apply(PackRows rows) throws IOException;
+  }
+
+  /**
+   * Applies {@code change} to the pack holding {@code storedKey}, atomically: re-read and retried
+   * while another writer changed the pack in between; then splits packs that grew too large.
+   *
+   * @return what the change returned on the attempt that was written (or found nothing to change)
+   */
+  private boolean update(byte[] storedKey, PackChange change) throws IOException {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      StoredPack pack = packFor(storedKey);
+      if (pack.rows().pendingSplit() != null) {
+        completeSplit(pack);
+        continue;
+      }
+      PackRows rows = pack.rows();
+      if (!change.apply(rows)) {
+        return false;
+      }
+      byte[] splitAt = rows.size() > splitAbove ? middleKey(rows) : null;
+      if (splitAt != null) {
+        rows.markSplit(splitAt);
+      }
+      byte[] written = replace(pack, rows);
+      if (written != null) {
+        if (splitAt != null) {
+          completeSplit(new StoredPack(pack.id(), written, pack.timestamp(), rows));
+          splitWhileLarge(pack.id());
+          splitWhileLarge(splitAt);
+        }
+        return true;
+      }
+      pause(attempt);
+    }
+    throw new IOException("table " + codec.table() + ": gave up after " + MAX_ATTEMPTS + " conflicting writes to the"
+        + " pack of stored row " + Bytes.toStringBinary(storedKey) + " (too many writers on one pack?)");
+  }
+
+  /** Splits the pack {@code id} again while it holds too many rows (a large batch into one pack). */
+  private void splitWhileLarge(byte[] id) throws IOException {
+    update(id, rows -> false); // completes a split left marked
+    StoredPack pack = packFor(id);
+    if (Arrays.equals(pack.id(), id) && pack.rows().size() > splitAbove && pack.rows().pendingSplit() == null) {
+      PackRows rows = pack.rows();
+      byte[] at = middleKey(rows);
+      rows.markSplit(at);
+      byte[] written = replace(pack, rows);
+      if (written != null) {
+        completeSplit(new StoredPack(pack.id(), written, pack.timestamp(), rows));
+        splitWhileLarge(id);
+        splitWhileLarge(at);
+      }
+    }
+  }
+
+  /** The stored key halfway through {@code rows} (above the first, so both halves hold rows). */
+  private static byte[] middleKey(PackRows rows) {
+    int half = (rows.size() + 1) / 2;
+    int i = 0;
+    for (byte[] k : rows.keys()) {
+      if (i++ == half) {
+        return k;
+      }
+    }
+    throw new IllegalStateException("no middle key in " + rows.size() + " rows");
+  }
+
+  private static void pause(int attempt) throws InterruptedIOException {
+    try {
+      Thread.sleep(ThreadLocalRandom.current().nextInt(1, 2 + Math.min(50, 2 * attempt)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted between attempts to write a pack");
+    }
+  }
+
+  // ---- checks
+
+  private UnsupportedSecureOperationException refused(String what, String why) {
+    return new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+        what + " on a PACKED table: " + why);
+  }
+
+  private void checkQuery(Query query, int maxVersions, TimeRange range) throws IOException {
+    if (maxVersions > 1) {
+      throw refused("readVersions(" + maxVersions + ")", "it keeps the latest version of each row only");
+    }
+    if (!range.isAllTime()) {
+      throw refused("a time range", "cells carry their pack's write time, not their own");
+    }
+  }
+
+  private void checkTimestamp(long ts, String what) throws IOException {
+    if (ts != HConstants.LATEST_TIMESTAMP) {
+      throw refused(what + " with an explicit timestamp", "it keeps the latest version of each row only");
+    }
+  }
+
+  private byte[] storedRow(byte[] row) throws IOException {
+    codec.checkRowType(row);
+    return codec.encodeRow(row);
+  }
+
+  private void checkFamilies(Map<byte[], NavigableSet<byte[]>> families) throws IOException {
+    for (byte[] f : families.keySet()) {
+      codec.familySchema(f); // refuses unknown families by name
+    }
+  }
+
+  // ---- reads
+
+  private ClientSideFilter clientSideFilter(Query query) throws IOException {
+    return ClientSideFilter.forQuery(codec, options, query, "PACKED", "rows inside encrypted packs");
+  }
+
+  @Override
+  public Result[] get(List<Get> gets) throws IOException {
+    Result[] out = new Result[gets.size()];
+    for (int i = 0; i < out.length; i++) {
+      Get get = gets.get(i);
+      checkQuery(get, get.getMaxVersions(), get.getTimeRange());
+      checkFamilies(get.getFamilyMap());
+      ClientSideFilter filter = clientSideFilter(get);
+      byte[] stored = storedRow(get.getRow());
+      Result r = packFor(stored).result(stored, get.getRow(), get.getFamilyMap());
+      if (r != null && filter != null) {
+        r = filter.apply(r);
+      }
+      out[i] = r == null ? Result.EMPTY_RESULT : r;
+    }
+    return out;
+  }
+
+  @Override
+  public boolean[] exists(List<Get> gets) throws IOException {
+    Result[] results = get(gets);
+    boolean[] out = new boolean[results.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = !results[i].isEmpty();
+    }
+    return out;
+  }
+
+  @Override
+  public SecureResultScanner getScanner(Scan scan) throws IOException {
+    checkQuery(scan, scan.getMaxVersions(), scan.getTimeRange());
+    checkFamilies(scan.getFamilyMap());
+    ClientSideFilter filter = clientSideFilter(scan);
+    boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
+    if (ranged && !codec.rowKeysKeepOrder()) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "row ranges need row keys that keep their order when stored (PLAIN or OPE); scan the whole table");
+    }
+    byte[] start = scan.getStartRow().length > 0 ? codec.encodeRow(scan.getStartRow()) : null;
+    byte[] stop = scan.getStopRow().length > 0 ? codec.encodeRow(scan.getStopRow()) : null;
+    PackedScanner.Bounds bounds = new PackedScanner.Bounds(start, scan.includeStartRow(), stop, scan.includeStopRow(),
+        scan.isReversed());
+    // The first pack is the one holding the start (the highest key, for a reversed scan).
+    StoredPack first = start == null ? null : packFor(start);
+    Scan stored = new Scan().addColumn(FAMILY, PACK).setCaching(4).setReversed(scan.isReversed());
+    if (first != null) {
+      stored.withStartRow(first.id(), true);
+    } else if (!scan.isReversed()) {
+      stored.withStartRow(FIRST_PACK, true);
+    }
+    if (!scan.isReversed() && stop != null) {
+      stored.withStopRow(stop, scan.includeStopRow());
+    }
+    return new PackedScanner(table.getScanner(stored), this::open, bounds, scan.getFamilyMap(), codec, filter,
+        scan.getLimit());
+  }
+
+  @Override
+  public String explain(Scan scan) throws IOException {
+    boolean filtered = clientSideFilter(scan) != null;
+    boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
+    return "PACKED " + spec.mode() + " (" + spec.rowsPerPack() + " rows per pack, " + spec.compression() + "): "
+        + (ranged ? "the pack holding the start row and every pack up to the stop row" : "every pack")
+        + " fetched and opened on the client" + (filtered ? "; the filter runs on the client over every row of them"
+        : "");
+  }
+
+  // ---- writes
+
+  @Override
+  public void put(List<Put> puts) throws IOException {
+    for (Put put : puts) {
+      checkTimestamp(put.getTimestamp(), "a put");
+      byte[] stored = storedRow(put.getRow());
+      List<Cell> cells = new ArrayList<>();
+      for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
+        codec.familySchema(f.getKey());
+        for (Cell c : f.getValue()) {
+          checkTimestamp(c.getTimestamp(), "a cell");
+          codec.checkValue(f.getKey(), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
+          cells.add(c);
+        }
+      }
+      if (cells.isEmpty()) {
+        throw new IllegalArgumentException("table " + codec.table() + ": a put without cells");
+      }
+      update(stored, rows -> {
+        apply(rows, stored, put);
+        return true;
+      });
+    }
+  }
+
+  /** Applies a put's cells to {@code rows}. */
+  private static void apply(PackRows rows, byte[] stored, Put put) {
+    for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
+      for (Cell c : f.getValue()) {
+        rows.put(stored, f.getKey(), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
+      }
+    }
+  }
+
+  /** Applies a delete to {@code rows}: true if it removed anything. */
+  private boolean apply(PackRows rows, byte[] stored, Delete delete) throws IOException {
+    if (delete.getFamilyCellMap().isEmpty()) {
+      return rows.deleteRow(stored);
+    }
+    boolean changed = false;
+    for (Map.Entry<byte[], List<Cell>> f : delete.getFamilyCellMap().entrySet()) {
+      for (Cell c : f.getValue()) {
+        if (c.getType() == Cell.Type.DeleteFamily) {
+          changed |= rows.deleteFamily(stored, f.getKey());
+        } else if (c.getType() == Cell.Type.DeleteColumn) {
+          changed |= rows.deleteColumn(stored, f.getKey(), CellUtil.cloneQualifier(c));
+        } else {
+          throw refused("a delete of one version (addColumn) or a family version",
+              "it keeps the latest version only: delete whole columns (addColumns) or families");
+        }
+      }
+    }
+    return changed;
+  }
+
+  private void checkDelete(Delete delete) throws IOException {
+    checkTimestamp(delete.getTimestamp(), "a delete");
+    for (Map.Entry<byte[], List<Cell>> f : delete.getFamilyCellMap().entrySet()) {
+      codec.familySchema(f.getKey());
+      for (Cell c : f.getValue()) {
+        checkTimestamp(c.getTimestamp(), "a delete");
+      }
+    }
+  }
+
+  @Override
+  public void delete(List<Delete> deletes) throws IOException {
+    for (Delete delete : deletes) {
+      checkDelete(delete);
+      byte[] stored = storedRow(delete.getRow());
+      update(stored, rows -> apply(rows, stored, delete));
+    }
+  }
+
+  private boolean apply(PackRows rows, byte[] stored, Row mutation) throws IOException {
+    if (mutation instanceof Put put) {
+      apply(rows, stored, put);
+      return true;
+    }
+    if (mutation instanceof Delete delete) {
+      return apply(rows, stored, delete);
+    }
+    if (mutation instanceof RowMutations rm) {
+      boolean changed = false;
+      for (Mutation m : rm.getMutations()) {
+        changed |= apply(rows, stored, m);
+      }
+      return changed;
+    }
+    throw refused(mutation.getClass().getSimpleName(), "only puts and deletes change a packed row");
+  }
+
+  private void check(Row mutation) throws IOException {
+    if (mutation instanceof Put put) {
+      checkTimestamp(put.getTimestamp(), "a put");
+      for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
+        codec.familySchema(f.getKey());
+        for (Cell c : f.getValue()) {
+          checkTimestamp(c.getTimestamp(), "a cell");
+          codec.checkValue(f.getKey(), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
+        }
+      }
+    } else if (mutation instanceof Delete delete) {
+      checkDelete(delete);
+    } else if (mutation instanceof RowMutations rm) {
+      for (Mutation m : rm.getMutations()) {
+        check(m);
+      }
+    } else {
+      throw refused(mutation.getClass().getSimpleName(), "only puts and deletes change a packed row");
+    }
+  }
+
+  @Override
+  public Result mutateRow(RowMutations mutations) throws IOException {
+    check(mutations);
+    byte[] stored = storedRow(mutations.getRow());
+    update(stored, rows -> apply(rows, stored, mutations));
+    return Result.EMPTY_RESULT;
+  }
+
+  @Override
+  public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException {
+    List<CheckAndMutateResult> out = new ArrayList<>(checkAndMutates.size());
+    for (CheckAndMutate cam : checkAndMutates) {
+      out.add(new CheckAndMutateResult(checkAndMutate(cam), null));
+    }
+    return out;
+  }
+
+  /** One checkAndMutate: the condition is evaluated on the row inside its pack, in the same conditional write. */
+  private boolean checkAndMutate(CheckAndMutate cam) throws IOException {
+    if (cam.getTimeRange() != null && !cam.getTimeRange().isAllTime()) {
+      throw refused("checkAndMutate with a time range", "cells carry their pack's write time, not their own");
+    }
+    check(cam.getAction());
+    if (!cam.hasFilter()) {
+      codec.familySchema(cam.getFamily());
+    }
+    byte[] stored = storedRow(cam.getRow());
+    boolean[] passed = new boolean[1];
+    update(stored, rows -> {
+      passed[0] = conditionHolds(cam, StoredPack.result(rows, 0, stored, cam.getRow(), Map.of()));
+      return passed[0] && apply(rows, stored, cam.getAction());
+    });
+    return passed[0];
+  }
+
+  /** HBase's checkAndMutate condition on the row as it is ({@code row} null: absent). */
+  private static boolean conditionHolds(CheckAndMutate cam, Result row) throws IOException {
+    if (cam.hasFilter()) {
+      return row != null && new ClientSideFilter(CellLayout.copyOf(cam.getFilter())).apply(row) != null;
+    }
+    byte[] actual = row == null ? null : row.getValue(cam.getFamily(), cam.getQualifier());
+    byte[] expected = cam.getValue();
+    CompareOperator op = cam.getCompareOp();
+    if (expected == null || expected.length == 0) {
+      boolean absent = actual == null || actual.length == 0;
+      return op == CompareOperator.EQUAL ? absent : op == CompareOperator.NOT_EQUAL && !absent;
+    }
+    if (actual == null) {
+      return false;
+    }
+    int c = Bytes.compareTo(expected, actual); // as HBase: the expected value on the left
+    return switch (op) {
+      case LESS -> c < 0;
+      case LESS_OR_EQUAL -> c <= 0;
+      case EQUAL -> c == 0;
+      case NOT_EQUAL -> c != 0;
+      case GREATER_OR_EQUAL -> c >= 0;
+      case GREATER -> c > 0;
+      default -> false;
+    };
+  }
+
+  // ---- refused
+
+  @Override
+  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException {
+    throw refused("scans of a stored-key range (MapReduce splits)", "not supported yet");
+  }
+
+  @Override
+  public Put encodeForBulkLoad(Put put) throws IOException {
+    throw refused("bulk loads", "rows are written into packs, which a bulk load cannot change; not supported yet");
+  }
+
+  @Override
+  public Result append(Append append) throws IOException {
+    throw refused("append", "not supported yet");
+  }
+
+  @Override
+  public Result increment(Increment increment) throws IOException {
+    throw refused("increment", "not supported yet");
+  }
+
+  @Override
+  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    throw refused("aggregate", "region servers cannot open packs; scan and sum on the client");
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateBy(
+      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
+    throw refused("aggregateBy", "region servers cannot open packs; scan and sum on the client");
+  }
+
+  @Override
+  public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
+      throws IOException, InterruptedException {
+    OneByOneBatch.run(this, codec.table(), "PACKED", actions, results, callback);
+  }
+
+  @Override
+  public void close() throws IOException {
+    table.close();
+  }
+}

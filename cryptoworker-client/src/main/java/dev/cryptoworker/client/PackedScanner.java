@@ -1,0 +1,150 @@
+package dev.cryptoworker.client;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.Map;
+import java.util.NavigableSet;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
+
+/**
+ * A scan of a PACKED table: packs in stored key order (or reversed), each opened and its rows
+ * given out in order, keeping only the rows in the scan's bounds and, of each pack, those below the
+ * next pack's id (a pack whose split is under way still holds rows already copied to the next).
+ */
+final class PackedScanner implements SecureResultScanner {
+  /** A scan's row bounds in stored keys (null: unbounded); for a reversed scan start is the highest. */
+  record Bounds(byte[] start, boolean includeStart, byte[] stop, boolean includeStop, boolean reversed) {
+    boolean contains(byte[] key) {
+      int sign = reversed ? -1 : 1;
+      if (start != null) {
+        int c = sign * Arrays.compareUnsigned(key, start);
+        if (c < 0 || c == 0 && !includeStart) {
+          return false;
+        }
+      }
+      if (stop != null) {
+        int c = sign * Arrays.compareUnsigned(key, stop);
+        return c < 0 || c == 0 && includeStop;
+      }
+      return true;
+    }
+  }
+
+  /** Opens a stored pack row. */
+  @FunctionalInterface
+  interface Opener {
+    StoredPack open(Result stored) throws IOException;
+  }
+
+  private final ResultScanner stored;
+  private final Opener opener;
+  private final Bounds bounds;
+  private final Map<byte[], NavigableSet<byte[]>> columns;
+  private final TableCodec codec;
+  private final ClientSideFilter filter;
+  private final int limit;
+  private final Deque<byte[]> keys = new ArrayDeque<>();
+  private StoredPack current;
+  private StoredPack lookahead;
+  private byte[] previousId;
+  private boolean started;
+  private boolean lastPack;
+  private int returned;
+
+  /**
+   * @param stored the stored packs from the one holding the scan's start, in the scan's order
+   * @param filter the caller's filter, run on decoded rows (null: none)
+   * @param limit rows to return at most (0 or less: no limit)
+   */
+  PackedScanner(ResultScanner stored, Opener opener, Bounds bounds, Map<byte[], NavigableSet<byte[]>> columns,
+      TableCodec codec, ClientSideFilter filter, int limit) {
+    this.stored = stored;
+    this.opener = opener;
+    this.bounds = bounds;
+    this.columns = columns;
+    this.codec = codec;
+    this.filter = filter;
+    this.limit = limit;
+  }
+
+  private StoredPack read() throws IOException {
+    Result r = stored.next();
+    return r == null ? null : opener.open(r);
+  }
+
+  /** Moves to the next pack with rows to give; false at the end. */
+  private boolean advance() throws IOException {
+    while (keys.isEmpty()) {
+      if (lastPack) {
+        return false;
+      }
+      byte[] clip;
+      if (bounds.reversed()) {
+        current = read();
+        if (current == null) {
+          return false;
+        }
+        clip = previousId;
+        previousId = current.id();
+        // Packs further down hold nothing above this one's id: past the low bound, this is the last.
+        lastPack = bounds.stop() != null && Arrays.compareUnsigned(current.id(), bounds.stop()) <= 0;
+      } else {
+        if (!started) {
+          lookahead = read();
+          started = true;
+        }
+        current = lookahead;
+        if (current == null) {
+          return false;
+        }
+        lookahead = read();
+        clip = lookahead == null ? null : lookahead.id();
+      }
+      keys.addAll(current.keys(k -> StoredPack.below(k, clip) && bounds.contains(k), bounds.reversed()));
+    }
+    return true;
+  }
+
+  @Override
+  public Result next() throws IOException {
+    while ((limit <= 0 || returned < limit) && (filter == null || !filter.exhausted())) {
+      if (keys.isEmpty() && !advance()) {
+        return null;
+      }
+      byte[] key = keys.poll();
+      Result row = current.result(key, codec.decodeRow(key), columns);
+      if (row != null && filter != null) {
+        row = filter.apply(row);
+      }
+      if (row != null && !row.isEmpty()) {
+        returned++;
+        return row;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    stored.close();
+  }
+
+  @Override
+  public boolean renewLease() {
+    return false;
+  }
+
+  @Override
+  public ScanMetrics getScanMetrics() {
+    return null;
+  }
+
+  @Override
+  public long skippedRows() {
+    return 0;
+  }
+}
