@@ -633,6 +633,12 @@ public final class SecureConnection implements Closeable {
                   + schema.source());
         }
         TableSchema previous = previousSchemas.get(schema.tableName());
+        if (previous != null && (!(schema.layout() instanceof TableLayout.Cell)
+            || !(previous.layout() instanceof TableLayout.Cell))) {
+          throw new IllegalArgumentException("migratingFrom(" + previous.source() + "): online migration moves cells of"
+              + " CELL tables; table " + name + " is " + previous.layout().type() + " -> " + schema.layout().type()
+              + " (copy it into a new table instead)");
+        }
         OptionalInt identityKey = rekeyed.contains(schema.tableName())
             ? TableMigration.identityKeyAfterRekey(keys, schema) : OptionalInt.empty();
         Function<StoredFormat, TableCodec> inFormat = format -> {

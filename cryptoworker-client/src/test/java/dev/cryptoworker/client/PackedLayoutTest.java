@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.packs.PackCodec;
+import dev.cryptoworker.packs.PackRows;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -19,13 +24,16 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -387,6 +395,126 @@ class PackedLayoutTest {
       }
       try (SecureTable st = secure.getSecureTable(TableName.valueOf(schema.tableName()))) {
         assertTrue(st.explain(new Scan()).contains("PACKED GENERIC"), st.explain(new Scan()));
+      }
+    }
+  }
+
+  /** The packs of a PLAIN-keyed table as stored: pack id to rows, read with the table's own keys. */
+  private static TreeMap<String, PackRows> rawPacks(Connection hbase, TableSchema schema, PackCodec packs)
+      throws IOException {
+    TreeMap<String, PackRows> out = new TreeMap<>();
+    try (Table raw = hbase.getTable(TableName.valueOf(schema.tableName()));
+        ResultScanner s = raw.getScanner(new Scan())) {
+      for (Result r : s) {
+        out.put(Bytes.toStringBinary(r.getRow()), packs.open(r.getRow(), r.value()));
+      }
+    }
+    return out;
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void aSplitLeftHalfDoneReadsRightAndTheNextWriterFinishesIt(boolean rightPackWritten, Connection hbase)
+      throws Exception {
+    TableSchema schema = schema("PLAIN");
+    TableName name = TableName.valueOf(schema.tableName());
+    KeyProvider keys = SecureFixture.randomKeys();
+    PackCodec packs = PackCodec.builder(schema.tableName(), new TableCodec(schema, keys).packBox()).build();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name); Table raw = hbase.getTable(name)) {
+        for (int i = 0; i < 5; i++) {
+          t.put(new Put(toBytes(key(i))).addColumn(F, toBytes("q"), toBytes("v" + i)));
+        }
+        assertEquals(1, rawPacks(hbase, schema, packs).size(), "5 rows fit one pack (split above 6)");
+        // A client killed during a split: it marked the pack (step 1), and maybe created the right pack (step 2).
+        Result first = raw.get(new Get(PackedLayout.FIRST_PACK));
+        PackRows rows = packs.open(first.getRow(), first.value());
+        byte[] at = toBytes(key(3));
+        rows.markSplit(at);
+        raw.put(new Put(first.getRow()).addColumn(PackedLayout.FAMILY, PackedLayout.PACK,
+            packs.seal(first.getRow(), rows, null)));
+        if (rightPackWritten) {
+          PackRows right = rows.filter(k -> !StoredPack.below(k, at));
+          raw.put(new Put(at).addColumn(PackedLayout.FAMILY, PackedLayout.PACK, packs.seal(at, right, null)));
+        }
+        // Readers see every row once, whichever step the splitter died after.
+        assertEquals(List.of(key(0), key(1), key(2), key(3), key(4)), scanKeys(t, new Scan(), new TreeMap<>()));
+        assertEquals(List.of(key(4), key(3), key(2), key(1), key(0)),
+            scanKeys(t, new Scan().setReversed(true), new TreeMap<>()));
+        for (int i = 0; i < 5; i++) {
+          assertEquals("v" + i, Bytes.toString(t.get(new Get(toBytes(key(i)))).getValue(F, toBytes("q"))));
+        }
+        // The next writer of the pack finishes the split before its own change.
+        t.put(new Put(toBytes(key(1))).addColumn(F, toBytes("q"), toBytes("changed")));
+        TreeMap<String, PackRows> after = rawPacks(hbase, schema, packs);
+        assertEquals(2, after.size(), after.keySet().toString());
+        PackRows left = after.firstEntry().getValue();
+        assertEquals(null, left.pendingSplit());
+        assertEquals(3, left.size());
+        assertEquals(2, after.get(key(3)).size());
+        assertEquals(List.of(key(0), key(1), key(2), key(3), key(4)), scanKeys(t, new Scan(), new TreeMap<>()));
+        assertEquals("changed", Bytes.toString(t.get(new Get(toBytes(key(1)))).getValue(F, toBytes("q"))));
+      }
+    }
+  }
+
+  @Test
+  void aClientKilledWhileWritingAndSplittingLosesNoAcknowledgedRow(Connection hbase, Configuration conf)
+      throws Exception {
+    TableSchema schema = SecureFixture.schema("packedkill", SCHEMA.replace("ROWBOX", "DET")
+        .replace("rowsPerPack: 4", "rowsPerPack: 2"));
+    byte[] master = new byte[32];
+    new SecureRandom().nextBytes(master);
+    KeyProvider keys = KeyProvider.fromMasterKey(master);
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
+      secure.createTable(schema);
+      ProcessBuilder pb = SecureFixture.childJvm(PackWriter.class, conf.get("hbase.zookeeper.quorum"),
+          conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
+      pb.environment().put("PACKED_WRITER_KEY", Base64.getEncoder().encodeToString(master));
+      pb.environment().put("PACKED_WRITER_SCHEMA", schema.toYaml());
+      int batches = SecureFixture.killAfterBatches(pb, 12);
+      assertEquals(12, batches, "the writer must have written before it was killed");
+      try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+        for (int round = 0; round < 2; round++) {
+          List<String> keysSeen = scanKeys(t, new Scan(), new TreeMap<>());
+          assertEquals(new java.util.HashSet<>(keysSeen).size(), keysSeen.size(), "every row once");
+          for (int b = 0; b < batches; b++) {
+            for (int i = 0; i < PackWriter.BATCH; i++) {
+              String id = "b" + b + "-" + i;
+              assertTrue(keysSeen.contains(id), "acknowledged row " + id + " lost");
+              assertEquals("payload of " + id, Bytes.toString(t.get(new Get(toBytes(id))).getValue(F, toBytes("v"))));
+            }
+          }
+          // Writes after the kill finish whatever split it left, and all still holds.
+          for (int i = 0; i < 30; i++) {
+            t.put(new Put(toBytes("after-" + round + "-" + i)).addColumn(F, toBytes("v"), toBytes("x")));
+          }
+        }
+      }
+    }
+  }
+
+  /** The child process: single-row puts into a packed table with 2 rows per pack, until killed. */
+  public static final class PackWriter {
+    static final int BATCH = 10;
+
+    public static void main(String[] args) throws Exception {
+      Configuration conf = HBaseConfiguration.create();
+      conf.set("hbase.zookeeper.quorum", args[0]);
+      conf.set("hbase.zookeeper.property.clientPort", args[1]);
+      TableSchema schema = TableSchema.parse(System.getenv("PACKED_WRITER_SCHEMA"));
+      KeyProvider keys = KeyProvider.fromMasterKey(Base64.getDecoder().decode(System.getenv("PACKED_WRITER_KEY")));
+      try (Connection c = ConnectionFactory.createConnection(conf);
+          Table t = SecureConnection.wrap(c, keys, List.of(schema)).getTable(TableName.valueOf(args[2]))) {
+        for (int b = 0; ; b++) {
+          for (int i = 0; i < BATCH; i++) {
+            String id = "b" + b + "-" + i;
+            t.put(new Put(toBytes(id)).addColumn(F, toBytes("v"), toBytes("payload of " + id)));
+          }
+          System.out.println("batch " + b);
+          System.out.flush();
+        }
       }
     }
   }
