@@ -35,12 +35,12 @@ import java.util.Map;
  * header), beside the whole data set sealed as one pack. Dictionaries are trained on rows that are
  * not measured. No HBase; one thread.
  *
- * <p>Options: {@code --rows=N} measured rows per data set (20,000), {@code --out=dir}. Run with
+ * <p>Options: {@code --rows=N} measured rows per data set (20,000), {@code --training=N} rows the
+ * dictionaries are trained on (20,000, before the measured ones), {@code --out=dir}. Run with
  * {@code ./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@pack-compression}.
  */
 public final class PackCompressionBenchmark {
   private static final int[] ROWS_PER_PACK = {1, 2, 5, 10, 20, 50, 100, 200};
-  private static final int TRAINING_ROWS = 2_000;
   private static final byte[] F = "f".getBytes(StandardCharsets.UTF_8);
 
   /** One way of compressing. */
@@ -57,19 +57,21 @@ public final class PackCompressionBenchmark {
 
   public static void main(String[] args) throws Exception {
     int rows = 20_000;
+    int training = 20_000;
     Path outDir = null;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       switch (kv[0]) {
         case "rows" -> rows = Integer.parseInt(kv[1]);
+        case "training" -> training = Integer.parseInt(kv[1]);
         case "out" -> outDir = Path.of(kv[1]);
-        default -> throw new IllegalArgumentException("unknown option " + a + " (options: --rows, --out)");
+        default -> throw new IllegalArgumentException("unknown option " + a + " (options: --rows, --training, --out)");
       }
     }
-    if (rows < 400) {
-      throw new IllegalArgumentException("--rows must be at least 400");
+    if (rows < 400 || training < 100) {
+      throw new IllegalArgumentException("--rows must be at least 400 and --training at least 100");
     }
-    new PackCompressionBenchmark().run(rows, outDir == null ? RunDirectories.newRunDirectory() : outDir,
+    new PackCompressionBenchmark().run(rows, training, outDir == null ? RunDirectories.newRunDirectory() : outDir,
         String.join(" ", args));
   }
 
@@ -137,19 +139,19 @@ public final class PackCompressionBenchmark {
     return (double) plain / stored;
   }
 
-  private void run(int rows, Path outDir, String args) throws Exception {
+  private void run(int rows, int trainingRows, Path outDir, String args) throws Exception {
     byte[] master = new byte[32];
     new SecureRandom().nextBytes(master);
     CryptoBox box = RandomizedBox.create(KeyProvider.fromMasterKey(master)
         .keyRing(KeyScope.packs("bench", BoxKind.STD), RandomizedBox.KEY_LENGTH_BYTES));
     Map<String, List<PackRows>> datasets = new LinkedHashMap<>();
-    datasets.put("TPC-H orders", orders(TRAINING_ROWS + rows));
-    datasets.put("patients (synthetic)", patients(TRAINING_ROWS + rows));
+    datasets.put("TPC-H orders", orders(trainingRows + rows));
+    datasets.put("patients (synthetic)", patients(trainingRows + rows));
     StringBuilder md = new StringBuilder("# Pack compression against rows per pack, one run\n\n");
     StringBuilder csv = new StringBuilder("dataset,variant,rows_per_pack,ratio\n");
     for (Map.Entry<String, List<PackRows>> d : datasets.entrySet()) {
-      List<PackRows> training = d.getValue().subList(0, TRAINING_ROWS);
-      List<PackRows> measured = d.getValue().subList(TRAINING_ROWS, d.getValue().size());
+      List<PackRows> training = d.getValue().subList(0, trainingRows);
+      List<PackRows> measured = d.getValue().subList(trainingRows, d.getValue().size());
       List<byte[]> samples = new ArrayList<>();
       for (PackRows r : training) {
         samples.add(PackDictionaries.sampleOf(r));
@@ -200,7 +202,7 @@ public final class PackCompressionBenchmark {
         + " dictionary the whole set is compressed without it). Dictionaries: trained on the %,d rows before the"
         + " measured ones, each row one sample (zstd: 64 KiB by ZDICT; DEFLATE: the last 32 KiB of samples). TPC-H"
         + " orders from io.trino.tpch at scale factor 1 (row key, 9 fields); patients from synthetic-data (the"
-        + " reference schema's families and fields). %s. Arguments: %s%n", TRAINING_ROWS, RunInfo.describe(),
+        + " reference schema's families and fields). %s. Arguments: %s%n", trainingRows, RunInfo.describe(),
         args.isEmpty() ? "(defaults)" : args));
     ResultFiles.write(outDir, "pack-compression", md, csv, out);
   }
