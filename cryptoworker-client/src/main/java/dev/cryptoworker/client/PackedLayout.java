@@ -2,6 +2,8 @@ package dev.cryptoworker.client;
 
 import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.packs.PackDecodingException;
+import dev.cryptoworker.packs.PackDictionaries;
+import dev.cryptoworker.packs.PackDictionary;
 import dev.cryptoworker.packs.PackMode;
 import dev.cryptoworker.packs.PackRows;
 import dev.cryptoworker.schema.TableLayout;
@@ -73,23 +75,51 @@ final class PackedLayout implements StorageLayout {
   private final SecureTableOptions options;
   /** A pack of more rows than this is split. */
   private final int splitAbove;
+  private final PackDictionaryStore dictionaries;
+  /** The dictionary new packs are compressed with (null: none), as it was when this table was opened. */
+  private final PackDictionary dictionary;
 
-  PackedLayout(Table table, TableCodec codec, SecureTableOptions options) {
+  PackedLayout(Table table, TableCodec codec, SecureTableOptions options) throws IOException {
     this.spec = (TableLayout.Packed) codec.schema().layout();
     if (spec.mode() == PackMode.APPEND) {
       throw new UnsupportedOperationException("table " + codec.table() + ": PACKED mode APPEND is not implemented yet"
           + " (GENERIC is)");
     }
-    if (spec.dictionary()) {
-      throw new UnsupportedOperationException("table " + codec.table() + ": PACKED with dictionary: true is not"
-          + " implemented yet in the client (the packs module trains and uses dictionaries; storing them is to come)");
-    }
     this.table = table;
     this.codec = codec;
     this.options = options;
+    this.dictionaries = new PackDictionaryStore(table, codec, spec.compression());
     this.packs = PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
-        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).build();
+        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).dictionaries(dictionaries::get)
+        .build();
     this.splitAbove = Math.max(2, spec.rowsPerPack() * 3 / 2);
+    int current = spec.dictionary() ? dictionaries.currentVersion() : 0;
+    this.dictionary = current == 0 ? null : dictionaries.get(current);
+  }
+
+  /**
+   * Trains a compression dictionary on the table's first {@code sampleRows} rows (each row one
+   * sample, as packs hold it) and makes it the one new packs are compressed with; packs already
+   * written keep theirs.
+   *
+   * @return the new dictionary's version
+   */
+  int trainDictionary(int sampleRows) throws IOException {
+    if (!spec.dictionary()) {
+      throw refused("training a dictionary", "its schema says dictionary: false");
+    }
+    List<byte[]> samples = new ArrayList<>();
+    try (ResultScanner s = table.getScanner(new Scan().addColumn(FAMILY, PACK).setCaching(16))) {
+      for (Result r = s.next(); r != null && samples.size() < sampleRows; r = s.next()) {
+        StoredPack pack = open(r);
+        for (byte[] key : pack.rows().keys()) {
+          if (samples.size() < sampleRows) {
+            samples.add(PackDictionaries.sampleOf(pack.rows().filter(k -> Arrays.equals(k, key))));
+          }
+        }
+      }
+    }
+    return dictionaries.train(samples);
   }
 
   /** Writes the first pack of a new table (empty, id {@value #FIRST_PACK_NAME}); nothing if it is there. */
@@ -98,7 +128,7 @@ final class PackedLayout implements StorageLayout {
     PackCodec packs = PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
         .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).build();
     table.checkAndMutate(CheckAndMutate.newBuilder(FIRST_PACK).ifNotExists(FAMILY, PACK)
-        .build(new Put(FIRST_PACK).addColumn(FAMILY, PACK, seal(packs, codec, FIRST_PACK, new PackRows()))));
+        .build(new Put(FIRST_PACK).addColumn(FAMILY, PACK, seal(packs, codec, FIRST_PACK, new PackRows(), null))));
   }
 
   @Override
@@ -108,9 +138,10 @@ final class PackedLayout implements StorageLayout {
 
   // ---- packs
 
-  private static byte[] seal(PackCodec packs, TableCodec codec, byte[] id, PackRows rows) throws IOException {
+  private static byte[] seal(PackCodec packs, TableCodec codec, byte[] id, PackRows rows, PackDictionary dictionary)
+      throws IOException {
     try {
-      return packs.seal(id, rows, null);
+      return packs.seal(id, rows, dictionary);
     } catch (GeneralSecurityException e) {
       throw new IOException("table " + codec.table() + ": cannot encrypt pack " + Bytes.toStringBinary(id) + ": "
           + e.getMessage(), e);
@@ -147,7 +178,7 @@ final class PackedLayout implements StorageLayout {
 
   /** The stored bytes written, or null if the stored pack was no longer {@code old}. */
   private byte[] replace(StoredPack old, PackRows rows) throws IOException {
-    byte[] sealed = seal(packs, codec, old.id(), rows);
+    byte[] sealed = seal(packs, codec, old.id(), rows, dictionary);
     boolean done = table.checkAndMutate(CheckAndMutate.newBuilder(old.id()).ifEquals(FAMILY, PACK, old.bytes())
         .build(new Put(old.id()).addColumn(FAMILY, PACK, sealed))).isSuccess();
     return done ? sealed : null;
@@ -159,7 +190,7 @@ final class PackedLayout implements StorageLayout {
     PackRows right = marked.rows().filter(k -> !StoredPack.below(k, at));
     PackRows left = marked.rows().filter(k -> StoredPack.below(k, at));
     table.checkAndMutate(CheckAndMutate.newBuilder(at).ifNotExists(FAMILY, PACK)
-        .build(new Put(at).addColumn(FAMILY, PACK, seal(packs, codec, at, right))));
+        .build(new Put(at).addColumn(FAMILY, PACK, seal(packs, codec, at, right, dictionary))));
     replace(marked, left);
   }
 

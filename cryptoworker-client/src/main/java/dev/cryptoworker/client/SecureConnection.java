@@ -206,6 +206,28 @@ public final class SecureConnection implements Closeable {
   }
 
   /**
+   * Trains a compression dictionary for PACKED table {@code name} (schema {@code dictionary: true})
+   * on its first {@code sampleRows} rows and makes it the one new packs use; packs already written
+   * keep theirs (each names its version). Tables opened before keep compressing with the dictionary
+   * they found until they are opened again.
+   *
+   * @return the new dictionary's version
+   * @throws IllegalArgumentException if no schema names the table, it is not PACKED, or the rows are
+   *     too few to train on
+   */
+  public int trainPackDictionary(TableName name, int sampleRows) throws IOException {
+    requireOpen();
+    TableCodec codec = codecs.get(name);
+    if (codec == null || !(codec.schema().layout() instanceof TableLayout.Packed packed)) {
+      throw new IllegalArgumentException("table " + name + " is not a PACKED table of this connection");
+    }
+    try (PackedLayout layout = new PackedLayout(clusters.get(packed.cluster()).getTable(name), resolve(name, codec),
+        options)) {
+      return layout.trainDictionary(sampleRows);
+    }
+  }
+
+  /**
    * A repair of SHARED table {@code name}: run it when a cluster that was down is back, or after a
    * read reported corrupt shares (see {@link SharedTableRepair}).
    *

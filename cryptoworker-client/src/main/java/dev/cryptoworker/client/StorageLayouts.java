@@ -58,10 +58,11 @@ final class StorageLayouts {
     return layout instanceof TableLayout.Packed packed ? packed.cluster() : ((TableLayout.Cell) layout).cluster();
   }
 
-  /** The families of the stored table: the schema's, or for PACKED the one that holds the packs. */
+  /** The families of the stored table: the schema's, or for PACKED those of packs and dictionaries. */
   static java.util.Set<String> storedFamilies(TableSchema schema) {
     if (schema.layout() instanceof TableLayout.Packed) {
-      return java.util.Set.of(org.apache.hadoop.hbase.util.Bytes.toString(PackedLayout.FAMILY));
+      return java.util.Set.of(org.apache.hadoop.hbase.util.Bytes.toString(PackedLayout.FAMILY),
+          org.apache.hadoop.hbase.util.Bytes.toString(PackDictionaryStore.FAMILY));
     }
     return schema.families().keySet();
   }

@@ -399,6 +399,77 @@ class PackedLayoutTest {
     }
   }
 
+  private static long storedPackBytes(Connection hbase, TableName name) throws IOException {
+    long bytes = 0;
+    try (Table raw = hbase.getTable(name);
+        ResultScanner s = raw.getScanner(new Scan().addColumn(PackedLayout.FAMILY, PackedLayout.PACK))) {
+      for (Result r : s) {
+        bytes += r.value().length;
+      }
+    }
+    return bytes;
+  }
+
+  private static void putRecords(Table t, int from, int to, String note) throws IOException {
+    String[] cities = {"Lisboa", "Porto", "Braga", "Coimbra", "Faro"};
+    for (int i = from; i < to; i++) {
+      t.put(new Put(toBytes(key(i))).addColumn(F, toBytes("city"), toBytes(cities[i % cities.length]))
+          .addColumn(F, toBytes("notes"), toBytes(note + ": seen " + (i % 7) + " times, follow-up in " + (i % 12)
+              + " months, allergic to " + (i % 3 == 0 ? "penicillin" : "nothing known")))
+          .addColumn(G, toBytes("status"), toBytes(i % 2 == 0 ? "active patient record" : "archived patient record")));
+    }
+  }
+
+  @Test
+  void trainedDictionariesShrinkNewPacksAndEveryVersionStaysReadable(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("packeddict", SCHEMA.replace("ROWBOX", "PLAIN")
+        .replace("compression: ZSTD }", "compression: ZSTD, dictionary: true }"));
+    TableName name = TableName.valueOf(schema.tableName());
+    KeyProvider keys = SecureFixture.randomKeys();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        putRecords(t, 0, 300, "first");
+      }
+      long before = storedPackBytes(hbase, name);
+      assertEquals(1, secure.trainPackDictionary(name, 300));
+      try (Table t = secure.getTable(name)) {
+        putRecords(t, 0, 300, "second"); // every pack re-sealed with dictionary 1
+      }
+      long with = storedPackBytes(hbase, name);
+      assertTrue(with < before * 0.8, "packs of 4-6 rows: " + before + " bytes without a dictionary, " + with
+          + " with");
+      assertEquals(2, secure.trainPackDictionary(name, 300));
+      try (Table t = secure.getTable(name)) {
+        putRecords(t, 0, 100, "third"); // these packs name version 2, the others still 1
+        Map<String, TreeMap<String, String>> seen = new TreeMap<>();
+        assertEquals(300, scanKeys(t, new Scan(), seen).size());
+        assertTrue(seen.get(key(50)).get("f:notes").startsWith("third"));
+        assertTrue(seen.get(key(250)).get("f:notes").startsWith("second"));
+      }
+      // A client that never saw the dictionaries loads each version a pack names.
+      try (SecureConnection fresh = SecureConnection.wrap(hbase, keys, List.of(schema)); Table t = fresh.getTable(name)) {
+        assertEquals(300, scanKeys(t, new Scan(), new TreeMap<>()).size());
+      }
+      // An altered dictionary is refused by name, never used to decompress garbage.
+      try (Table raw = hbase.getTable(name)) {
+        byte[] sealed = raw.get(new Get(PackedLayout.FIRST_PACK)).getValue(PackDictionaryStore.FAMILY, Bytes.toBytes(1));
+        sealed[sealed.length / 2] ^= 1;
+        raw.put(new Put(PackedLayout.FIRST_PACK).addColumn(PackDictionaryStore.FAMILY, Bytes.toBytes(1), sealed));
+      }
+      try (SecureConnection fresh = SecureConnection.wrap(hbase, keys, List.of(schema)); Table t = fresh.getTable(name)) {
+        CellDecodingException e = assertThrows(CellDecodingException.class, () -> t.get(new Get(toBytes(key(250)))));
+        assertTrue(e.getMessage().contains("dictionary version 1 does not decrypt"), e.getMessage());
+      }
+    }
+    TableSchema without = schema("PLAIN");
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(without))) {
+      secure.createTable(without);
+      assertRefused(() -> secure.trainPackDictionary(TableName.valueOf(without.tableName()), 10),
+          "its schema says dictionary: false");
+    }
+  }
+
   /** The packs of a PLAIN-keyed table as stored: pack id to rows, read with the table's own keys. */
   private static TreeMap<String, PackRows> rawPacks(Connection hbase, TableSchema schema, PackCodec packs)
       throws IOException {
