@@ -81,8 +81,22 @@ public final class EmbeddedHBase implements AutoCloseable {
       super(1, "768m");
     }
 
+    private final java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+
     @Override
     Builder self() {
+      return this;
+    }
+
+    /**
+     * Sets an HBase configuration key on the servers (for example {@code hfile.block.cache.size}),
+     * after CryptoWorker's own settings.
+     */
+    public Builder setting(String key, String value) {
+      if (key.isBlank() || key.contains("=")) {
+        throw new IllegalArgumentException("not a configuration key: '" + key + "'");
+      }
+      settings.put(key, value);
       return this;
     }
 
@@ -94,9 +108,10 @@ public final class EmbeddedHBase implements AutoCloseable {
     public EmbeddedHBase start() throws IOException {
       Path dir = requireDataDir();
       Files.createDirectories(dir);
-      return new EmbeddedHBase(ChildJvm.start("embedded HBase", SERVER_MAIN,
-          List.of(dir.toString(), Integer.toString(regionServers)), dir, dir.resolve("hbase.log"), maxHeap,
-          extraClasspath, startTimeoutSeconds));
+      List<String> args = new java.util.ArrayList<>(List.of(dir.toString(), Integer.toString(regionServers)));
+      settings.forEach((k, v) -> args.add(k + "=" + v));
+      return new EmbeddedHBase(ChildJvm.start("embedded HBase", SERVER_MAIN, args, dir, dir.resolve("hbase.log"),
+          maxHeap, extraClasspath, startTimeoutSeconds));
     }
   }
 }

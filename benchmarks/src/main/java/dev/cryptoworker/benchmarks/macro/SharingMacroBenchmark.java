@@ -4,14 +4,12 @@ import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +18,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -213,7 +210,7 @@ public final class SharingMacroBenchmark {
         admin.flush(name);
         admin.majorCompact(name);
         WritePathBenchmark.waitForCompaction(admin, name);
-        perCluster[i] = storeFileBytes(clusterDirs.get(CLUSTERS.get(i)), name);
+        perCluster[i] = StoreFiles.bytesAfterMajorCompaction(clusterDirs.get(CLUSTERS.get(i)), name);
         stored += perCluster[i];
       }
     }
@@ -271,23 +268,6 @@ public final class SharingMacroBenchmark {
     }
     out.printf(Locale.ROOT, "%,9d B  %-52s p50 %,8.0f us%n", size, how, Percentiles.of(micros, 50));
     return new FieldRead(size, how, micros, bytesPerRead);
-  }
-
-  /**
-   * Bytes of the table's store files on one embedded cluster after a major compaction, exactly: per
-   * store ({@code hbase/data/default/TABLE/REGION/FAMILY/}) its newest file, the one the compaction
-   * wrote (the files it replaced wait there until a chore archives them).
-   */
-  private static long storeFileBytes(Path clusterDir, TableName name) throws IOException {
-    Path table = clusterDir.resolve("hbase").resolve("data").resolve("default").resolve(name.getNameAsString());
-    Map<Path, File> newest = new HashMap<>();
-    try (Stream<Path> files = Files.walk(table)) {
-      files.filter(Files::isRegularFile)
-          .filter(f -> table.relativize(f).getNameCount() == 3 && !f.getFileName().toString().startsWith("."))
-          .map(Path::toFile)
-          .forEach(f -> newest.merge(f.toPath().getParent(), f, (a, b) -> a.lastModified() >= b.lastModified() ? a : b));
-    }
-    return newest.values().stream().mapToLong(File::length).sum();
   }
 
   private static double sum(double[] values) {

@@ -30,8 +30,8 @@ public final class EmbeddedHBaseServer {
   private EmbeddedHBaseServer() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: EmbeddedHBaseServer <dataDir> <regionServers>");
+    if (args.length < 2) {
+      System.err.println("usage: EmbeddedHBaseServer <dataDir> <regionServers> [key=value ...]");
       System.exit(2);
     }
     File dataDir = new File(args[0]).getAbsoluteFile();
@@ -63,6 +63,10 @@ public final class EmbeddedHBaseServer {
     conf.setBoolean("hbase.coprocessor.abortonerror", true);
     // A dead region server is noticed within seconds, not the default 90 s.
     conf.setInt("zookeeper.session.timeout", 10_000);
+    for (int i = 2; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
 
     LocalHBaseCluster cluster = new LocalHBaseCluster(conf, 1, regionServers);
     try {
