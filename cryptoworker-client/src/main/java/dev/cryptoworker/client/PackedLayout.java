@@ -61,7 +61,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>Each logical row holds its latest version only; cells carry the pack's write timestamp.
  */
-final class PackedLayout implements StorageLayout {
+final class PackedLayout extends ClientOnlyLayout {
   static final byte[] FAMILY = Bytes.toBytes("p");
   static final byte[] PACK = Bytes.toBytes("k");
   static final byte[] FIRST_PACK = {0};
@@ -69,7 +69,6 @@ final class PackedLayout implements StorageLayout {
   private static final int MAX_ATTEMPTS = 100;
 
   private final Table table;
-  private final TableCodec codec;
   private final TableLayout.Packed spec;
   private final PackCodec packs;
   private final SecureTableOptions options;
@@ -80,13 +79,14 @@ final class PackedLayout implements StorageLayout {
   private final PackDictionary dictionary;
 
   PackedLayout(Table table, TableCodec codec, SecureTableOptions options) throws IOException {
+    super(codec, "PACKED", "region servers cannot open packs", "not supported yet",
+        "rows are written into packs, which a bulk load cannot change; not supported yet", "not supported yet");
     this.spec = (TableLayout.Packed) codec.schema().layout();
     if (spec.mode() == PackMode.APPEND) {
       throw new UnsupportedOperationException("table " + codec.table() + ": PACKED mode APPEND is not implemented yet"
           + " (GENERIC is)");
     }
     this.table = table;
-    this.codec = codec;
     this.options = options;
     this.dictionaries = new PackDictionaryStore(table, codec, spec.compression());
     this.packs = PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
@@ -276,10 +276,6 @@ final class PackedLayout implements StorageLayout {
 
   // ---- checks
 
-  private UnsupportedSecureOperationException refused(String what, String why) {
-    return new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-        what + " on a PACKED table: " + why);
-  }
 
   private void checkQuery(Query query, int maxVersions, TimeRange range) throws IOException {
     if (maxVersions > 1) {
@@ -331,15 +327,6 @@ final class PackedLayout implements StorageLayout {
     return out;
   }
 
-  @Override
-  public boolean[] exists(List<Get> gets) throws IOException {
-    Result[] results = get(gets);
-    boolean[] out = new boolean[results.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = !results[i].isEmpty();
-    }
-    return out;
-  }
 
   @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
@@ -556,44 +543,12 @@ final class PackedLayout implements StorageLayout {
     };
   }
 
-  // ---- refused
 
-  @Override
-  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException {
-    throw refused("scans of a stored-key range (MapReduce splits)", "not supported yet");
-  }
 
-  @Override
-  public Put encodeForBulkLoad(Put put) throws IOException {
-    throw refused("bulk loads", "rows are written into packs, which a bulk load cannot change; not supported yet");
-  }
 
-  @Override
-  public Result append(Append append) throws IOException {
-    throw refused("append", "not supported yet");
-  }
 
-  @Override
-  public Result increment(Increment increment) throws IOException {
-    throw refused("increment", "not supported yet");
-  }
 
-  @Override
-  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
-    throw refused("aggregate", "region servers cannot open packs; scan and sum on the client");
-  }
 
-  @Override
-  public NavigableMap<byte[], AggregateResult> aggregateBy(
-      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
-    throw refused("aggregateBy", "region servers cannot open packs; scan and sum on the client");
-  }
-
-  @Override
-  public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
-      throws IOException, InterruptedException {
-    OneByOneBatch.run(this, codec.table(), "PACKED", actions, results, callback);
-  }
 
   @Override
   public void close() throws IOException {

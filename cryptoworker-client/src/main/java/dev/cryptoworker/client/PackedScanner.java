@@ -8,14 +8,13 @@ import java.util.Map;
 import java.util.NavigableSet;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
 
 /**
  * A scan of a PACKED table: packs in stored key order (or reversed), each opened and its rows
  * given out in order, keeping only the rows in the scan's bounds and, of each pack, those below the
  * next pack's id (a pack whose split is under way still holds rows already copied to the next).
  */
-final class PackedScanner implements SecureResultScanner {
+final class PackedScanner extends ClientFilteredScanner {
   /** A scan's row bounds in stored keys (null: unbounded); for a reversed scan start is the highest. */
   record Bounds(byte[] start, boolean includeStart, byte[] stop, boolean includeStop, boolean reversed) {
     boolean contains(byte[] key) {
@@ -45,15 +44,12 @@ final class PackedScanner implements SecureResultScanner {
   private final Bounds bounds;
   private final Map<byte[], NavigableSet<byte[]>> columns;
   private final TableCodec codec;
-  private final ClientSideFilter filter;
-  private final int limit;
   private final Deque<byte[]> keys = new ArrayDeque<>();
   private StoredPack current;
   private StoredPack lookahead;
   private byte[] previousId;
   private boolean started;
   private boolean lastPack;
-  private int returned;
 
   /**
    * @param stored the stored packs from the one holding the scan's start, in the scan's order
@@ -62,13 +58,12 @@ final class PackedScanner implements SecureResultScanner {
    */
   PackedScanner(ResultScanner stored, Opener opener, Bounds bounds, Map<byte[], NavigableSet<byte[]>> columns,
       TableCodec codec, ClientSideFilter filter, int limit) {
+    super(filter, limit);
     this.stored = stored;
     this.opener = opener;
     this.bounds = bounds;
     this.columns = columns;
     this.codec = codec;
-    this.filter = filter;
-    this.limit = limit;
   }
 
   private StoredPack read() throws IOException {
@@ -110,41 +105,17 @@ final class PackedScanner implements SecureResultScanner {
   }
 
   @Override
-  public Result next() throws IOException {
-    while ((limit <= 0 || returned < limit) && (filter == null || !filter.exhausted())) {
-      if (keys.isEmpty() && !advance()) {
-        return null;
-      }
-      byte[] key = keys.poll();
-      Result row = current.result(key, codec.decodeRow(key), columns);
-      if (row != null && filter != null) {
-        row = filter.apply(row);
-      }
-      if (row != null && !row.isEmpty()) {
-        returned++;
-        return row;
-      }
+  Result nextRow() throws IOException {
+    if (keys.isEmpty() && !advance()) {
+      return null;
     }
-    return null;
+    byte[] key = keys.poll();
+    Result row = current.result(key, codec.decodeRow(key), columns);
+    return row == null ? Result.EMPTY_RESULT : row;
   }
 
   @Override
   public void close() {
     stored.close();
-  }
-
-  @Override
-  public boolean renewLease() {
-    return false;
-  }
-
-  @Override
-  public ScanMetrics getScanMetrics() {
-    return null;
-  }
-
-  @Override
-  public long skippedRows() {
-    return 0;
   }
 }

@@ -56,10 +56,9 @@ import org.slf4j.LoggerFactory;
  * ShareReconciler}): while at most r clusters are down, every acknowledged write reads back;
  * afterwards the clusters that missed writes must be repaired before a different set goes down.
  */
-final class SharedLayout implements StorageLayout {
+final class SharedLayout extends ClientOnlyLayout {
   private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
 
-  private final TableCodec codec;
   private final TableLayout.Shared spec;
   private final SecretSharing sharing;
   private final boolean encryptsFirst;
@@ -71,7 +70,9 @@ final class SharedLayout implements StorageLayout {
 
   SharedLayout(TableName name, TableCodec codec, TableLayout.Shared spec, Map<String, Connection> clusters,
       SecureTableOptions options, ExecutorService pool) throws IOException {
-    this.codec = codec;
+    super(codec, "SHARED", "region servers cannot add shares of these schemes",
+        "the table spans several clusters; not supported yet", "each cluster needs its own HFiles of shares; not"
+            + " supported yet", "a read-modify-write across independent clusters is not atomic");
     this.spec = spec;
     // AES_RS disperses the column's STD ciphertext (AES-GCM under the key provider's key, bound to the cell).
     this.encryptsFirst = spec.scheme() == SharingKind.AES_RS;
@@ -316,7 +317,7 @@ final class SharedLayout implements StorageLayout {
       throws IOException {
     PartialReads reads = sharing.partialReads().orElse(null);
     if (reads == null) {
-      return StorageLayout.super.getValueRange(row, family, qualifier, offset, length);
+      return super.getValueRange(row, family, qualifier, offset, length);
     }
     codec.checkRowType(row);
     codec.familySchema(family);
@@ -360,7 +361,7 @@ final class SharedLayout implements StorageLayout {
     } else if (absentEverywhere(first, family, storedQualifier)) {
       return null;
     }
-    return StorageLayout.super.getValueRange(row, family, qualifier, offset, length);
+    return super.getValueRange(row, family, qualifier, offset, length);
   }
 
   /**
@@ -400,15 +401,6 @@ final class SharedLayout implements StorageLayout {
     return answering >= Math.max(sharing.threshold(), spec.parameters().r() + 1);
   }
 
-  @Override
-  public boolean[] exists(List<Get> gets) throws IOException {
-    Result[] results = get(gets);
-    boolean[] out = new boolean[results.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = !results[i].isEmpty();
-    }
-    return out;
-  }
 
   private Scan encode(Scan scan) throws IOException {
     refuseVersions(scan.getMaxVersions());
@@ -456,35 +448,15 @@ final class SharedLayout implements StorageLayout {
 
   // ---- refused
 
-  private UnsupportedSecureOperationException refused(String what, String why) {
-    return new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-        what + " on a SHARED table: " + why);
-  }
 
-  @Override
-  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException {
-    throw refused("scans of a stored-key range (MapReduce splits)", "the table spans several clusters; not supported yet");
-  }
 
-  @Override
-  public Put encodeForBulkLoad(Put put) throws IOException {
-    throw refused("bulk loads", "each cluster needs its own HFiles of shares; not supported yet");
-  }
 
   @Override
   public Result mutateRow(RowMutations mutations) throws IOException {
     throw refused("mutateRow", "atomicity across independent clusters cannot be had");
   }
 
-  @Override
-  public Result append(Append append) throws IOException {
-    throw refused("append", "a read-modify-write across independent clusters is not atomic");
-  }
 
-  @Override
-  public Result increment(Increment increment) throws IOException {
-    throw refused("increment", "a read-modify-write across independent clusters is not atomic");
-  }
 
   @Override
   public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException {
@@ -492,22 +464,8 @@ final class SharedLayout implements StorageLayout {
         + " others");
   }
 
-  @Override
-  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
-    throw refused("aggregate", "region servers cannot add shares of these schemes; scan and sum on the client");
-  }
 
-  @Override
-  public NavigableMap<byte[], AggregateResult> aggregateBy(
-      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
-    throw refused("aggregateBy", "region servers cannot add shares of these schemes; scan and sum on the client");
-  }
 
-  @Override
-  public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
-      throws IOException, InterruptedException {
-    OneByOneBatch.run(this, codec.table(), "SHARED", actions, results, callback);
-  }
 
   @Override
   public void close() throws IOException {

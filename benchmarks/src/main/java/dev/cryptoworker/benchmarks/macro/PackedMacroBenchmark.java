@@ -224,22 +224,21 @@ public final class PackedMacroBenchmark {
     return (System.nanoTime() - t0) / 1e9;
   }
 
-  /** Rows [from, to) through SecureTable by {@code threads} writers, each a contiguous share. */
-  private static void putAll(SecureConnection secure, TableName name, PatientGenerator generator, long from, long to,
-      int threads) throws Exception {
+  /** What writer {@code index} of a pool does. */
+  @FunctionalInterface
+  private interface Writer {
+    void run(int index) throws Exception;
+  }
+
+  /** Runs {@code writer} in {@code threads} threads (indexes 0..threads-1) and waits for all. */
+  private static void inThreads(int threads, Writer writer) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> done = new ArrayList<>();
-      long share = (to - from + threads - 1) / threads;
       for (int w = 0; w < threads; w++) {
-        long start = from + w * share;
-        long end = Math.min(to, start + share);
+        int index = w;
         done.add(pool.submit(() -> {
-          try (Table t = secure.getSecureTable(name)) {
-            for (long i = start; i < end; i++) {
-              t.put(patient(generator, i));
-            }
-          }
+          writer.run(index);
           return null;
         }));
       }
@@ -249,6 +248,19 @@ public final class PackedMacroBenchmark {
     } finally {
       pool.shutdown();
     }
+  }
+
+  /** Rows [from, to) through SecureTable by {@code threads} writers, each a contiguous share. */
+  private static void putAll(SecureConnection secure, TableName name, PatientGenerator generator, long from, long to,
+      int threads) throws Exception {
+    long share = (to - from + threads - 1) / threads;
+    inThreads(threads, w -> {
+      try (Table t = secure.getSecureTable(name)) {
+        for (long i = from + w * share; i < Math.min(to, from + (w + 1) * share); i++) {
+          t.put(patient(generator, i));
+        }
+      }
+    });
   }
 
   private static double[] read(Table t, int rows, int reads, boolean zipfian) throws IOException {
@@ -292,28 +304,15 @@ public final class PackedMacroBenchmark {
   private static double writeWith(SecureConnection secure, Connection connection, boolean plain, TableName name,
       int writers) throws Exception {
     PatientGenerator generator = new PatientGenerator(9);
-    ExecutorService pool = Executors.newFixedThreadPool(writers);
     long t0 = System.nanoTime();
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int w = 0; w < writers; w++) {
-        int writer = w;
-        done.add(pool.submit(() -> {
-          try (Table t = plain ? connection.getTable(name) : secure.getSecureTable(name)) {
-            // Interleaved keys: the writers share packs, as clients of one table do.
-            for (long i = writer; i < WRITE_ROWS; i += writers) {
-              t.put(patient(generator, i));
-            }
-          }
-          return null;
-        }));
+    inThreads(writers, w -> {
+      try (Table t = plain ? connection.getTable(name) : secure.getSecureTable(name)) {
+        // Interleaved keys: the writers share packs, as clients of one table do.
+        for (long i = w; i < WRITE_ROWS; i += writers) {
+          t.put(patient(generator, i));
+        }
       }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdown();
-    }
+    });
     return WRITE_ROWS / ((System.nanoTime() - t0) / 1e9);
   }
 
