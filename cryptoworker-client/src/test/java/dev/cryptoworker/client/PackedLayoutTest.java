@@ -236,6 +236,7 @@ class PackedLayoutTest {
   }
 
   @Test
+  @SuppressWarnings("deprecation") // Table's checkAndMutate builder is deprecated in HBase 2, still part of the API
   void checkAndMutateAndMutateRowAreAtomicOnTheirRow(Connection hbase) throws Exception {
     TableSchema schema = schema("PLAIN");
     try (SecureConnection secure = create(hbase, schema, null);

@@ -29,6 +29,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
@@ -212,8 +213,8 @@ class SharedLayoutTest {
                 .withStopRow(toBytes(9L)).setReversed(true)));
           }
           UnsupportedSecureOperationException cas = assertThrows(UnsupportedSecureOperationException.class,
-              () -> t.checkAndMutate(toBytes(1L), F).qualifier(toBytes("id")).ifEquals(toBytes("PT-1"))
-                  .thenPut(new Put(toBytes(1L)).addColumn(F, toBytes("id"), toBytes("x"))));
+              () -> t.checkAndMutate(CheckAndMutate.newBuilder(toBytes(1L)).ifEquals(F, toBytes("id"), toBytes("PT-1"))
+                  .build(new Put(toBytes(1L)).addColumn(F, toBytes("id"), toBytes("x")))));
           assertTrue(cas.getMessage().contains("checkAndMutate on a SHARED table"), cas.getMessage());
         }
         assertNoPlaintextOnAnyCluster(schema);
