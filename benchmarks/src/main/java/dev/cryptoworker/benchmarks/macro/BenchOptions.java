@@ -59,8 +59,10 @@ final class BenchOptions {
       new Option("rowkeys", "schema", "schema: the example schemas' row keys (DET); ope: OPE row keys (string ids),"
           + " so YCSB's key-range scans run on the region servers", oneOf("schema", "ope")),
       new Option("variant", "full", "full: the example schemas; micro-std, micro-det, micro-ope: Appointments with"
-          + " only the row key protected (run with --workloads=micro-insert,micro-read,micro-rmw,micro-scan,micro-qrf)",
-          oneOf("full", "micro-std", "micro-det", "micro-ope")),
+          + " only the row key protected (run with --workloads=micro-insert,micro-read,micro-rmw,micro-scan,micro-qrf);"
+          + " packed: the example tables as PACKED (MiniCrypt, GENERIC, 50 rows per pack, ZSTD), OPE row keys, every"
+          + " column STD inside the packs (run with --workloads=A,B,C,E)",
+          oneOf("full", "micro-std", "micro-det", "micro-ope", "packed")),
       new Option("qef", "det", "det: the equality-filtered columns (patients identification:mainId, appointments"
           + " physician:physicianId) as in the example schemas, DET, so QEF is a filter scan on the region servers;"
           + " sse: those columns SSE, so QEF is a search of the encrypted index", oneOf("det", "sse")),
