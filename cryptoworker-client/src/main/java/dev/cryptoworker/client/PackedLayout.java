@@ -36,7 +36,7 @@ import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.client.coprocessor.Batch;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -197,7 +197,36 @@ final class PackedLayout extends ClientOnlyLayout {
   /** A change to the rows of one pack: true if it changed them (false: nothing to write). */
   @FunctionalInterface
   private interface PackChange {
-    boolean apply(PackRows rows) throws IOException;
+    /**
+     * @param next the id of the pack after this one (null: none), fetched only if asked: a change
+     *     may touch only rows below it
+     */
+    boolean apply(PackRows rows, NextPack next) throws IOException;
+  }
+
+  /** The id of the pack after a given one, read once when first asked. */
+  private final class NextPack {
+    private final byte[] after;
+    private boolean read;
+    private byte[] id;
+
+    NextPack(byte[] after) {
+      this.after = after;
+    }
+
+    /** The next pack's id, or null if none follows. */
+    byte[] id() throws IOException {
+      if (!read) {
+        Scan scan = new Scan().withStartRow(after, false).setLimit(1).setCaching(1).addColumn(FAMILY, PACK)
+            .setFilter(new KeyOnlyFilter());
+        try (ResultScanner s = table.getScanner(scan)) {
+          Result r = s.next();
+          id = r == null ? null : r.getRow();
+        }
+        read = true;
+      }
+      return id;
+    }
   }
 
   /**
@@ -214,7 +243,9 @@ final class PackedLayout extends ClientOnlyLayout {
         continue;
       }
       PackRows rows = pack.rows();
-      if (!change.apply(rows)) {
+      // A write to this pack succeeds only if no split changed it since it was read: then no pack
+      // was created inside its range either, and the next pack's id read after it still bounds it.
+      if (!change.apply(rows, new NextPack(pack.id()))) {
         return false;
       }
       byte[] splitAt = rows.size() > splitAbove ? middleKey(rows) : null;
@@ -238,7 +269,7 @@ final class PackedLayout extends ClientOnlyLayout {
 
   /** Splits the pack {@code id} again while it holds too many rows (a large batch into one pack). */
   private void splitWhileLarge(byte[] id) throws IOException {
-    update(id, rows -> false); // completes a split left marked
+    update(id, (rows, next) -> false); // completes a split left marked
     StoredPack pack = packFor(id);
     if (Arrays.equals(pack.id(), id) && pack.rows().size() > splitAbove && pack.rows().pendingSplit() == null) {
       PackRows rows = pack.rows();
@@ -369,27 +400,47 @@ final class PackedLayout extends ClientOnlyLayout {
 
   // ---- writes
 
+  /**
+   * Checks every put, then writes them pack by pack: sorted by stored key (puts of one row keep their
+   * order), each pack's share of them in one conditional write.
+   */
   @Override
   public void put(List<Put> puts) throws IOException {
+    List<byte[]> keys = new ArrayList<>(puts.size());
     for (Put put : puts) {
       checkTimestamp(put.getTimestamp(), "a put");
-      byte[] stored = storedRow(put.getRow());
-      List<Cell> cells = new ArrayList<>();
+      keys.add(storedRow(put.getRow()));
+      boolean any = false;
       for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
         codec.familySchema(f.getKey());
         for (Cell c : f.getValue()) {
           checkTimestamp(c.getTimestamp(), "a cell");
           codec.checkValue(f.getKey(), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
-          cells.add(c);
+          any = true;
         }
       }
-      if (cells.isEmpty()) {
+      if (!any) {
         throw new IllegalArgumentException("table " + codec.table() + ": a put without cells");
       }
-      update(stored, rows -> {
-        apply(rows, stored, put);
+    }
+    Integer[] order = new Integer[puts.size()];
+    Arrays.setAll(order, i -> i);
+    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys.get(a), keys.get(b))); // stable
+    int at = 0;
+    while (at < order.length) {
+      int from = at;
+      int[] upTo = new int[1];
+      update(keys.get(order[from]), (rows, next) -> {
+        int i = from;
+        // The first put's pack is this one; the following ones while they stay below the next pack.
+        do {
+          apply(rows, keys.get(order[i]), puts.get(order[i]));
+          i++;
+        } while (i < order.length && StoredPack.below(keys.get(order[i]), next.id()));
+        upTo[0] = i;
         return true;
       });
+      at = upTo[0];
     }
   }
 
@@ -438,7 +489,7 @@ final class PackedLayout extends ClientOnlyLayout {
     for (Delete delete : deletes) {
       checkDelete(delete);
       byte[] stored = storedRow(delete.getRow());
-      update(stored, rows -> apply(rows, stored, delete));
+      update(stored, (rows, next) -> apply(rows, stored, delete));
     }
   }
 
@@ -485,7 +536,7 @@ final class PackedLayout extends ClientOnlyLayout {
   public Result mutateRow(RowMutations mutations) throws IOException {
     check(mutations);
     byte[] stored = storedRow(mutations.getRow());
-    update(stored, rows -> apply(rows, stored, mutations));
+    update(stored, (rows, next) -> apply(rows, stored, mutations));
     return Result.EMPTY_RESULT;
   }
 
@@ -509,7 +560,7 @@ final class PackedLayout extends ClientOnlyLayout {
     }
     byte[] stored = storedRow(cam.getRow());
     boolean[] passed = new boolean[1];
-    update(stored, rows -> {
+    update(stored, (rows, next) -> {
       passed[0] = conditionHolds(cam, StoredPack.result(rows, 0, stored, cam.getRow(), Map.of()));
       return passed[0] && apply(rows, stored, cam.getAction());
     });

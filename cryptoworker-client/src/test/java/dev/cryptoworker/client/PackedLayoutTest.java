@@ -171,6 +171,16 @@ class PackedLayoutTest {
         } else if (kind == 7) {
           t.delete(new Delete(toBytes(row)).addFamily(G));
           oracle.deleteFamily(row, "g");
+        } else if (kind == 8 && random.nextBoolean()) {
+          // A list of puts over several packs, a row twice: written pack by pack, in list order per row.
+          List<Put> puts = new ArrayList<>();
+          for (int p = 2 + random.nextInt(12); p > 0; p--) {
+            String r = p == 1 && !puts.isEmpty() ? Bytes.toString(puts.get(0).getRow()) : key(random.nextInt(120));
+            String v = "value " + op + "." + p + " of " + r;
+            puts.add(new Put(toBytes(r)).addColumn(F, toBytes("q0"), toBytes(v)));
+            oracle.put(r, "f:q0", v);
+          }
+          t.put(puts);
         } else {
           assertEquals(oracle.rows.getOrDefault(row, new TreeMap<>()), asMap(t.get(new Get(toBytes(row)))),
               rowBox + " get " + row + " after op " + op);

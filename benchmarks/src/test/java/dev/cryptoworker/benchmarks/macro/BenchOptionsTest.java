@@ -89,11 +89,11 @@ class BenchOptionsTest {
     }
     assertEquals(17, BenchOptions.names().size());
     assertTrue(help.contains("--help, -h"));
-    for (String w : List.of("A", "B", "E-1", "E-2", "F", "G", "H", "micro-insert", "micro-read", "micro-rmw",
-        "micro-scan", "micro-qrf")) {
+    for (String w : List.of("A", "B", "C", "E", "E-1", "E-2", "F", "G", "H", "micro-insert", "micro-read",
+        "micro-rmw", "micro-scan", "micro-qrf")) {
       assertTrue(help.contains("\n  " + w + "\n"), w);
     }
-    assertEquals(WorkloadFiles.available().keySet().size(), 12);
+    assertEquals(14, WorkloadFiles.available().keySet().size());
   }
 
   @Test
