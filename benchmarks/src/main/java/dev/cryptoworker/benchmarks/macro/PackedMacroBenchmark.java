@@ -45,7 +45,8 @@ import site.ycsb.generator.ScrambledZipfianGenerator;
  * MiniCrypt packs on HBase, in one run on one embedded HBase whose block cache is sized so that the
  * per-row tables do not fit in it and the packed one does: the same synthetic patients stored
  * plain, plain with HBase's GZ family compression, STD per row (with GZ, which cannot help), and
- * PACKED (GENERIC, 50 rows per pack, ZSTD with a dictionary trained on the first rows); stored bytes
+ * PACKED (GENERIC, 50 rows per pack, ZSTD with a dictionary trained on the first rows), each loaded in
+ * batches of 200 puts; stored bytes
  * after major compaction; point reads (uniform and Zipfian) and 100-row scans, one thread; then
  * write throughput of GENERIC puts against plain puts with 1, 4 and 16 writers.
  *
@@ -203,25 +204,31 @@ public final class PackedMacroBenchmark {
       throws Exception {
     PatientGenerator generator = new PatientGenerator(7);
     long t0 = System.nanoTime();
-    if (label.startsWith("PACKED")) {
-      // A dictionary trained on the first rows, then every row written with it.
-      int sample = Math.min(5_000, rows);
-      putAll(secure, name, generator, 0, sample, 4);
-      secure.trainPackDictionary(name, sample);
-      putAll(secure, name, generator, 0, rows, 4);
-    } else {
-      try (Table t = label.startsWith("plain") ? connection.getTable(name) : secure.getSecureTable(name)) {
-        List<Put> batch = new ArrayList<>();
-        for (long i = 0; i < rows; i++) {
-          batch.add(patient(generator, i));
-          if (batch.size() == 200 || i == rows - 1) {
-            t.put(batch);
-            batch.clear();
-          }
-        }
+    try (Table t = label.startsWith("plain") ? connection.getTable(name) : secure.getSecureTable(name)) {
+      if (label.startsWith("PACKED")) {
+        // A dictionary trained on the first rows, then every row written with it.
+        int sample = Math.min(5_000, rows);
+        putInBatches(t, generator, sample);
+        secure.trainPackDictionary(name, sample);
       }
     }
+    // Reopened: a packed table compresses with the dictionary current when it is opened.
+    try (Table t = label.startsWith("plain") ? connection.getTable(name) : secure.getSecureTable(name)) {
+      putInBatches(t, generator, rows);
+    }
     return (System.nanoTime() - t0) / 1e9;
+  }
+
+  /** Rows [0, rows) in batches of 200 (a packed table writes each batch pack by pack). */
+  private static void putInBatches(Table t, PatientGenerator generator, int rows) throws IOException {
+    List<Put> batch = new ArrayList<>();
+    for (long i = 0; i < rows; i++) {
+      batch.add(patient(generator, i));
+      if (batch.size() == 200 || i == rows - 1) {
+        t.put(batch);
+        batch.clear();
+      }
+    }
   }
 
   /** What writer {@code index} of a pool does. */
@@ -248,19 +255,6 @@ public final class PackedMacroBenchmark {
     } finally {
       pool.shutdown();
     }
-  }
-
-  /** Rows [from, to) through SecureTable by {@code threads} writers, each a contiguous share. */
-  private static void putAll(SecureConnection secure, TableName name, PatientGenerator generator, long from, long to,
-      int threads) throws Exception {
-    long share = (to - from + threads - 1) / threads;
-    inThreads(threads, w -> {
-      try (Table t = secure.getSecureTable(name)) {
-        for (long i = from + w * share; i < Math.min(to, from + (w + 1) * share); i++) {
-          t.put(patient(generator, i));
-        }
-      }
-    });
   }
 
   private static double[] read(Table t, int rows, int reads, boolean zipfian) throws IOException {
@@ -360,9 +354,9 @@ public final class PackedMacroBenchmark {
     md.append(String.format(Locale.ROOT, "%nSetup: %,d synthetic patients (%d families, PLAIN row keys"
         + " patient-NNNNNNNN so that scans have ranges), one embedded HBase %s (master and region server in one"
         + " child JVM, %s heap, hfile.block.cache.size %s: about %d MB of block cache, which holds data blocks"
-        + " uncompressed, so only the packed table fits); the plain and STD tables loaded in batches of 200, the"
-        + " packed one by single-row GENERIC puts from 4 threads (5,000 rows first, then a dictionary trained on"
-        + " them, then every row). Stored bytes after flush and major compaction (exact store file sizes). Reads:"
+        + " uncompressed, so only the packed table fits); every table loaded in batches of 200 puts from one"
+        + " thread (a packed table writes a batch pack by pack; for the packed one 5,000 rows first, then a"
+        + " dictionary trained on them, then every row). Stored bytes after flush and major compaction (exact store file sizes). Reads:"
         + " %,d single-row gets per distribution (uniform; YCSB's scrambled Zipfian) and %,d scans of 100 rows from"
         + " a random key, one thread, after one pass of %,d uniform gets to warm the caches. %s. Arguments: %s%n",
         rows, new PatientGenerator(1).patient(0).cells().size(), VersionInfo.getVersion(), HEAP, CACHE_FRACTION,
