@@ -89,9 +89,7 @@ final class PackedLayout extends ClientOnlyLayout {
     this.table = table;
     this.options = options;
     this.dictionaries = new PackDictionaryStore(table, codec, spec.compression());
-    this.packs = PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
-        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).dictionaries(dictionaries::get)
-        .build();
+    this.packs = packCodec(codec, dictionaries::get);
     this.splitAbove = Math.max(2, spec.rowsPerPack() * 3 / 2);
     int current = spec.dictionary() ? dictionaries.currentVersion() : 0;
     this.dictionary = current == 0 ? null : dictionaries.get(current);
@@ -124,11 +122,16 @@ final class PackedLayout extends ClientOnlyLayout {
 
   /** Writes the first pack of a new table (empty, id {@value #FIRST_PACK_NAME}); nothing if it is there. */
   static void createFirstPack(Table table, TableCodec codec) throws IOException {
-    TableLayout.Packed spec = (TableLayout.Packed) codec.schema().layout();
-    PackCodec packs = PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
-        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).build();
+    PackCodec packs = packCodec(codec, version -> null); // the first pack is sealed without a dictionary
     table.checkAndMutate(CheckAndMutate.newBuilder(FIRST_PACK).ifNotExists(FAMILY, PACK)
         .build(new Put(FIRST_PACK).addColumn(FAMILY, PACK, seal(packs, codec, FIRST_PACK, new PackRows(), null))));
+  }
+
+  /** The pack codec of {@code codec}'s table: its compression and padding, dictionaries from {@code dictionaries}. */
+  private static PackCodec packCodec(TableCodec codec, PackCodec.Dictionaries dictionaries) {
+    TableLayout.Packed spec = (TableLayout.Packed) codec.schema().layout();
+    return PackCodec.builder(codec.table(), codec.packBox()).compression(spec.compression())
+        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).dictionaries(dictionaries).build();
   }
 
   @Override
