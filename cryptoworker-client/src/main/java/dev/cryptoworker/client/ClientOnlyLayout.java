@@ -48,6 +48,19 @@ abstract class ClientOnlyLayout implements StorageLayout {
         what + " on a " + layout + " table: " + why);
   }
 
+  /**
+   * Whether {@code scan} has a row range, refusing one over row keys whose stored form does not
+   * keep their order (DET): only a full scan finds their rows.
+   */
+  boolean checkRowRange(Scan scan) throws UnsupportedSecureOperationException {
+    boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
+    if (ranged && !codec.rowKeysKeepOrder()) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "row ranges need row keys that keep their order when stored (PLAIN or OPE); scan the whole table");
+    }
+    return ranged;
+  }
+
   @Override
   public boolean[] exists(List<Get> gets) throws IOException {
     Result[] results = get(gets);

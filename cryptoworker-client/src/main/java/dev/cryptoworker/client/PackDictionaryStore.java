@@ -7,6 +7,7 @@ import dev.cryptoworker.packs.PackDictionaries;
 import dev.cryptoworker.packs.PackDictionary;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,8 +71,11 @@ final class PackDictionaryStore {
     }
     try {
       byte[] plain = box().decrypt(sealed, associatedData(version));
-      PackDictionary d = new PackDictionary(version, PackCompression.values()[plain[0]], java.util.Arrays.copyOfRange(
-          plain, 1, plain.length));
+      PackCompression compression = PackCompression.ofId(plain[0]);
+      if (compression == null) {
+        throw new IllegalArgumentException("unknown compression id " + plain[0]);
+      }
+      PackDictionary d = new PackDictionary(version, compression, Arrays.copyOfRange(plain, 1, plain.length));
       loaded.put(version, d);
       return d;
     } catch (GeneralSecurityException | RuntimeException e) {
@@ -106,7 +110,7 @@ final class PackDictionaryStore {
             + e.getMessage(), e);
       }
       byte[] plain = new byte[trained.bytes().length + 1];
-      plain[0] = (byte) compression.ordinal();
+      plain[0] = (byte) compression.id();
       System.arraycopy(trained.bytes(), 0, plain, 1, plain.length - 1);
       byte[] sealed;
       try {

@@ -234,7 +234,8 @@ final class PackedLayout extends ClientOnlyLayout {
 
   /**
    * Applies {@code change} to the pack holding {@code storedKey}, atomically: re-read and retried
-   * while another writer changed the pack in between; then splits packs that grew too large.
+   * while another writer changed the pack in between. A pack found marked is split first; a pack
+   * that is or grows too large is split, whether or not the change changed it.
    *
    * @return what the change returned on the attempt that was written (or found nothing to change)
    */
@@ -248,10 +249,11 @@ final class PackedLayout extends ClientOnlyLayout {
       PackRows rows = pack.rows();
       // A write to this pack succeeds only if no split changed it since it was read: then no pack
       // was created inside its range either, and the next pack's id read after it still bounds it.
-      if (!change.apply(rows, new NextPack(pack.id()))) {
+      boolean changed = change.apply(rows, new NextPack(pack.id()));
+      byte[] splitAt = rows.size() > splitAbove ? middleKey(rows) : null;
+      if (!changed && splitAt == null) {
         return false;
       }
-      byte[] splitAt = rows.size() > splitAbove ? middleKey(rows) : null;
       if (splitAt != null) {
         rows.markSplit(splitAt);
       }
@@ -259,32 +261,16 @@ final class PackedLayout extends ClientOnlyLayout {
       if (written != null) {
         if (splitAt != null) {
           completeSplit(new StoredPack(pack.id(), written, pack.timestamp(), rows));
-          splitWhileLarge(pack.id());
-          splitWhileLarge(splitAt);
+          // Each half again while it is too large (a large batch into one pack).
+          update(pack.id(), (r, n) -> false);
+          update(splitAt, (r, n) -> false);
         }
-        return true;
+        return changed;
       }
       pause(attempt);
     }
     throw new IOException("table " + codec.table() + ": gave up after " + MAX_ATTEMPTS + " conflicting writes to the"
         + " pack of stored row " + Bytes.toStringBinary(storedKey) + " (too many writers on one pack?)");
-  }
-
-  /** Splits the pack {@code id} again while it holds too many rows (a large batch into one pack). */
-  private void splitWhileLarge(byte[] id) throws IOException {
-    update(id, (rows, next) -> false); // completes a split left marked
-    StoredPack pack = packFor(id);
-    if (Arrays.equals(pack.id(), id) && pack.rows().size() > splitAbove && pack.rows().pendingSplit() == null) {
-      PackRows rows = pack.rows();
-      byte[] at = middleKey(rows);
-      rows.markSplit(at);
-      byte[] written = replace(pack, rows);
-      if (written != null) {
-        completeSplit(new StoredPack(pack.id(), written, pack.timestamp(), rows));
-        splitWhileLarge(id);
-        splitWhileLarge(at);
-      }
-    }
   }
 
   /** The stored key halfway through {@code rows} (above the first, so both halves hold rows). */
@@ -309,7 +295,6 @@ final class PackedLayout extends ClientOnlyLayout {
   }
 
   // ---- checks
-
 
   private void checkQuery(Query query, int maxVersions, TimeRange range) throws IOException {
     if (maxVersions > 1) {
@@ -361,17 +346,12 @@ final class PackedLayout extends ClientOnlyLayout {
     return out;
   }
 
-
   @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
     checkQuery(scan, scan.getMaxVersions(), scan.getTimeRange());
     checkFamilies(scan.getFamilyMap());
     ClientSideFilter filter = clientSideFilter(scan);
-    boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
-    if (ranged && !codec.rowKeysKeepOrder()) {
-      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-          "row ranges need row keys that keep their order when stored (PLAIN or OPE); scan the whole table");
-    }
+    checkRowRange(scan);
     byte[] start = scan.getStartRow().length > 0 ? codec.encodeRow(scan.getStartRow()) : null;
     byte[] stop = scan.getStopRow().length > 0 ? codec.encodeRow(scan.getStopRow()) : null;
     PackedScanner.Bounds bounds = new PackedScanner.Bounds(start, scan.includeStartRow(), stop, scan.includeStopRow(),
@@ -411,20 +391,11 @@ final class PackedLayout extends ClientOnlyLayout {
   public void put(List<Put> puts) throws IOException {
     List<byte[]> keys = new ArrayList<>(puts.size());
     for (Put put : puts) {
-      checkTimestamp(put.getTimestamp(), "a put");
-      keys.add(storedRow(put.getRow()));
-      boolean any = false;
-      for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
-        codec.familySchema(f.getKey());
-        for (Cell c : f.getValue()) {
-          checkTimestamp(c.getTimestamp(), "a cell");
-          codec.checkValue(f.getKey(), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c));
-          any = true;
-        }
-      }
-      if (!any) {
+      check(put);
+      if (put.isEmpty()) {
         throw new IllegalArgumentException("table " + codec.table() + ": a put without cells");
       }
+      keys.add(storedRow(put.getRow()));
     }
     Integer[] order = new Integer[puts.size()];
     Arrays.setAll(order, i -> i);
@@ -596,13 +567,6 @@ final class PackedLayout extends ClientOnlyLayout {
       default -> false;
     };
   }
-
-
-
-
-
-
-
 
   @Override
   public void close() throws IOException {

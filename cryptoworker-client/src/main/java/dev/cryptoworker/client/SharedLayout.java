@@ -401,16 +401,10 @@ final class SharedLayout extends ClientOnlyLayout {
     return answering >= Math.max(sharing.threshold(), spec.parameters().r() + 1);
   }
 
-
   private Scan encode(Scan scan) throws IOException {
     refuseVersions(scan.getMaxVersions());
     Scan out = new Scan().setCaching(scan.getCaching() > 0 ? scan.getCaching() : 500).setReversed(scan.isReversed());
-    boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
-    if (ranged) {
-      if (!codec.rowKeysKeepOrder()) {
-        throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
-            "row ranges need row keys that keep their order when stored (PLAIN or OPE); scan the whole table");
-      }
+    if (checkRowRange(scan)) {
       if (scan.getStartRow().length > 0) {
         out.withStartRow(codec.encodeRow(scan.getStartRow()), scan.includeStartRow());
       }
@@ -448,24 +442,16 @@ final class SharedLayout extends ClientOnlyLayout {
 
   // ---- refused
 
-
-
-
   @Override
   public Result mutateRow(RowMutations mutations) throws IOException {
     throw refused("mutateRow", "atomicity across independent clusters cannot be had");
   }
-
-
 
   @Override
   public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException {
     throw refused("checkAndMutate", "no cluster can compare shares, and a check on one cluster says nothing of the"
         + " others");
   }
-
-
-
 
   @Override
   public void close() throws IOException {

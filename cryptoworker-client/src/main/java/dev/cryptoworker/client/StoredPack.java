@@ -1,7 +1,9 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.packs.PackRows;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
@@ -39,7 +41,7 @@ record StoredPack(byte[] id, byte[] bytes, long timestamp, PackRows rows) {
     if (row == null) {
       return null;
     }
-    java.util.List<Cell> cells = new java.util.ArrayList<>();
+    List<Cell> cells = new ArrayList<>();
     for (Map.Entry<byte[], NavigableMap<byte[], byte[]>> f : row.entrySet()) {
       NavigableSet<byte[]> wanted = null;
       if (!columns.isEmpty()) {
@@ -62,8 +64,8 @@ record StoredPack(byte[] id, byte[] bytes, long timestamp, PackRows rows) {
   }
 
   /** The stored keys of this pack's rows that {@code keep} accepts, ascending or descending. */
-  java.util.List<byte[]> keys(Predicate<byte[]> keep, boolean descending) {
-    java.util.List<byte[]> out = new java.util.ArrayList<>();
+  List<byte[]> keys(Predicate<byte[]> keep, boolean descending) {
+    List<byte[]> out = new ArrayList<>();
     for (byte[] k : descending ? rows.keys().descendingSet() : rows.keys()) {
       if (keep.test(k)) {
         out.add(k);

@@ -463,6 +463,16 @@ class PackedLayoutTest {
       try (SecureConnection fresh = SecureConnection.wrap(hbase, keys, List.of(schema)); Table t = fresh.getTable(name)) {
         assertEquals(300, scanKeys(t, new Scan(), new TreeMap<>()).size());
       }
+      // Dictionaries hold the samples' common text: stored, they show none of it.
+      try (Table raw = hbase.getTable(name)) {
+        Result d = raw.get(new Get(PackedLayout.FIRST_PACK).addFamily(PackDictionaryStore.FAMILY));
+        assertEquals(3, d.size(), "versions 1 and 2, and the current one");
+        for (Cell c : d.rawCells()) {
+          String stored = Bytes.toStringBinary(CellUtil.cloneValue(c));
+          assertFalse(stored.contains("allergic") || stored.contains("follow-up") || stored.contains("Lisboa"),
+              "dictionary text in the clear");
+        }
+      }
       // An altered dictionary is refused by name, never used to decompress garbage.
       try (Table raw = hbase.getTable(name)) {
         byte[] sealed = raw.get(new Get(PackedLayout.FIRST_PACK)).getValue(PackDictionaryStore.FAMILY, Bytes.toBytes(1));

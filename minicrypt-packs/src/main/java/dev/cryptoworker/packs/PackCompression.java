@@ -22,8 +22,8 @@ public enum PackCompression {
     this.dictionaries = dictionaries;
   }
 
-  /** The id stored in packs. */
-  int id() {
+  /** The id stored in packs and dictionaries (stable across versions, unlike the ordinal). */
+  public int id() {
     return id;
   }
 
@@ -32,7 +32,8 @@ public enum PackCompression {
     return dictionaries;
   }
 
-  static PackCompression ofId(int id) {
+  /** The compression of stored id {@code id}, or null if there is none. */
+  public static PackCompression ofId(int id) {
     for (PackCompression c : values()) {
       if (c.id == id) {
         return c;

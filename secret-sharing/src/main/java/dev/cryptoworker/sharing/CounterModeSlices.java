@@ -11,7 +11,6 @@ import javax.crypto.Cipher;
  */
 final class CounterModeSlices {
   static final int SLICE = 16 << 10;
-
   private static final byte[] ZEROS = new byte[SLICE];
 
   private CounterModeSlices() {}
@@ -19,11 +18,7 @@ final class CounterModeSlices {
   /** The key stream itself (CTR over zeros) into {@code out[offset..offset+length)}. */
   static void keystream(Cipher cipher, byte[] out, int offset, int length) throws GeneralSecurityException {
     for (int done = 0; done < length; done += SLICE) {
-      int n = Math.min(SLICE, length - done);
-      int written = cipher.update(ZEROS, 0, n, out, offset + done);
-      if (written != n) {
-        throw new IllegalStateException("AES/CTR wrote " + written + " of " + n + " bytes");
-      }
+      slice(cipher, ZEROS, 0, Math.min(SLICE, length - done), out, offset + done);
     }
   }
 
@@ -31,11 +26,15 @@ final class CounterModeSlices {
   static void update(Cipher cipher, byte[] in, int inOffset, int length, byte[] out, int outOffset)
       throws GeneralSecurityException {
     for (int done = 0; done < length; done += SLICE) {
-      int n = Math.min(SLICE, length - done);
-      int written = cipher.update(in, inOffset + done, n, out, outOffset + done);
-      if (written != n) {
-        throw new IllegalStateException("AES/CTR wrote " + written + " of " + n + " bytes");
-      }
+      slice(cipher, in, inOffset + done, Math.min(SLICE, length - done), out, outOffset + done);
+    }
+  }
+
+  private static void slice(Cipher cipher, byte[] in, int inOffset, int n, byte[] out, int outOffset)
+      throws GeneralSecurityException {
+    int written = cipher.update(in, inOffset, n, out, outOffset);
+    if (written != n) {
+      throw new IllegalStateException("AES/CTR wrote " + written + " of " + n + " bytes");
     }
   }
 }
