@@ -60,7 +60,11 @@ final class StoredFormDiagnosis {
       }
     }
     return keyId.isPresent()
-        ? "the stored cell carries key id " + Integer.toUnsignedString(keyId.getAsInt(), 16)
+        ? (format == StoredFormat.V1
+            ? "the stored cell carries key id " + Integer.toUnsignedString(keyId.getAsInt(), 16)
+            // one header byte: a value in another form starts with it once in 256
+            : "the stored cell's 1-byte header matches key id " + Integer.toUnsignedString(keyId.getAsInt(), 16)
+                + " (or it is not in CryptoWorker's format and starts with that byte by chance)")
         : "the stored cell is not in CryptoWorker's format, or its header names no key of this keyset (written by"
             + " a plain client, or under another keyset?)";
   }

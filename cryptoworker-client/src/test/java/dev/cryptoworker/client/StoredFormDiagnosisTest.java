@@ -10,6 +10,7 @@ import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** A schema changed under stored data: the error says what the cell was written as. No HBase. */
@@ -52,8 +53,17 @@ class StoredFormDiagnosisTest {
     CellDecodingException wrongKey = assertThrows(CellDecodingException.class,
         () -> reader.decodeValue(ROW, F, toBytes("mainId"), stored));
     assertTrue(wrongKey.reason().contains("key id"), wrongKey.reason());
+    // format 2's header is one byte: take a plain value whose first byte names no key of the reader's
+    byte[] plainValue = IntStream.range(0, 256).mapToObj(b -> new byte[] {(byte) b, 'T', '-', '1'})
+        .filter(v -> reader.keyIdOf(v, BoxKind.DET).isEmpty()).findFirst().orElseThrow();
     CellDecodingException plain = assertThrows(CellDecodingException.class,
-        () -> reader.decodeValue(ROW, F, toBytes("mainId"), toBytes("PT-1")));
+        () -> reader.decodeValue(ROW, F, toBytes("mainId"), plainValue));
     assertTrue(plain.reason().contains("not in CryptoWorker's format"), plain.reason());
+    byte[] lookalike = IntStream.range(0, 256).mapToObj(b -> new byte[] {(byte) b, 'T', '-', '1'})
+        .filter(v -> reader.keyIdOf(v, BoxKind.DET).isPresent()).findFirst().orElseThrow();
+    CellDecodingException byChance = assertThrows(CellDecodingException.class,
+        () -> reader.decodeValue(ROW, F, toBytes("mainId"), lookalike));
+    assertTrue(byChance.reason().contains("matches key id") && byChance.reason().contains("by chance"),
+        byChance.reason());
   }
 }
