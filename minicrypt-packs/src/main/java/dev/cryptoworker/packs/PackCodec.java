@@ -51,6 +51,39 @@ public final class PackCodec {
 
   /** The stored bytes of pack {@code packId} holding {@code rows}, compressed with {@code dictionary} if not null. */
   public byte[] seal(byte[] packId, PackRows rows, PackDictionary dictionary) throws GeneralSecurityException {
+    return box.encrypt(pad(compress(rows, dictionary)), associatedData(packId));
+  }
+
+  /**
+   * The stored bytes of an APPEND-mode entry: {@code rows} (one put's cells, with their versions)
+   * written under stored row {@code storedKey} as cell {@code entryId}. Sealed as a pack is, but
+   * not padded (an entry is one row, as a per-row cell), and bound to its row and id under a label
+   * of its own, so an entry never opens as a pack nor under another row or id.
+   */
+  public byte[] sealEntry(byte[] storedKey, byte[] entryId, PackRows rows, PackDictionary dictionary)
+      throws GeneralSecurityException {
+    return box.encrypt(compress(rows, dictionary), entryAssociatedData(storedKey, entryId));
+  }
+
+  /**
+   * The rows of an entry {@link #sealEntry} wrote.
+   *
+   * @throws PackDecodingException naming the table, the row and entry, and the reason
+   */
+  public PackRows openEntry(byte[] storedKey, byte[] entryId, byte[] stored) throws PackDecodingException {
+    String name = "row " + printable(storedKey) + ", entry " + printable(entryId);
+    byte[] plain;
+    try {
+      plain = box.decrypt(stored, entryAssociatedData(storedKey, entryId));
+    } catch (GeneralSecurityException e) {
+      throw failure(name, "does not decrypt (tampered, truncated, moved from another row,"
+          + " entry or table, or a wrong key): " + e.getMessage(), e);
+    }
+    return decompress(name, plain);
+  }
+
+  /** Format byte, compression id, dictionary version, lengths, then the compressed rows (unpadded). */
+  private byte[] compress(PackRows rows, PackDictionary dictionary) {
     if (dictionary != null && dictionary.compression() != compression) {
       throw new IllegalArgumentException("table " + table + ": a " + dictionary.compression()
           + " dictionary cannot compress " + compression + " packs");
@@ -64,9 +97,11 @@ public final class PackCodec {
     Varints.write(out, serialized.length);
     Varints.write(out, compressed.length);
     out.write(compressed, 0, compressed.length);
-    byte[] plain = out.toByteArray();
-    byte[] padded = Arrays.copyOf(plain, paddedLength(plain.length));
-    return box.encrypt(padded, associatedData(packId));
+    return out.toByteArray();
+  }
+
+  private byte[] pad(byte[] plain) {
+    return Arrays.copyOf(plain, paddedLength(plain.length));
   }
 
   /** The length {@code length} bytes are padded to: the smallest tier that holds them, or a multiple of the largest. */
@@ -97,32 +132,37 @@ public final class PackCodec {
       throw failure(packId, "does not decrypt (tampered, truncated, moved from another pack id or table, or a wrong"
           + " key): " + e.getMessage(), e);
     }
+    return decompress("pack " + printable(packId), plain);
+  }
+
+  /** The rows in decrypted bytes {@link #compress} wrote (padding after them ignored); {@code name} for messages. */
+  private PackRows decompress(String name, byte[] plain) throws PackDecodingException {
     try {
       Varints.Reader in = new Varints.Reader(plain);
       int format = in.readByte();
       if (format != FORMAT) {
-        throw failure(packId, "pack format " + format + ", this version reads " + FORMAT, null);
+        throw failure(name, "pack format " + format + ", this version reads " + FORMAT, null);
       }
       int compressionId = in.readByte();
       PackCompression used = PackCompression.ofId(compressionId);
       if (used == null) {
-        throw failure(packId, "unknown compression id " + compressionId, null);
+        throw failure(name, "unknown compression id " + compressionId, null);
       }
       int version = (int) in.read();
       long length = in.read();
       int compressedLength = in.readCount();
       if (length > Integer.MAX_VALUE - 64) {
-        throw failure(packId, "a serialized length of " + length + " bytes", null);
+        throw failure(name, "a serialized length of " + length + " bytes", null);
       }
       PackDictionary dictionary = null;
       if (version != 0) {
         try {
           dictionary = dictionaries == null ? null : dictionaries.get(version);
         } catch (IOException e) {
-          throw failure(packId, "its dictionary version " + version + " cannot be read: " + e.getMessage(), e);
+          throw failure(name, "its dictionary version " + version + " cannot be read: " + e.getMessage(), e);
         }
         if (dictionary == null) {
-          throw failure(packId, "compressed with dictionary version " + version + ", which this table does not have",
+          throw failure(name, "compressed with dictionary version " + version + ", which this table does not have",
               null);
         }
       }
@@ -130,7 +170,7 @@ public final class PackCodec {
       byte[] compressed = Arrays.copyOfRange(plain, at, at + compressedLength);
       return PackRows.parse(Compressor.of(used).decompress(compressed, (int) length, dictionary));
     } catch (IllegalArgumentException e) {
-      throw failure(packId, "malformed: " + e.getMessage(), e);
+      throw failure(name, "malformed: " + e.getMessage(), e);
     }
   }
 
@@ -138,8 +178,16 @@ public final class PackCodec {
     return AssociatedData.of("cryptoworker-pack-v1", table.getBytes(StandardCharsets.UTF_8), packId);
   }
 
+  private byte[] entryAssociatedData(byte[] storedKey, byte[] entryId) {
+    return AssociatedData.of("cryptoworker-pack-entry-v1", table.getBytes(StandardCharsets.UTF_8), storedKey, entryId);
+  }
+
   private PackDecodingException failure(byte[] packId, String reason, Throwable cause) {
-    return new PackDecodingException(table, printable(packId), reason, cause);
+    return failure("pack " + printable(packId), reason, cause);
+  }
+
+  private PackDecodingException failure(String name, String reason, Throwable cause) {
+    return new PackDecodingException(table, name, reason, cause);
   }
 
   /** A pack id for messages: printable ASCII as is, other bytes as \xNN (as HBase's toStringBinary). */

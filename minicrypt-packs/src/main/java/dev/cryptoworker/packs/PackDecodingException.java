@@ -2,14 +2,15 @@ package dev.cryptoworker.packs;
 
 import java.io.IOException;
 
-/** A stored pack that cannot be opened: tampered, moved to another pack id or table, truncated, malformed. */
+/** A stored pack (or APPEND-mode entry) that cannot be opened: tampered, moved to another pack id or table, truncated, malformed. */
 public final class PackDecodingException extends IOException {
   private static final long serialVersionUID = 1L;
 
   private final String reason;
 
-  PackDecodingException(String table, String pack, String reason, Throwable cause) {
-    super("table " + table + ", pack " + pack + ": " + reason, cause);
+  /** @param subject what did not open: "pack 'id'", or an APPEND entry with its row */
+  PackDecodingException(String table, String subject, String reason, Throwable cause) {
+    super("table " + table + ", " + subject + ": " + reason, cause);
     this.reason = reason;
   }
 

@@ -210,4 +210,24 @@ class PackCodecTest {
   void printableIdsInMessages() {
     assertArrayEquals(bytes("'a\\x00b\\xFF'"), bytes(PackCodec.printable(new byte[] {'a', 0, 'b', (byte) 0xff})));
   }
+
+  @Test
+  void anEntryOpensOnlyUnderItsRowAndIdAndNeverAsAPack() throws Exception {
+    PackCodec codec = codec("events", PackCompression.ZSTD, null);
+    PackRows entry = new PackRows();
+    entry.putIfNewer(bytes("row-1"), F, bytes("reading"), bytes("36.6 C"), new CellVersion(1_700_000_000_000L, 3));
+    byte[] id = bytes("epoch-7/writer/3");
+    byte[] stored = codec.sealEntry(bytes("row-1"), id, entry, null);
+    assertEquals(entry, codec.openEntry(bytes("row-1"), id, stored));
+    PackDecodingException otherRow = assertThrows(PackDecodingException.class,
+        () -> codec.openEntry(bytes("row-2"), id, stored));
+    assertTrue(otherRow.getMessage().startsWith("table events, row 'row-2', entry 'epoch-7/writer/3': does not"
+        + " decrypt"), otherRow.getMessage());
+    assertThrows(PackDecodingException.class, () -> codec.openEntry(bytes("row-1"), bytes("epoch-7/writer/4"), stored));
+    assertThrows(PackDecodingException.class, () -> codec.open(bytes("row-1"), stored));
+    byte[] pack = codec.seal(bytes("row-1"), entry, null);
+    assertThrows(PackDecodingException.class, () -> codec.openEntry(bytes("row-1"), id, pack));
+    assertThrows(PackDecodingException.class, () -> codec("other", PackCompression.ZSTD, null)
+        .openEntry(bytes("row-1"), id, stored));
+  }
 }

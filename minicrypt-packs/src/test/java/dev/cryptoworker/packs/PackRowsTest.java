@@ -93,4 +93,63 @@ class PackRowsTest {
     assertThrows(IllegalArgumentException.class, () -> PackRows.parse(new byte[] {1, (byte) 0xff, (byte) 0xff, 0x7f}));
     assertThrows(IllegalArgumentException.class, () -> PackRows.parse(new byte[] {2, 0}));
   }
+
+  @Test
+  void versionedCellsMergeToTheSamePackInAnyOrderAndAnyNumberOfTimes() {
+    SplittableRandom random = new SplittableRandom(17);
+    byte[][] keys = {bytes("a"), bytes("b"), bytes("c")};
+    byte[][] columns = {bytes("x"), bytes("y")};
+    // Entries as APPEND writes them: one cell each, random versions (ties included), random values.
+    List<PackRows> entries = new ArrayList<>();
+    java.util.Map<String, byte[]> newest = new java.util.HashMap<>();
+    java.util.Map<String, CellVersion> newestVersion = new java.util.HashMap<>();
+    for (int i = 0; i < 60; i++) {
+      byte[] key = keys[random.nextInt(keys.length)];
+      byte[] column = columns[random.nextInt(columns.length)];
+      CellVersion v = new CellVersion(1 + random.nextInt(5), random.nextInt(3));
+      byte[] value = bytes("v" + random.nextInt(1000));
+      PackRows entry = new PackRows();
+      assertTrue(entry.putIfNewer(key, F, column, value, v));
+      entries.add(entry);
+      String cell = new String(key) + "/" + new String(column);
+      CellVersion old = newestVersion.get(cell);
+      int c = old == null ? 1 : v.compareTo(old);
+      if (c > 0 || c == 0 && java.util.Arrays.compareUnsigned(value, newest.get(cell)) > 0) {
+        newest.put(cell, value);
+        newestVersion.put(cell, v);
+      }
+    }
+    PackRows expected = null;
+    for (int trial = 0; trial < 20; trial++) {
+      List<PackRows> order = new ArrayList<>(entries);
+      java.util.Collections.shuffle(order, new java.util.Random(trial));
+      PackRows pack = new PackRows();
+      pack.put(bytes("a"), F, bytes("x"), bytes("generic")); // unversioned: any entry replaces it
+      for (PackRows e : order) {
+        pack.merge(e);
+        if (random.nextInt(4) == 0) {
+          pack.merge(e); // merged twice: no change
+        }
+      }
+      if (expected == null) {
+        expected = pack;
+      }
+      assertEquals(expected, pack, "merge order " + trial);
+      assertEquals(pack, PackRows.parse(pack.serialize()), "format 2 round trip");
+    }
+    for (var e : newest.entrySet()) {
+      String[] cell = e.getKey().split("/");
+      assertArrayEquals(e.getValue(), expected.row(bytes(cell[0])).get(F).get(bytes(cell[1])), e.getKey());
+      assertEquals(newestVersion.get(e.getKey()), expected.version(bytes(cell[0]), F, bytes(cell[1])));
+    }
+    assertFalse(expected.merge(entries.get(0)), "an entry merged already changes nothing");
+    // A GENERIC put clears the version, and the pack is format 1 again once no cell has one.
+    PackRows single = entries.get(0).filter(k -> true);
+    byte[] key = single.keys().first();
+    byte[] column = single.row(key).get(F).firstKey();
+    single.put(key, F, column, bytes("plain"));
+    assertEquals(CellVersion.NONE, single.version(key, F, column));
+    assertEquals(1, single.serialize()[0]);
+    assertThrows(IllegalArgumentException.class, () -> new CellVersion(-1, 0));
+  }
 }

@@ -1,0 +1,23 @@
+package dev.cryptoworker.packs;
+
+/**
+ * The version of a cell written in APPEND mode: the writer's clock in milliseconds (never
+ * decreasing per writer) and the writer's sequence number. A merge keeps, per cell, the value of
+ * the highest version, so merging the same entries twice, or in any order, gives the same pack.
+ * Cells written by GENERIC puts have version {@link #NONE}, below every other.
+ */
+public record CellVersion(long timestamp, long sequence) implements Comparable<CellVersion> {
+  public static final CellVersion NONE = new CellVersion(0, 0);
+
+  public CellVersion {
+    if (timestamp < 0 || sequence < 0) {
+      throw new IllegalArgumentException("a cell version is not negative: " + timestamp + "/" + sequence);
+    }
+  }
+
+  @Override
+  public int compareTo(CellVersion o) {
+    int c = Long.compare(timestamp, o.timestamp);
+    return c != 0 ? c : Long.compare(sequence, o.sequence);
+  }
+}
