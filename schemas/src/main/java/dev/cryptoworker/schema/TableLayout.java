@@ -61,15 +61,30 @@ public sealed interface TableLayout permits TableLayout.Cell, TableLayout.Shared
   /**
    * Rows grouped in packs of about {@code rowsPerPack} consecutive rows, each pack compressed
    * (with a trained dictionary if {@code dictionary}), padded to the first of {@code padding}'s
-   * tiers that holds it, and encrypted as one stored cell on {@code cluster}.
+   * tiers that holds it, and encrypted as one stored cell on {@code cluster}. In APPEND mode a new
+   * epoch is opened every {@code epochMillis}, and a client holding an epoch's merge lease that has
+   * not renewed it for {@code leaseMillis} is presumed dead.
    */
   record Packed(PackMode mode, int rowsPerPack, PackCompression compression, boolean dictionary, List<Integer> padding,
-      String cluster) implements TableLayout {
+      String cluster, long epochMillis, long leaseMillis) implements TableLayout {
+    public static final long DEFAULT_EPOCH_MILLIS = 60_000;
+    public static final long DEFAULT_LEASE_MILLIS = 10_000;
+
     public Packed {
       Objects.requireNonNull(mode, "mode");
       Objects.requireNonNull(compression, "compression");
       Objects.requireNonNull(cluster, "cluster");
       padding = List.copyOf(padding);
+      if (epochMillis <= 0 || leaseMillis <= 0) {
+        throw new IllegalArgumentException("epochMillis and leaseMillis must be positive, got " + epochMillis + " and "
+            + leaseMillis);
+      }
+    }
+
+    /** A layout with APPEND's epoch and lease lengths at their defaults. */
+    public Packed(PackMode mode, int rowsPerPack, PackCompression compression, boolean dictionary,
+        List<Integer> padding, String cluster) {
+      this(mode, rowsPerPack, compression, dictionary, padding, cluster, DEFAULT_EPOCH_MILLIS, DEFAULT_LEASE_MILLIS);
     }
 
     @Override

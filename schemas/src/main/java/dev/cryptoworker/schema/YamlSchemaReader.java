@@ -127,8 +127,11 @@ final class YamlSchemaReader {
         return new TableLayout.Shared(kind, parameters, stringList(required(node, "clusters")));
       }
       case "PACKED" -> {
-        allowOnly(node, "type", "mode", "rowsPerPack", "compression", "dictionary", "padding", "cluster");
+        allowOnly(node, "type", "mode", "rowsPerPack", "compression", "dictionary", "padding", "cluster",
+            "epochMillis", "leaseMillis");
         PackMode mode = enumValue(node.fields.get("mode"), PackMode.class, PackMode.GENERIC, "mode");
+        long epochMillis = appendMillis(node, mode, "epochMillis", TableLayout.Packed.DEFAULT_EPOCH_MILLIS, 86_400_000);
+        long leaseMillis = appendMillis(node, mode, "leaseMillis", TableLayout.Packed.DEFAULT_LEASE_MILLIS, 600_000);
         YamlNode rowsNode = node.fields.get("rowsPerPack");
         int rowsPerPack = rowsNode == null ? DEFAULT_ROWS_PER_PACK : integer(rowsNode);
         if (rowsPerPack < 1 || rowsPerPack > MAX_ROWS_PER_PACK) {
@@ -158,10 +161,26 @@ final class YamlSchemaReader {
         }
         YamlNode cluster = node.fields.get("cluster");
         return new TableLayout.Packed(mode, rowsPerPack, compression, dictionary, padding,
-            cluster == null ? TableLayout.DEFAULT_CLUSTER : requireScalar(cluster));
+            cluster == null ? TableLayout.DEFAULT_CLUSTER : requireScalar(cluster), epochMillis, leaseMillis);
       }
       default -> throw error(typeNode, "unknown layout type '" + type + "' (expected CELL, SHARED or PACKED)");
     }
+  }
+
+  /** An APPEND-mode duration in milliseconds, between 100 and {@code max}; refused under GENERIC. */
+  private long appendMillis(YamlNode layout, PackMode mode, String field, long fallback, long max) {
+    YamlNode node = layout.fields.get(field);
+    if (node == null) {
+      return fallback;
+    }
+    if (mode != PackMode.APPEND) {
+      throw error(node, field + " applies to mode APPEND only (this table is " + mode + ")");
+    }
+    long millis = integer(node);
+    if (millis < 100 || millis > max) {
+      throw error(node, field + " must be between 100 and " + max + " milliseconds, got " + millis);
+    }
+    return millis;
   }
 
   private <E extends Enum<E>> E enumValue(YamlNode node, Class<E> type, E fallback, String what) {

@@ -1,6 +1,7 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.packs.PackMode;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,6 +34,9 @@ final class YamlSchemaWriter {
       }
       if (!p.cluster().equals(TableLayout.DEFAULT_CLUSTER)) {
         out.append(", cluster: ").append(scalar(p.cluster()));
+      }
+      if (p.mode() == PackMode.APPEND) {
+        out.append(", epochMillis: ").append(p.epochMillis()).append(", leaseMillis: ").append(p.leaseMillis());
       }
       out.append(" }\n");
     } else if (!schema.layout().equals(TableLayout.cell())) {

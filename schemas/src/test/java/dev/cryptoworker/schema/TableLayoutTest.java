@@ -98,6 +98,19 @@ class TableLayoutTest {
     assertEquals(new TableLayout.Packed(PackMode.APPEND, 50, PackCompression.ZSTD, false, List.of(), "west"),
         defaults.layout());
     assertEquals(defaults, TableSchema.parse(defaults.toYaml()));
+    TableSchema epochs = TableSchema.parse(PACKED.replaceFirst("layout: .*",
+        "layout: { type: PACKED, mode: APPEND, epochMillis: 5000, leaseMillis: 800 }"));
+    assertEquals(new TableLayout.Packed(PackMode.APPEND, 50, PackCompression.ZSTD, false, List.of(),
+        TableLayout.DEFAULT_CLUSTER, 5000, 800), epochs.layout());
+    assertEquals(epochs, TableSchema.parse(epochs.toYaml()));
+  }
+
+  @Test
+  void epochAndLeaseLengthsBelongToAppendModeAndAreBounded() {
+    assertTrue(refused(PACKED.replace("rowsPerPack: 50", "rowsPerPack: 50, epochMillis: 5000")).getMessage()
+        .contains("layout.epochMillis: epochMillis applies to mode APPEND only (this table is GENERIC)"));
+    assertTrue(refused(PACKED.replaceFirst("layout: .*", "layout: { type: PACKED, mode: APPEND, leaseMillis: 5 }"))
+        .getMessage().contains("leaseMillis must be between 100 and 600000 milliseconds, got 5"));
   }
 
   @Test
