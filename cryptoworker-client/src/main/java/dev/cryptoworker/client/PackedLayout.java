@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -77,15 +78,14 @@ final class PackedLayout extends ClientOnlyLayout {
   private final PackDictionaryStore dictionaries;
   /** The dictionary new packs are compressed with (null: none), as it was when this table was opened. */
   private final PackDictionary dictionary;
+  /** APPEND mode: where puts go, and what merges them into packs (null in GENERIC mode). */
+  private final AppendEntries entries;
+  private final EpochMerger merger;
 
   PackedLayout(Table table, TableCodec codec, SecureTableOptions options) throws IOException {
     super(codec, "PACKED", "region servers cannot open packs", "not supported yet",
         "rows are written into packs, which a bulk load cannot change; not supported yet", "not supported yet");
     this.spec = (TableLayout.Packed) codec.schema().layout();
-    if (spec.mode() == PackMode.APPEND) {
-      throw new UnsupportedOperationException("table " + codec.table() + ": PACKED mode APPEND is not implemented yet"
-          + " (GENERIC is)");
-    }
     this.table = table;
     this.options = options;
     this.dictionaries = new PackDictionaryStore(table, codec, spec.compression());
@@ -93,6 +93,27 @@ final class PackedLayout extends ClientOnlyLayout {
     this.splitAbove = Math.max(2, spec.rowsPerPack() * 3 / 2);
     int current = spec.dictionary() ? dictionaries.currentVersion() : 0;
     this.dictionary = current == 0 ? null : dictionaries.get(current);
+    if (spec.mode() == PackMode.APPEND) {
+      EpochRecords records = new EpochRecords(table, codec.table());
+      this.entries = new AppendEntries(table, codec, packs, records, spec.leaseMillis());
+      this.merger = new EpochMerger(records, entries, this::mergeIntoPacks, spec.epochMillis(), spec.leaseMillis());
+    } else {
+      this.entries = null;
+      this.merger = null;
+    }
+  }
+
+  /**
+   * One merge round of an APPEND table (see {@link EpochMerger}): closes the open epoch if it is
+   * due, merges the closed epochs this client may into packs.
+   *
+   * @return the entries merged
+   */
+  int mergeEpochs() throws IOException {
+    if (merger == null) {
+      throw refused("merging epochs", "it is in mode GENERIC, which writes packs directly");
+    }
+    return merger.round();
   }
 
   /**
@@ -120,11 +141,17 @@ final class PackedLayout extends ClientOnlyLayout {
     return dictionaries.train(samples);
   }
 
-  /** Writes the first pack of a new table (empty, id {@value #FIRST_PACK_NAME}); nothing if it is there. */
+  /**
+   * Writes the first pack of a new table (empty, id {@value #FIRST_PACK_NAME}), and in APPEND mode
+   * its first epoch's record; nothing if they are there.
+   */
   static void createFirstPack(Table table, TableCodec codec) throws IOException {
     PackCodec packs = packCodec(codec, version -> null); // the first pack is sealed without a dictionary
-    table.checkAndMutate(CheckAndMutate.newBuilder(FIRST_PACK).ifNotExists(FAMILY, PACK)
-        .build(new Put(FIRST_PACK).addColumn(FAMILY, PACK, seal(packs, codec, FIRST_PACK, new PackRows(), null))));
+    Put first = new Put(FIRST_PACK).addColumn(FAMILY, PACK, seal(packs, codec, FIRST_PACK, new PackRows(), null));
+    if (((TableLayout.Packed) codec.schema().layout()).mode() == PackMode.APPEND) {
+      EpochRecords.addFirstEpoch(first);
+    }
+    table.checkAndMutate(CheckAndMutate.newBuilder(FIRST_PACK).ifNotExists(FAMILY, PACK).build(first));
   }
 
   /** The pack codec of {@code codec}'s table: its compression and padding, dictionaries from {@code dictionaries}. */
@@ -172,11 +199,42 @@ final class PackedLayout extends ClientOnlyLayout {
     try (ResultScanner s = table.getScanner(scan)) {
       Result r = s.next();
       if (r == null) {
-        throw new IOException("table " + codec.table() + " has no first pack (" + FIRST_PACK_NAME + "): create PACKED"
-            + " tables with SecureConnection.createTable");
+        throw noFirstPack();
       }
       return open(r);
     }
+  }
+
+  /**
+   * APPEND mode: the pack holding {@code storedKey} with the row's entries merged in, read in one
+   * reverse scan from the row down to its pack, so the entries are read before the pack (an entry
+   * merged and deleted meanwhile is in the pack when it is read).
+   */
+  private StoredPack packWithEntries(byte[] storedKey) throws IOException {
+    Scan scan = new Scan().withStartRow(storedKey, true).setReversed(true).setCaching(4).addColumn(FAMILY, PACK)
+        .addFamily(AppendEntries.FAMILY);
+    PackRows rowEntries = null;
+    try (ResultScanner s = table.getScanner(scan)) {
+      for (Result r = s.next(); r != null; r = s.next()) {
+        if (Arrays.equals(r.getRow(), storedKey)) {
+          rowEntries = entries.merged(r);
+        }
+        if (r.containsColumn(FAMILY, PACK)) {
+          StoredPack pack = open(r);
+          if (rowEntries != null) {
+            pack.rows().merge(rowEntries);
+          }
+          return pack;
+        }
+        // a row below with entries only: another key's, not merged yet
+      }
+    }
+    throw noFirstPack();
+  }
+
+  private IOException noFirstPack() {
+    return new IOException("table " + codec.table() + " has no first pack (" + FIRST_PACK_NAME + "): create PACKED"
+        + " tables with SecureConnection.createTable");
   }
 
   /** The stored bytes written, or null if the stored pack was no longer {@code old}. */
@@ -337,7 +395,8 @@ final class PackedLayout extends ClientOnlyLayout {
       checkFamilies(get.getFamilyMap());
       ClientSideFilter filter = clientSideFilter(get);
       byte[] stored = storedRow(get.getRow());
-      Result r = packFor(stored).result(stored, get.getRow(), get.getFamilyMap());
+      Result r = (entries == null ? packFor(stored) : packWithEntries(stored)).result(stored, get.getRow(),
+          get.getFamilyMap());
       if (r != null && filter != null) {
         r = filter.apply(r);
       }
@@ -356,6 +415,10 @@ final class PackedLayout extends ClientOnlyLayout {
     byte[] stop = scan.getStopRow().length > 0 ? codec.encodeRow(scan.getStopRow()) : null;
     PackedScanner.Bounds bounds = new PackedScanner.Bounds(start, scan.includeStartRow(), stop, scan.includeStopRow(),
         scan.isReversed());
+    // APPEND mode: the range's entries first, so an entry merged and deleted meanwhile is in its pack.
+    NavigableMap<byte[], PackRows> rangeEntries = entries == null ? new TreeMap<>(Arrays::compareUnsigned)
+        : scan.isReversed() ? entries.inRange(stop, scan.includeStopRow(), start, scan.includeStartRow())
+        : entries.inRange(start, scan.includeStartRow(), stop, scan.includeStopRow());
     // The first pack is the one holding the start (the highest key, for a reversed scan).
     StoredPack first = start == null ? null : packFor(start);
     Scan stored = new Scan().addColumn(FAMILY, PACK).setCaching(4).setReversed(scan.isReversed());
@@ -367,8 +430,8 @@ final class PackedLayout extends ClientOnlyLayout {
     if (!scan.isReversed() && stop != null) {
       stored.withStopRow(stop, scan.includeStopRow());
     }
-    return new PackedScanner(table.getScanner(stored), this::open, bounds, scan.getFamilyMap(), codec, filter,
-        scan.getLimit());
+    return new PackedScanner(table.getScanner(stored), this::open, bounds, rangeEntries, scan.getFamilyMap(), codec,
+        filter, scan.getLimit());
   }
 
   @Override
@@ -376,6 +439,7 @@ final class PackedLayout extends ClientOnlyLayout {
     boolean filtered = clientSideFilter(scan) != null;
     boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
     return "PACKED " + spec.mode() + " (" + spec.rowsPerPack() + " rows per pack, " + spec.compression() + "): "
+        + (entries == null ? "" : "the entries not merged yet in the range, then ")
         + (ranged ? "the pack holding the start row and every pack up to the stop row" : "every pack")
         + " fetched and opened on the client" + (filtered ? "; the filter runs on the client over every row of them"
         : "");
@@ -384,8 +448,9 @@ final class PackedLayout extends ClientOnlyLayout {
   // ---- writes
 
   /**
-   * Checks every put, then writes them pack by pack: sorted by stored key (puts of one row keep their
-   * order), each pack's share of them in one conditional write.
+   * Checks every put, then writes them: in GENERIC mode pack by pack (sorted by stored key, puts of
+   * one row keeping their order, each pack's share in one conditional write); in APPEND mode each
+   * as one entry, all in one batch.
    */
   @Override
   public void put(List<Put> puts) throws IOException {
@@ -397,22 +462,62 @@ final class PackedLayout extends ClientOnlyLayout {
       }
       keys.add(storedRow(put.getRow()));
     }
+    if (entries != null) {
+      List<PackRows> cells = new ArrayList<>(puts.size());
+      for (int i = 0; i < puts.size(); i++) {
+        PackRows rows = new PackRows();
+        apply(rows, keys.get(i), puts.get(i));
+        cells.add(rows);
+      }
+      entries.write(keys, cells, dictionary);
+      return;
+    }
     Integer[] order = new Integer[puts.size()];
     Arrays.setAll(order, i -> i);
     Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(keys.get(a), keys.get(b))); // stable
+    List<byte[]> sorted = Arrays.stream(order).map(keys::get).toList();
+    updateInOrder(sorted, (rows, i) -> {
+      apply(rows, sorted.get(i), puts.get(order[i]));
+      return true;
+    }, () -> true);
+  }
+
+  /** APPEND mode: merges {@code stored} entries into their packs, pack by pack (see {@link EpochMerger}). */
+  private void mergeIntoPacks(List<AppendEntries.Stored> stored, EpochMerger.Proceed proceed) throws IOException {
+    List<AppendEntries.Stored> sorted = new ArrayList<>(stored);
+    sorted.sort((a, b) -> Arrays.compareUnsigned(a.storedKey(), b.storedKey()));
+    updateInOrder(sorted.stream().map(AppendEntries.Stored::storedKey).toList(),
+        (rows, i) -> rows.merge(sorted.get(i).rows()), proceed);
+  }
+
+  /** A change to one key's row in its pack: true if it changed the pack. */
+  @FunctionalInterface
+  private interface KeyChange {
+    boolean apply(PackRows rows, int index) throws IOException;
+  }
+
+  /**
+   * Applies {@code change} to every key of {@code sortedKeys} (ascending), pack by pack: each
+   * pack's keys in one conditional write, bounded by the next pack's id read after the pack.
+   * {@code proceed} is asked before each pack; false stops.
+   */
+  private void updateInOrder(List<byte[]> sortedKeys, KeyChange change, EpochMerger.Proceed proceed)
+      throws IOException {
     int at = 0;
-    while (at < order.length) {
+    while (at < sortedKeys.size() && proceed.next()) {
       int from = at;
       int[] upTo = new int[1];
-      update(keys.get(order[from]), (rows, next) -> {
+      boolean[] changed = new boolean[1];
+      update(sortedKeys.get(from), (rows, next) -> {
         int i = from;
-        // The first put's pack is this one; the following ones while they stay below the next pack.
+        changed[0] = false;
+        // The first key's pack is this one; the following keys' while they stay below the next pack.
         do {
-          apply(rows, keys.get(order[i]), puts.get(order[i]));
+          changed[0] |= change.apply(rows, i);
           i++;
-        } while (i < order.length && StoredPack.below(keys.get(order[i]), next.id()));
+        } while (i < sortedKeys.size() && StoredPack.below(sortedKeys.get(i), next.id()));
         upTo[0] = i;
-        return true;
+        return changed[0];
       });
       at = upTo[0];
     }
@@ -458,8 +563,17 @@ final class PackedLayout extends ClientOnlyLayout {
     }
   }
 
+  /** APPEND mode takes inserts only (MiniCrypt's time-series mode): the refusal of anything else. */
+  private void checkGeneric(String what) throws IOException {
+    if (entries != null) {
+      throw refused(what, "it is in mode APPEND, which takes puts only (declare mode: GENERIC to delete and update"
+          + " conditionally)");
+    }
+  }
+
   @Override
   public void delete(List<Delete> deletes) throws IOException {
+    checkGeneric("a delete");
     for (Delete delete : deletes) {
       checkDelete(delete);
       byte[] stored = storedRow(delete.getRow());
@@ -510,6 +624,18 @@ final class PackedLayout extends ClientOnlyLayout {
   public Result mutateRow(RowMutations mutations) throws IOException {
     check(mutations);
     byte[] stored = storedRow(mutations.getRow());
+    if (entries != null) {
+      PackRows cells = new PackRows();
+      for (Mutation m : mutations.getMutations()) {
+        if (!(m instanceof Put put)) {
+          throw refused("mutateRow with a " + m.getClass().getSimpleName(), "it is in mode APPEND, which takes puts"
+              + " only");
+        }
+        apply(cells, stored, put);
+      }
+      entries.write(List.of(stored), List.of(cells), dictionary); // one entry: all or nothing
+      return Result.EMPTY_RESULT;
+    }
     update(stored, (rows, next) -> apply(rows, stored, mutations));
     return Result.EMPTY_RESULT;
   }
@@ -525,6 +651,7 @@ final class PackedLayout extends ClientOnlyLayout {
 
   /** One checkAndMutate: the condition is evaluated on the row inside its pack, in the same conditional write. */
   private boolean checkAndMutate(CheckAndMutate cam) throws IOException {
+    checkGeneric("checkAndMutate");
     if (cam.getTimeRange() != null && !cam.getTimeRange().isAllTime()) {
       throw refused("checkAndMutate with a time range", "cells carry their pack's write time, not their own");
     }

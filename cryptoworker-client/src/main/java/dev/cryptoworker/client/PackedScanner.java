@@ -1,17 +1,19 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.packs.PackRows;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 
 /**
- * A scan of a PACKED table: packs in stored key order (or reversed), each opened and its rows
- * given out in order, keeping only the rows in the scan's bounds and, of each pack, those below the
+ * A scan of a PACKED table: packs in stored key order (or reversed), each opened (in APPEND mode
+ * with the entries of its range merged in) and its rows given out in order, keeping only the rows in the scan's bounds and, of each pack, those below the
  * next pack's id (a pack whose split is under way still holds rows already copied to the next).
  */
 final class PackedScanner extends ClientFilteredScanner {
@@ -42,6 +44,7 @@ final class PackedScanner extends ClientFilteredScanner {
   private final ResultScanner stored;
   private final Opener opener;
   private final Bounds bounds;
+  private final NavigableMap<byte[], PackRows> entries;
   private final Map<byte[], NavigableSet<byte[]>> columns;
   private final TableCodec codec;
   private final Deque<byte[]> keys = new ArrayDeque<>();
@@ -53,15 +56,18 @@ final class PackedScanner extends ClientFilteredScanner {
 
   /**
    * @param stored the stored packs from the one holding the scan's start, in the scan's order
+   * @param entries APPEND mode: the entries not merged yet in the scan's range, by stored key, read
+   *     before the packs (empty: none)
    * @param filter the caller's filter, run on decoded rows (null: none)
    * @param limit rows to return at most (0 or less: no limit)
    */
-  PackedScanner(ResultScanner stored, Opener opener, Bounds bounds, Map<byte[], NavigableSet<byte[]>> columns,
-      TableCodec codec, ClientSideFilter filter, int limit) {
+  PackedScanner(ResultScanner stored, Opener opener, Bounds bounds, NavigableMap<byte[], PackRows> entries,
+      Map<byte[], NavigableSet<byte[]>> columns, TableCodec codec, ClientSideFilter filter, int limit) {
     super(filter, limit);
     this.stored = stored;
     this.opener = opener;
     this.bounds = bounds;
+    this.entries = entries;
     this.columns = columns;
     this.codec = codec;
   }
@@ -99,6 +105,9 @@ final class PackedScanner extends ClientFilteredScanner {
         lookahead = read();
         clip = lookahead == null ? null : lookahead.id();
       }
+      // Entries of this pack's range join its rows (a row may be in entries only).
+      var ofPack = clip == null ? entries.tailMap(current.id(), true) : entries.subMap(current.id(), true, clip, false);
+      ofPack.values().forEach(current.rows()::merge);
       keys.addAll(current.keys(k -> StoredPack.below(k, clip) && bounds.contains(k), bounds.reversed()));
     }
     return true;

@@ -5,6 +5,7 @@ import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.packs.PackMode;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
@@ -87,6 +88,7 @@ public final class SecureConnection implements Closeable {
   private final Map<TableName, TableCodec> opened = new ConcurrentHashMap<>();
   private final SecureTableOptions options;
   private final ExecutorService pool;
+  private final EpochMergers epochMergers;
   private volatile boolean closed;
 
   private SecureConnection(Map<String, Connection> clusters, Map<TableName, TableCodec> codecs,
@@ -96,6 +98,11 @@ public final class SecureConnection implements Closeable {
     this.codecsInFormat = codecsInFormat;
     this.options = options;
     this.pool = newPool();
+    this.epochMergers = new EpochMergers(name -> {
+      TableCodec codec = codecs.get(name);
+      TableLayout.Packed packed = (TableLayout.Packed) codec.schema().layout();
+      return new PackedLayout(this.clusters.get(packed.cluster()).getTable(name), resolve(name, codec), options);
+    });
   }
 
   /** Daemon threads for per-region calls; idle threads die after a minute. */
@@ -256,8 +263,32 @@ public final class SecureConnection implements Closeable {
   private SecureTable open(TableName name, TableCodec codec) throws IOException {
     requireOpen();
     TableCodec resolved = resolve(name, codec);
-    return new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, resolved, clusters, options, pool)),
-        resolved.table());
+    SecureTable table = new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, resolved, clusters,
+        options, pool)), resolved.table());
+    if (options.backgroundMerges() && codec.schema().layout() instanceof TableLayout.Packed packed
+        && packed.mode() == PackMode.APPEND) {
+      epochMergers.mergeInBackground(name, packed);
+    }
+    return table;
+  }
+
+  /**
+   * Runs one merge round of APPEND-mode PACKED table {@code name} now: closes its open epoch if it
+   * is due, and merges into packs the closed epochs no other client holds the lease of (see the
+   * README's APPEND section). Rounds of one table are serialized within this connection; those of
+   * other clients are coordinated through the table's epoch records.
+   *
+   * @return the entries merged into packs
+   * @throws IllegalArgumentException if no schema names the table or it is not an APPEND table
+   */
+  public int mergePackEpochs(TableName name) throws IOException {
+    requireOpen();
+    TableCodec codec = codecs.get(name);
+    if (codec == null || !(codec.schema().layout() instanceof TableLayout.Packed packed)
+        || packed.mode() != PackMode.APPEND) {
+      throw new IllegalArgumentException("table " + name + " is not an APPEND-mode PACKED table of this connection");
+    }
+    return epochMergers.layout(name).mergeEpochs();
   }
 
   /**
@@ -337,14 +368,15 @@ public final class SecureConnection implements Closeable {
   }
 
   /**
-   * Shuts down this connection's thread pool (running calls finish). Does not close the wrapped
-   * connection. Idempotent; tables obtained before keep working, except that aggregations on them
+   * Shuts down this connection's thread pool (running calls finish) and its background merges of
+   * APPEND tables (a round under way finishes). Does not close the wrapped connection. Idempotent; tables obtained before keep working, except that aggregations on them
    * fail with an {@code IOException}.
    */
   @Override
   public void close() {
     closed = true;
     pool.shutdown();
+    epochMergers.close();
   }
 
   /**

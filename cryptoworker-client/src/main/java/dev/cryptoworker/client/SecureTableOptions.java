@@ -14,8 +14,10 @@ public final class SecureTableOptions {
   private final boolean unprotectedTables;
   private final boolean skipUndecodableRows;
   private final Duration clusterTimeout;
+  private final boolean backgroundMerges;
 
   private SecureTableOptions(Builder b) {
+    this.backgroundMerges = b.backgroundMerges;
     this.clusterTimeout = b.clusterTimeout;
     this.skipUndecodableRows = b.skipUndecodableRows;
     this.clientSideEvaluation = b.clientSideEvaluation;
@@ -76,9 +78,27 @@ public final class SecureTableOptions {
     return clusterTimeout;
   }
 
+  /**
+   * Whether the connection merges the epochs of the APPEND-mode PACKED tables it opens into packs in
+   * the background (on by default): one daemon thread per connection, a round per table every
+   * half of its epoch or lease length, whichever is shorter. Off, run {@link
+   * SecureConnection#mergePackEpochs} yourself (from a dedicated process, say): entries not merged
+   * stay readable but make reads slower.
+   */
+  public boolean backgroundMerges() {
+    return backgroundMerges;
+  }
+
   /** Builder of {@link SecureTableOptions}. */
   public static final class Builder {
     private boolean skipUndecodableRows;
+    private boolean backgroundMerges = true;
+
+    /** See {@link SecureTableOptions#backgroundMerges()}. */
+    public Builder backgroundMerges(boolean enabled) {
+      this.backgroundMerges = enabled;
+      return this;
+    }
     private Duration clusterTimeout = Duration.ofSeconds(30);
 
     /** See {@link SecureTableOptions#clusterTimeout()}. */

@@ -58,11 +58,14 @@ final class StorageLayouts {
     return layout instanceof TableLayout.Packed packed ? packed.cluster() : ((TableLayout.Cell) layout).cluster();
   }
 
-  /** The families of the stored table: the schema's, or for PACKED those of packs and dictionaries. */
+  /** The families of the stored table: the schema's, or for PACKED those of packs and dictionaries (and APPEND's entries and epoch records). */
   static java.util.Set<String> storedFamilies(TableSchema schema) {
-    if (schema.layout() instanceof TableLayout.Packed) {
-      return java.util.Set.of(org.apache.hadoop.hbase.util.Bytes.toString(PackedLayout.FAMILY),
-          org.apache.hadoop.hbase.util.Bytes.toString(PackDictionaryStore.FAMILY));
+    if (schema.layout() instanceof TableLayout.Packed packed) {
+      java.util.List<byte[]> families = packed.mode() == dev.cryptoworker.packs.PackMode.APPEND
+          ? java.util.List.of(PackedLayout.FAMILY, PackDictionaryStore.FAMILY, AppendEntries.FAMILY, EpochRecords.FAMILY)
+          : java.util.List.of(PackedLayout.FAMILY, PackDictionaryStore.FAMILY);
+      return families.stream().map(org.apache.hadoop.hbase.util.Bytes::toString)
+          .collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
     return schema.families().keySet();
   }

@@ -80,7 +80,7 @@ class PackedLayoutTest {
     return secure;
   }
 
-  private static String key(int i) {
+  static String key(int i) {
     return String.format("row-%04d", i);
   }
 
@@ -113,7 +113,7 @@ class PackedLayoutTest {
     }
   }
 
-  private static TreeMap<String, String> asMap(Result r) {
+  static TreeMap<String, String> asMap(Result r) {
     TreeMap<String, String> out = new TreeMap<>();
     if (r != null && !r.isEmpty()) {
       for (Cell c : r.rawCells()) {
@@ -124,7 +124,7 @@ class PackedLayoutTest {
     return out;
   }
 
-  private static List<String> scanKeys(Table t, Scan scan, Map<String, TreeMap<String, String>> seen)
+  static List<String> scanKeys(Table t, Scan scan, Map<String, TreeMap<String, String>> seen)
       throws IOException {
     List<String> keys = new ArrayList<>();
     try (ResultScanner s = t.getScanner(scan)) {
@@ -340,7 +340,7 @@ class PackedLayoutTest {
     }
   }
 
-  private static void assertRefused(org.junit.jupiter.api.function.Executable call, String expected) {
+  static void assertRefused(org.junit.jupiter.api.function.Executable call, String expected) {
     UnsupportedSecureOperationException e = assertThrows(UnsupportedSecureOperationException.class, call);
     assertTrue(e.getMessage().contains(expected), e.getMessage());
   }
