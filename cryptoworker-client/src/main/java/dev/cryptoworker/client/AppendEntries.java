@@ -189,19 +189,37 @@ final class AppendEntries {
     return out;
   }
 
-  /** Every stored entry of epochs {@code 0} to {@code lastEpoch}, in stored row order. */
-  List<Stored> upTo(long lastEpoch) throws IOException {
+  /** The stored entries of epochs {@code 0} to {@code lastEpoch}, in stored row order, a chunk at a time. */
+  Cursor upTo(long lastEpoch) throws IOException {
     Scan scan = new Scan().addFamily(FAMILY).setCaching(100)
-        .setFilter(new ColumnRangeFilter(null, true, Bytes.toBytes(lastEpoch + 1), false)); // ids of later epochs sort after
-    List<Stored> out = new ArrayList<>();
-    try (ResultScanner s = table.getScanner(scan)) {
-      for (Result r = s.next(); r != null; r = s.next()) {
+        .setFilter(new ColumnRangeFilter(null, true, Bytes.toBytes(lastEpoch + 1), false)); // later ids sort after
+    return new Cursor(table.getScanner(scan));
+  }
+
+  /** Entries as a scan finds them; closing it closes the scan. */
+  final class Cursor implements AutoCloseable {
+    private final ResultScanner scanner;
+
+    private Cursor(ResultScanner scanner) {
+      this.scanner = scanner;
+    }
+
+    /** The next entries, at least {@code atLeast} unless the scan ends (the last row's entries all in); empty at the end. */
+    List<Stored> next(int atLeast) throws IOException {
+      List<Stored> out = new ArrayList<>();
+      for (Result r = out.size() < atLeast ? scanner.next() : null; r != null;
+          r = out.size() < atLeast ? scanner.next() : null) {
         for (Cell c : r.rawCells()) {
           out.add(new Stored(r.getRow(), CellUtil.cloneQualifier(c), c.getTimestamp(), open(r.getRow(), c)));
         }
       }
+      return out;
     }
-    return out;
+
+    @Override
+    public void close() {
+      scanner.close();
+    }
   }
 
   /** Deletes exactly the stored entries {@code entries} (an entry written since is not touched). */

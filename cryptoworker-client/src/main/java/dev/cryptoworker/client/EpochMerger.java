@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
  * {@code epochMillis} old, then settles every closed epoch it may: the lowest first, each under
  * its merge lease.
  *
- * <p>Settling epoch E merges every entry of epochs up to E into the packs and then deletes exactly
- * those entries: merges keep the highest version per cell, so merging an entry twice, or after a
+ * <p>Settling epoch E merges every entry of epochs up to E into the packs, a chunk at a time, and
+ * deletes exactly the entries merged: merges keep the highest version per cell, so merging an entry twice, or after a
  * later one, changes nothing, and a merger that stalls or dies mid-merge leaves packs that another
  * merger completes. Leases only keep two clients from doing the same work: a lease is taken
  * over when its record has not changed for {@code leaseMillis} as this client saw it (no clock
@@ -28,11 +28,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class EpochMerger {
   private static final SecureRandom IDS = new SecureRandom();
+  /** Entries merged between deletes (and held in memory at once). */
+  private static final int CHUNK = 2_000;
 
-  /** Merges stored entries into their packs; asks {@code proceed} before each pack and stops if it says no. */
+  /** Merges stored entries into their packs; asks {@code proceed} before each pack and stops (false) if it says no. */
   @FunctionalInterface
   interface PackMerge {
-    void merge(List<AppendEntries.Stored> entries, Proceed proceed) throws IOException;
+    boolean merge(List<AppendEntries.Stored> entries, Proceed proceed) throws IOException;
   }
 
   /** Whether a merge may go on to its next pack. */
@@ -123,19 +125,30 @@ final class EpochMerger {
     return now - seen.since() < leaseNanos ? null : records.transition(e, State.NOT_MERGED, id, e.renewal() + 1);
   }
 
-  /** Merges and deletes the entries of epochs up to {@code held}; their count, or -1 if the lease was lost. */
+  /**
+   * Merges the entries of epochs up to {@code held} into packs, a chunk at a time, deleting each
+   * chunk once it is in its packs (safe at any point: a deleted entry's cells are in its pack);
+   * then marks the epoch MERGED and DELETED. The count merged, or -1 if the lease was lost.
+   */
   private int settle(Epoch held) throws IOException {
-    List<AppendEntries.Stored> found = entries.upTo(held.epoch());
     Lease lease = new Lease(held);
-    packs.merge(found, lease::renewIfDue);
+    int count = 0;
+    try (AppendEntries.Cursor cursor = entries.upTo(held.epoch())) {
+      for (List<AppendEntries.Stored> chunk = cursor.next(CHUNK); !chunk.isEmpty(); chunk = cursor.next(CHUNK)) {
+        if (!packs.merge(chunk, lease::renewIfDue)) {
+          return -1; // whoever took the lease over completes the merge
+        }
+        entries.delete(chunk);
+        count += chunk.size();
+      }
+    }
     Epoch merged = held.state() == State.MERGED ? held
         : lease.current == null ? null : records.transition(lease.current, State.MERGED, 0, 0);
     if (merged == null) {
-      return -1; // whoever took the lease over completes the merge
+      return -1;
     }
-    entries.delete(found);
     records.transition(merged, State.DELETED, 0, 0);
-    return found.size();
+    return count;
   }
 
   /** This client's merge lease on one epoch, renewed every third of its length. */

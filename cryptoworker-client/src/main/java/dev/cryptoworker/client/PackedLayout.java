@@ -308,7 +308,7 @@ final class PackedLayout extends ClientOnlyLayout {
       // A write to this pack succeeds only if no split changed it since it was read: then no pack
       // was created inside its range either, and the next pack's id read after it still bounds it.
       boolean changed = change.apply(rows, new NextPack(pack.id()));
-      byte[] splitAt = rows.size() > splitAbove ? middleKey(rows) : null;
+      byte[] splitAt = rows.size() > splitAbove ? splitKey(rows) : null;
       if (!changed && splitAt == null) {
         return false;
       }
@@ -331,16 +331,21 @@ final class PackedLayout extends ClientOnlyLayout {
         + " pack of stored row " + Bytes.toStringBinary(storedKey) + " (too many writers on one pack?)");
   }
 
-  /** The stored key halfway through {@code rows} (above the first, so both halves hold rows). */
-  private static byte[] middleKey(PackRows rows) {
-    int half = (rows.size() + 1) / 2;
+  /**
+   * Where a pack too large is split: after its first {@code rowsPerPack} rows, so that keys written
+   * in order (time series, APPEND merges, sorted batches) fill packs to the target instead of half;
+   * in the middle if it is more than twice too large (a large batch), so that the halves' own splits
+   * recurse only logarithmically deep.
+   */
+  private byte[] splitKey(PackRows rows) {
+    int at = rows.size() > 2 * splitAbove ? (rows.size() + 1) / 2 : spec.rowsPerPack();
     int i = 0;
     for (byte[] k : rows.keys()) {
-      if (i++ == half) {
+      if (i++ == at) {
         return k;
       }
     }
-    throw new IllegalStateException("no middle key in " + rows.size() + " rows");
+    throw new IllegalStateException("no key at " + at + " in " + rows.size() + " rows");
   }
 
   private static void pause(int attempt) throws InterruptedIOException {
@@ -482,11 +487,14 @@ final class PackedLayout extends ClientOnlyLayout {
     }, () -> true);
   }
 
-  /** APPEND mode: merges {@code stored} entries into their packs, pack by pack (see {@link EpochMerger}). */
-  private void mergeIntoPacks(List<AppendEntries.Stored> stored, EpochMerger.Proceed proceed) throws IOException {
+  /**
+   * APPEND mode: merges {@code stored} entries into their packs, pack by pack (see {@link
+   * EpochMerger}); false if {@code proceed} stopped it.
+   */
+  private boolean mergeIntoPacks(List<AppendEntries.Stored> stored, EpochMerger.Proceed proceed) throws IOException {
     List<AppendEntries.Stored> sorted = new ArrayList<>(stored);
     sorted.sort((a, b) -> Arrays.compareUnsigned(a.storedKey(), b.storedKey()));
-    updateInOrder(sorted.stream().map(AppendEntries.Stored::storedKey).toList(),
+    return updateInOrder(sorted.stream().map(AppendEntries.Stored::storedKey).toList(),
         (rows, i) -> rows.merge(sorted.get(i).rows()), proceed);
   }
 
@@ -498,13 +506,19 @@ final class PackedLayout extends ClientOnlyLayout {
 
   /**
    * Applies {@code change} to every key of {@code sortedKeys} (ascending), pack by pack: each
-   * pack's keys in one conditional write, bounded by the next pack's id read after the pack.
+   * pack's keys in one conditional write, bounded by the next pack's id read after the pack, and
+   * by the pack's size (a pack grown to a split takes no more keys: the rest go to its halves).
    * {@code proceed} is asked before each pack; false stops.
+   *
+   * @return whether every key was applied (false: {@code proceed} stopped it)
    */
-  private void updateInOrder(List<byte[]> sortedKeys, KeyChange change, EpochMerger.Proceed proceed)
+  private boolean updateInOrder(List<byte[]> sortedKeys, KeyChange change, EpochMerger.Proceed proceed)
       throws IOException {
     int at = 0;
-    while (at < sortedKeys.size() && proceed.next()) {
+    while (at < sortedKeys.size()) {
+      if (!proceed.next()) {
+        return false;
+      }
       int from = at;
       int[] upTo = new int[1];
       boolean[] changed = new boolean[1];
@@ -515,12 +529,13 @@ final class PackedLayout extends ClientOnlyLayout {
         do {
           changed[0] |= change.apply(rows, i);
           i++;
-        } while (i < sortedKeys.size() && StoredPack.below(sortedKeys.get(i), next.id()));
+        } while (i < sortedKeys.size() && rows.size() <= splitAbove && StoredPack.below(sortedKeys.get(i), next.id()));
         upTo[0] = i;
         return changed[0];
       });
       at = upTo[0];
     }
+    return true;
   }
 
   /** Applies a put's cells to {@code rows}. */
