@@ -24,6 +24,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.ColumnRangeFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -220,6 +221,18 @@ final class AppendEntries {
     public void close() {
       scanner.close();
     }
+  }
+
+  /** How many entries are stored (not merged yet, or merged and not deleted yet). */
+  long count() throws IOException {
+    long n = 0;
+    try (ResultScanner s = table.getScanner(new Scan().addFamily(FAMILY).setCaching(1_000)
+        .setFilter(new KeyOnlyFilter()))) {
+      for (Result r = s.next(); r != null; r = s.next()) {
+        n += r.rawCells().length;
+      }
+    }
+    return n;
   }
 
   /** Deletes exactly the stored entries {@code entries} (an entry written since is not touched). */

@@ -106,6 +106,11 @@ final class EpochMerger {
     return merged;
   }
 
+  /** The entries stored now (counted between rounds: the table is this merger's). */
+  synchronized long unmerged() throws IOException {
+    return entries.count();
+  }
+
   /** {@code e} under this client's lease (a MERGED epoch needs none), or null if another client holds it. */
   private Epoch acquire(Epoch e, long now) throws IOException {
     if (e.state() == State.MERGED) {

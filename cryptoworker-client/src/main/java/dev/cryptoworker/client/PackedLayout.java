@@ -116,6 +116,14 @@ final class PackedLayout extends ClientOnlyLayout {
     return merger.round();
   }
 
+  /** APPEND mode: the entries not yet merged into packs and deleted. */
+  long unmergedEntries() throws IOException {
+    if (merger == null) {
+      throw refused("counting entries", "it is in mode GENERIC, which writes packs directly");
+    }
+    return merger.unmerged();
+  }
+
   /**
    * Trains a compression dictionary on the table's first {@code sampleRows} rows (each row one
    * sample, as packs hold it) and makes it the one new packs are compressed with; packs already

@@ -282,13 +282,28 @@ public final class SecureConnection implements Closeable {
    * @throws IllegalArgumentException if no schema names the table or it is not an APPEND table
    */
   public int mergePackEpochs(TableName name) throws IOException {
+    return appendTable(name).mergeEpochs();
+  }
+
+  /**
+   * How many entries APPEND-mode PACKED table {@code name} holds that are not merged into packs
+   * yet (the merge backlog: reads look at each entry of their rows or range). Counts them with a
+   * key-only scan of the entries' family.
+   *
+   * @throws IllegalArgumentException if no schema names the table or it is not an APPEND table
+   */
+  public long unmergedPackEntries(TableName name) throws IOException {
+    return appendTable(name).unmergedEntries();
+  }
+
+  private PackedLayout appendTable(TableName name) throws IOException {
     requireOpen();
     TableCodec codec = codecs.get(name);
     if (codec == null || !(codec.schema().layout() instanceof TableLayout.Packed packed)
         || packed.mode() != PackMode.APPEND) {
       throw new IllegalArgumentException("table " + name + " is not an APPEND-mode PACKED table of this connection");
     }
-    return epochMergers.layout(name).mergeEpochs();
+    return epochMergers.layout(name);
   }
 
   /**

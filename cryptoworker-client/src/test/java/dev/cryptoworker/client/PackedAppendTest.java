@@ -225,6 +225,7 @@ class PackedAppendTest {
       }
       List<Cell> entries = rawEntries(hbase, name);
       assertEquals(10, entries.size(), "one entry per put, not merged yet");
+      assertEquals(10, secure.unmergedPackEntries(name));
       for (Cell c : entries) {
         String stored = Bytes.toStringBinary(CellUtil.cloneValue(c));
         assertFalse(stored.contains("confidential") || stored.contains("cardiology") || stored.contains("diagnosis"),
@@ -255,6 +256,7 @@ class PackedAppendTest {
       assertEquals(10, scanKeys(t, new Scan(), new TreeMap<>()).size());
       mergeEverything(secure, hbase, name);
       assertEquals(List.of(), rawEntries(hbase, name));
+      assertEquals(0, secure.unmergedPackEntries(name));
       for (int i = 0; i < 10; i++) {
         assertEquals("confidential " + i, Bytes.toString(t.get(new Get(toBytes(key(i)))).getValue(F,
             toBytes("diagnosis"))));

@@ -2,6 +2,7 @@ package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
@@ -48,7 +49,8 @@ import site.ycsb.generator.ScrambledZipfianGenerator;
  * PACKED (GENERIC, 50 rows per pack, ZSTD with a dictionary trained on the first rows), each loaded in
  * batches of 200 puts; stored bytes
  * after major compaction; point reads (uniform and Zipfian) and 100-row scans, one thread; then
- * write throughput of GENERIC puts against plain puts with 1, 4 and 16 writers.
+ * write throughput of GENERIC and APPEND puts against plain puts with 1, 4 and 16 writers, and the
+ * rate at which one client merges APPEND's entries into packs.
  *
  * <p>Options: {@code --rows=N} (50,000), {@code --reads=N} per distribution (3,000), {@code
  * --scans=N} (200), {@code --out=dir}. Run with {@code ./mvnw -q -DskipTests -pl benchmarks -am
@@ -66,6 +68,10 @@ public final class PackedMacroBenchmark {
       """;
   private static final String PACKED_LAYOUT =
       "layout: { type: PACKED, mode: GENERIC, rowsPerPack: 50, compression: ZSTD, dictionary: DICT }\n";
+  /** APPEND: epochs of a second, merged in the background two seconds (a lease) after they close. */
+  private static final String APPEND_LAYOUT = "layout: { type: PACKED, mode: APPEND, rowsPerPack: 50,"
+      + " compression: ZSTD, epochMillis: 1000, leaseMillis: 2000 }\n";
+  private static final List<String> WRITE_KINDS = List.of("plain", "packed GENERIC", "packed APPEND");
 
   private final PrintStream out = System.out;
 
@@ -142,11 +148,15 @@ public final class PackedMacroBenchmark {
       for (int writers : new int[] {1, 4, 16}) {
         schemas.put("writes plain " + writers, TableSchema.parse(schema("packed_bench_w_plain_" + writers, "PLAIN", ""),
             "w"));
-        schemas.put("writes packed " + writers, TableSchema.parse(schema("packed_bench_w_packed_" + writers, "STD",
-            PACKED_LAYOUT.replace("DICT", "false")), "w"));
+        schemas.put("writes packed GENERIC " + writers, TableSchema.parse(schema("packed_bench_w_packed_" + writers,
+            "STD", PACKED_LAYOUT.replace("DICT", "false")), "w"));
+        schemas.put("writes packed APPEND " + writers, TableSchema.parse(schema("packed_bench_w_append_" + writers,
+            "STD", APPEND_LAYOUT), "w"));
       }
       try (Connection connection = ConnectionFactory.createConnection(conf);
           SecureConnection secure = SecureConnection.wrap(connection, keys, schemas.values());
+          SecureConnection manual = SecureConnection.wrap(connection, keys, schemas.values(),
+              SecureTableOptions.builder().backgroundMerges(false).build());
           Admin admin = connection.getAdmin()) {
         for (Map.Entry<String, TableSchema> e : schemas.entrySet()) {
           if (e.getKey().startsWith("writes")) {
@@ -183,13 +193,29 @@ public final class PackedMacroBenchmark {
               rate(r.uniform()), rate(r.zipfian()), rate(r.scans()));
         }
         for (int writers : new int[] {1, 4, 16}) {
-          for (String kind : List.of("plain", "packed")) {
+          for (String kind : WRITE_KINDS) {
             TableSchema schema = schemas.get("writes " + kind + " " + writers);
+            TableName name = TableName.valueOf(schema.tableName());
             secure.createTable(schema);
-            double rowsPerSecond = writeWith(secure, connection, kind.equals("plain"),
-                TableName.valueOf(schema.tableName()), writers);
-            writes.computeIfAbsent(kind, k -> new double[3])[writers == 1 ? 0 : writers == 4 ? 1 : 2] = rowsPerSecond;
-            out.printf(Locale.ROOT, "writes %-6s %2d writers: %,.0f rows/s%n", kind, writers, rowsPerSecond);
+            boolean append = kind.endsWith("APPEND");
+            double rowsPerSecond = writeWith(append ? manual : secure, connection, kind.equals("plain"), name,
+                writers);
+            int column = writers == 1 ? 0 : writers == 4 ? 1 : 2;
+            writes.computeIfAbsent(kind, k -> new double[3])[column] = rowsPerSecond;
+            out.printf(Locale.ROOT, "writes %-14s %2d writers: %,.0f rows/s%n", kind, writers, rowsPerSecond);
+            if (append) {
+              // The merge's own rate: once the epoch can close and has been closed for a lease, rounds until
+              // every entry is in a pack.
+              manual.mergePackEpochs(name);
+              Thread.sleep(2_100);
+              long t0 = System.nanoTime();
+              while (manual.unmergedPackEntries(name) > 0) {
+                manual.mergePackEpochs(name);
+              }
+              double merged = WRITE_ROWS / ((System.nanoTime() - t0) / 1e9);
+              writes.computeIfAbsent("APPEND merge, rows/s", k -> new double[3])[column] = merged;
+              out.printf(Locale.ROOT, "merge of %,d entries: %,.0f rows/s%n", WRITE_ROWS, merged);
+            }
           }
         }
       }
@@ -339,7 +365,9 @@ public final class PackedMacroBenchmark {
           rate(m.uniform()), rate(m.zipfian()), rate(m.scans())));
     }
     md.append("\nWrites: single-row puts of " + WRITE_ROWS + " patients over 1, 4 and 16 threads, keys interleaved"
-        + " between the threads (so the packed writers share packs; packs of 50 rows, no dictionary).\n\n"
+        + " between the threads (so the packed writers share packs; packs of 50 rows, no dictionary). APPEND: epochs"
+        + " of 1 s and leases of 2 s, no merge during the puts; then one client merges them all into packs (its"
+        + " rate: entries merged per second of merge rounds, from the first round that may merge).\n\n"
         + "| | 1 writer | 4 writers | 16 writers |\n|---|---:|---:|---:|\n");
     for (Map.Entry<String, double[]> w : writes.entrySet()) {
       md.append(String.format(Locale.ROOT, "| %s, rows/s | %,.0f | %,.0f | %,.0f |%n", w.getKey(), w.getValue()[0],
@@ -347,10 +375,12 @@ public final class PackedMacroBenchmark {
       csv.append(String.format(Locale.ROOT, "writes %s,,,%.0f,%.0f,%.0f%n", w.getKey(), w.getValue()[0],
           w.getValue()[1], w.getValue()[2]));
     }
-    double[] p = writes.get("packed");
     double[] q = writes.get("plain");
-    md.append(String.format(Locale.ROOT, "| packed / plain | %.2f | %.2f | %.2f |%n", p[0] / q[0], p[1] / q[1],
-        p[2] / q[2]));
+    for (String kind : List.of("packed GENERIC", "packed APPEND")) {
+      double[] p = writes.get(kind);
+      md.append(String.format(Locale.ROOT, "| %s / plain | %.2f | %.2f | %.2f |%n", kind, p[0] / q[0], p[1] / q[1],
+          p[2] / q[2]));
+    }
     md.append(String.format(Locale.ROOT, "%nSetup: %,d synthetic patients (%d families, PLAIN row keys"
         + " patient-NNNNNNNN so that scans have ranges), one embedded HBase %s (master and region server in one"
         + " child JVM, %s heap, hfile.block.cache.size %s: about %d MB of block cache, which holds data blocks"
