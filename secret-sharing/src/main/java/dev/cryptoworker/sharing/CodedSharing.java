@@ -48,8 +48,8 @@ abstract class CodedSharing implements SecretSharing {
     for (int i = 0; i < shares.length; i++) {
       shares[i] = new byte[ShareHeader.LENGTH + chunk];
       ShareHeader.write(shares[i], kind, i, coded.length);
-      code.encodeShare(i, data, random, chunk, shares[i], ShareHeader.LENGTH);
     }
+    code.encodeShares(data, random, chunk, shares, ShareHeader.LENGTH);
     if (padded) {
       Arrays.fill(data, (byte) 0);
     }
@@ -61,7 +61,9 @@ abstract class CodedSharing implements SecretSharing {
   Reconstruction gather(Map<Integer, byte[]> shares) throws ShareDecodingException {
     ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
     CodedShares.Decoded decoded = CodedShares.decode(code, checked, code.chunkFor(checked.codedLength()));
-    return new Reconstruction(Arrays.copyOf(decoded.data(), checked.codedLength()), decoded.corrupt());
+    byte[] data = decoded.data(); // fresh: the padding is cut off only where there is some
+    return new Reconstruction(data.length == checked.codedLength() ? data : Arrays.copyOf(data, checked.codedLength()),
+        decoded.corrupt());
   }
 
   @Override

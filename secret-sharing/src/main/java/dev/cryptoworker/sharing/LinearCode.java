@@ -1,6 +1,7 @@
 package dev.cryptoworker.sharing;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,12 +11,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * is row i applied to the k data chunks followed by the z random chunks. Every scheme of this module
  * is one such matrix (with z = 0 for plain Reed-Solomon); decoding inverts the rows of the shares at
  * hand, once per set of shares (cached). Chunks of {@value #BITSLICED_FROM} bytes and more are
- * padded to a multiple of 64 (8 packets of whole longs) and coded bit-sliced ({@link BitslicedKernel}); smaller ones byte by byte
- * through product tables, without padding. Thread-safe.
+ * padded to a multiple of 64 (8 packets of whole longs) and coded bit-sliced ({@link BitslicedKernel}),
+ * all shares (or all decoded chunks) at once through one {@link XorSchedule} per matrix, cached;
+ * smaller ones byte by byte through product tables, without padding. Thread-safe.
  */
 final class LinearCode {
   /** Beyond this many share subsets, a disagreement is reported rather than searched for a correction. */
   private static final int MAX_CORRECTION_SUBSETS = 5_000;
+  /** Decoding schedules kept per code (each a few kilobytes). */
+  private static final int MAX_CACHED_DECODINGS = 64;
   /** The chunk size from which coding is bit-sliced. */
   static final int BITSLICED_FROM = 512;
 
@@ -23,6 +27,12 @@ final class LinearCode {
   private final int k;
   private final int z;
   private final Map<Long, GfMatrix> inverses = new ConcurrentHashMap<>();
+  /** Bit-sliced decoding per set of shares and number of inputs recovered. */
+  private final Map<Subset, XorSchedule> decodings = new ConcurrentHashMap<>();
+  /** Bit-sliced encoding of all n shares, built on first use. */
+  private volatile XorSchedule encodingSchedule;
+
+  private record Subset(long rows, int inputs) {}
 
   LinearCode(GfMatrix encoding, int k, int z) {
     if (encoding.columns() != k + z) {
@@ -57,6 +67,35 @@ final class LinearCode {
   }
 
   /**
+   * Every share's chunk from the inputs ({@code data}: the k data chunks, {@code random}: the z random
+   * ones, each {@code chunk} bytes, back to back) into {@code out[i]} from {@code outOffset}.
+   */
+  void encodeShares(byte[] data, byte[] random, int chunk, byte[][] out, int outOffset) {
+    if (chunk < BITSLICED_FROM) {
+      for (int i = 0; i < out.length; i++) {
+        encodeShare(i, data, random, chunk, out[i], outOffset);
+      }
+      return;
+    }
+    XorSchedule schedule = encodingSchedule;
+    if (schedule == null) {
+      int[][] rows = new int[shares()][];
+      Arrays.setAll(rows, encoding::row);
+      schedule = XorSchedule.of(rows);
+      encodingSchedule = schedule;
+    }
+    byte[][] sources = new byte[k + z][];
+    int[] offsets = new int[k + z];
+    for (int j = 0; j < k + z; j++) {
+      sources[j] = j < k ? data : random;
+      offsets[j] = (j < k ? j : j - k) * chunk;
+    }
+    int[] outOffsets = new int[out.length];
+    Arrays.fill(outOffsets, outOffset);
+    schedule.run(sources, offsets, out, outOffsets, chunk);
+  }
+
+  /**
    * Share {@code i}'s chunk from the inputs: {@code data} holds the k data chunks, {@code random}
    * the z random ones, each {@code chunk} bytes, back to back.
    */
@@ -79,8 +118,18 @@ final class LinearCode {
    * @param inputs how many inputs to recover: k for the data alone, k + z to re-encode other shares
    */
   byte[] decode(int[] rows, byte[][] chunks, int[] offsets, int chunk, int inputs) {
-    GfMatrix inverse = inverseOf(rows);
     byte[] out = new byte[inputs * chunk];
+    if (chunk >= BITSLICED_FROM) {
+      byte[][] outs = new byte[inputs][];
+      int[] outOffsets = new int[inputs];
+      for (int j = 0; j < inputs; j++) {
+        outs[j] = out;
+        outOffsets[j] = j * chunk;
+      }
+      decodingOf(rows, inputs).run(chunks, offsets, outs, outOffsets, chunk);
+      return out;
+    }
+    GfMatrix inverse = inverseOf(rows);
     for (int j = 0; j < inputs; j++) {
       combine(inverse.row(j), chunks, offsets, out, j * chunk, chunk);
     }
@@ -116,11 +165,31 @@ final class LinearCode {
   }
 
   private GfMatrix inverseOf(int[] rows) {
+    return inverses.computeIfAbsent(maskOf(rows), m -> encoding.rows(rows).inverse());
+  }
+
+  private XorSchedule decodingOf(int[] rows, int inputs) {
+    Subset subset = new Subset(maskOf(rows), inputs);
+    XorSchedule cached = decodings.get(subset);
+    if (cached != null) {
+      return cached;
+    }
+    GfMatrix inverse = inverseOf(rows);
+    int[][] first = new int[inputs][];
+    Arrays.setAll(first, inverse::row);
+    XorSchedule schedule = XorSchedule.of(first);
+    if (decodings.size() < MAX_CACHED_DECODINGS) { // not every subset a corruption search tries
+      decodings.put(subset, schedule);
+    }
+    return schedule;
+  }
+
+  private static long maskOf(int[] rows) {
     long mask = 0;
     for (int r : rows) {
       mask |= 1L << r;
     }
-    return inverses.computeIfAbsent(mask, m -> encoding.rows(rows).inverse());
+    return mask;
   }
 
   /** Every subset of {@code size} of {@code from}, in lexicographic order, up to {@code limit}. */

@@ -1,7 +1,7 @@
 package dev.cryptoworker.sharing;
 
+import java.util.Arrays;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The 7-byte header of every share: format {@value #FORMAT}, the scheme, the share's index and the
@@ -35,7 +35,8 @@ final class ShareHeader {
    */
   static Checked check(Map<Integer, byte[]> given, SharingKind kind, int n, int threshold)
       throws ShareDecodingException {
-    TreeMap<Integer, byte[]> sorted = new TreeMap<>();
+    byte[][] byIndex = new byte[n][]; // sorted by index without a tree: n is at most 64
+    int count = 0;
     Integer length = null;
     for (Map.Entry<Integer, byte[]> e : given.entrySet()) {
       int index = e.getKey();
@@ -66,13 +67,21 @@ final class ShareHeader {
         throw new ShareDecodingException("shares disagree on the value's length (" + length + " and " + coded
             + " bytes, share " + index + "): they belong to different values or versions");
       }
-      sorted.put(index, share);
+      byIndex[index] = share;
+      count++;
     }
-    if (sorted.size() < threshold) {
-      throw new ShareDecodingException("need " + threshold + " shares, have " + sorted.size() + " (shares "
-          + sorted.keySet() + ")");
+    int[] indexes = new int[count];
+    byte[][] shares = new byte[count][];
+    for (int i = 0, m = 0; i < n; i++) {
+      if (byIndex[i] != null) {
+        indexes[m] = i;
+        shares[m++] = byIndex[i];
+      }
     }
-    int[] indexes = sorted.keySet().stream().mapToInt(Integer::intValue).toArray();
-    return new Checked(indexes, sorted.values().toArray(new byte[0][]), length);
+    if (count < threshold) {
+      throw new ShareDecodingException("need " + threshold + " shares, have " + count + " (shares "
+          + Arrays.toString(indexes) + ")");
+    }
+    return new Checked(indexes, shares, length);
   }
 }
