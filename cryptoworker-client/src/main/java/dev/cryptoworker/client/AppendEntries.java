@@ -44,6 +44,14 @@ import org.apache.hadoop.hbase.util.Bytes;
 final class AppendEntries {
   static final byte[] FAMILY = Bytes.toBytes("e");
   private static final SecureRandom IDS = new SecureRandom();
+  /**
+   * The versions of this JVM's entries: its clock in milliseconds, never decreasing, and one
+   * sequence for all its table handles, so that puts made one after the other in this JVM are
+   * versioned in that order, even through different handles within one millisecond.
+   */
+  private static final Object CLOCK = new Object();
+  private static long clockMillis;
+  private static long clockSequence;
 
   /** A stored entry: its row and cell (for deleting it) and its rows. */
   record Stored(byte[] storedKey, byte[] id, long timestamp, PackRows rows) {}
@@ -54,8 +62,6 @@ final class AppendEntries {
   private final EpochRecords records;
   private final long halfLeaseNanos;
   private final long writer;
-  private long sequence;
-  private long lastMillis;
   private long openEpoch = -1;
   /** When (System.nanoTime) the read that saw {@link #openEpoch} open began. */
   private long openSeenAt;
@@ -83,16 +89,16 @@ final class AppendEntries {
 
   /**
    * Writes one entry per stored key, {@code cells.get(i)} holding that key's cells (no versions):
-   * each entry's cells get one version of this writer's, later than all it wrote before. Returns
+   * each entry's cells get one version, later than every version this JVM gave before. Returns
    * once every entry is in an epoch no merge has read yet.
    */
   void write(List<byte[]> storedKeys, List<PackRows> cells, PackDictionary dictionary) throws IOException {
     List<PackRows> versioned = new ArrayList<>(cells.size());
     long[] sequences = new long[cells.size()];
     for (int i = 0; i < sequences.length; i++) {
-      lastMillis = Math.max(lastMillis, System.currentTimeMillis());
-      sequences[i] = ++sequence;
-      versioned.add(versioned(storedKeys.get(i), cells.get(i), new CellVersion(lastMillis, sequences[i])));
+      CellVersion version = nextVersion();
+      sequences[i] = version.sequence();
+      versioned.add(versioned(storedKeys.get(i), cells.get(i), version));
     }
     if (openEpoch < 0 || System.nanoTime() - openSeenAt >= halfLeaseNanos) {
       readOpenEpoch();
@@ -120,6 +126,13 @@ final class AppendEntries {
       }
       // The epoch closed while the entries were written: a merge may have read it without them,
       // so they are written again, same versions, into the open one.
+    }
+  }
+
+  private static CellVersion nextVersion() {
+    synchronized (CLOCK) {
+      clockMillis = Math.max(clockMillis, System.currentTimeMillis());
+      return new CellVersion(clockMillis, ++clockSequence);
     }
   }
 

@@ -42,7 +42,7 @@ import org.apache.hadoop.hbase.io.TimeRange;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The PACKED layout, GENERIC mode (MiniCrypt): consecutive rows, by stored row key, live together
+ * The PACKED layout (MiniCrypt): consecutive rows, by stored row key, live together
  * in packs, each one stored cell {@code p:k} (compressed, padded, encrypted; {@link PackCodec})
  * under its pack id, the lower bound of the stored keys it holds. Pack {@value #FIRST_PACK_NAME}
  * (one zero byte, below every stored key) exists from the table's creation, so every key has a pack:
@@ -51,7 +51,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Every change reads the pack, changes its rows, re-seals it and writes it only if the stored
  * pack is still the one read (checkAndMutate on its bytes), retrying on conflict; so changes to a
  * pack are serialized, and checkAndMutate and mutateRow on a row are atomic. A pack grown past 1.5x
- * {@code rowsPerPack} rows is split at its middle stored key R in three conditional steps: the
+ * {@code rowsPerPack} rows is split at a stored key R ({@link #splitKey}) in three conditional steps: the
  * pack is rewritten carrying the mark "splitting at R" (the change that grew it goes with it); a
  * new pack R is created, if absent, from the marked pack's rows at or above R; the marked pack is
  * replaced by its rows below R, if still the one marked. A writer that finds a marked pack
@@ -61,6 +61,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * pack's id (a marked pack still holds the rows already copied to R). Packs are never deleted.
  *
  * <p>Each logical row holds its latest version only; cells carry the pack's write timestamp.
+ *
+ * <p>In APPEND mode puts never touch packs: each is an entry of its row ({@link AppendEntries}),
+ * merged into packs later by {@link EpochMerger} through the same conditional writes; reads merge
+ * a row's entries into its pack's row.
  */
 final class PackedLayout extends ClientOnlyLayout {
   static final byte[] FAMILY = Bytes.toBytes("p");

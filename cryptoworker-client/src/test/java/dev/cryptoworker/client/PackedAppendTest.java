@@ -61,16 +61,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @ExtendWith(SharedHBaseCluster.class)
 class PackedAppendTest {
-  private static final String SCHEMA = String.join("\n",
-      "table: TABLE",
-      "rowKey: { box: ROWBOX }",
-      "layout: { type: PACKED, mode: APPEND, rowsPerPack: 4, compression: ZSTD, epochMillis: 200, leaseMillis: 300 }",
-      "families:",
-      "  f:",
-      "    default: { box: STD }",
-      "  g:",
-      "    default: { box: PLAIN }",
-      "");
+  /** PackedLayoutTest's schema in mode APPEND, with short epochs and leases. */
+  private static final String SCHEMA = PackedLayoutTest.SCHEMA.replace("mode: GENERIC", "mode: APPEND")
+      .replace("compression: ZSTD }", "compression: ZSTD, epochMillis: 200, leaseMillis: 300 }");
   private static final byte[] F = toBytes("f");
   private static final byte[] G = toBytes("g");
   private static final SecureTableOptions MANUAL = SecureTableOptions.builder().backgroundMerges(false).build();
@@ -285,12 +278,30 @@ class PackedAppendTest {
             st.explain(new Scan()));
       }
     }
-    TableSchema generic = SecureFixture.schema("generic", SCHEMA.replace("ROWBOX", "PLAIN")
-        .replace("mode: APPEND", "mode: GENERIC").replace(", epochMillis: 200, leaseMillis: 300", ""));
+    TableSchema generic = SecureFixture.schema("generic", PackedLayoutTest.SCHEMA.replace("ROWBOX", "PLAIN"));
     try (SecureConnection secure = create(hbase, SecureFixture.randomKeys(), generic, null)) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> secure.mergePackEpochs(TableName.valueOf(generic.tableName())));
       assertTrue(e.getMessage().contains("not an APPEND-mode PACKED table"), e.getMessage());
+    }
+  }
+
+  @Test
+  void putsOneAfterAnotherThroughNewHandlesKeepTheirOrder(Connection hbase) throws Exception {
+    TableSchema schema = schema("PLAIN");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = create(hbase, SecureFixture.randomKeys(), schema, null)) {
+      // A table handle per put, as request handlers do: many puts fall within one millisecond.
+      for (int i = 0; i < 200; i++) {
+        try (Table t = secure.getTable(name)) {
+          t.put(new Put(toBytes("counter")).addColumn(F, toBytes("n"), toBytes(Integer.toString(i))));
+        }
+      }
+      try (Table t = secure.getTable(name)) {
+        assertEquals("199", Bytes.toString(t.get(new Get(toBytes("counter"))).getValue(F, toBytes("n"))));
+        mergeEverything(secure, hbase, name);
+        assertEquals("199", Bytes.toString(t.get(new Get(toBytes("counter"))).getValue(F, toBytes("n"))));
+      }
     }
   }
 

@@ -56,7 +56,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @ExtendWith(SharedHBaseCluster.class)
 class PackedLayoutTest {
-  private static final String SCHEMA = String.join("\n",
+  static final String SCHEMA = String.join("\n",
       "table: TABLE",
       "rowKey: { box: ROWBOX }",
       "layout: { type: PACKED, mode: GENERIC, rowsPerPack: 4, compression: ZSTD }",
