@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -28,6 +29,8 @@ final class XorSchedule {
   /** References name their packet as slot << 16 | index: slots 0..sources-1 the sources, then the outputs, then the table. */
   private static final int INDEX_BITS = 16;
   private static final int INDEX_MASK = (1 << INDEX_BITS) - 1;
+  /** An entry a table will have, not numbered yet. */
+  private static final int NEEDED = -2;
 
   private final int sources;
   private final int outputs;
@@ -37,6 +40,9 @@ final class XorSchedule {
   /** Per operation, its first reference (the destination; its sources follow); last, the end. */
   private final int[] opStart;
   private final int[] refs;
+  /** Runs of consecutive operations with the same number of sources (1 to 8; 0 for others): first operation and arity. */
+  private final int[] runStart;
+  private final int[] runArity;
 
   private XorSchedule(int sources, int outputs, int tableEntries, int[] copyOf, int[] opStart, int[] refs) {
     this.sources = sources;
@@ -45,6 +51,19 @@ final class XorSchedule {
     this.copyOf = copyOf;
     this.opStart = opStart;
     this.refs = refs;
+    List<Integer> starts = new ArrayList<>();
+    List<Integer> arities = new ArrayList<>();
+    for (int op = 0; op + 1 < opStart.length; op++) {
+      int n = opStart[op + 1] - opStart[op] - 1;
+      int arity = arity(n);
+      if (arities.isEmpty() || arities.get(arities.size() - 1) != arity) {
+        starts.add(op);
+        arities.add(arity);
+      }
+    }
+    starts.add(opStart.length - 1);
+    this.runStart = starts.stream().mapToInt(Integer::intValue).toArray();
+    this.runArity = arities.stream().mapToInt(Integer::intValue).toArray();
   }
 
   /** The schedule for {@code coefficients} (outputs x sources, entries in GF(2^8)). */
@@ -87,8 +106,8 @@ final class XorSchedule {
     unit[slots - 1] = stripe;
     for (int done = 0; done < packet; done += stripe) {
       int length = Math.min(stripe, packet - done);
-      for (int op = 0; op + 1 < opStart.length; op++) {
-        xor(array, base, unit, opStart[op], opStart[op + 1], length);
+      for (int run = 0; run < runArity.length; run++) {
+        runOps(array, base, unit, runStart[run], runStart[run + 1], runArity[run], length);
       }
       for (int slot = 0; slot < slots - 1; slot++) {
         base[slot] += stripe;
@@ -99,35 +118,91 @@ final class XorSchedule {
     }
   }
 
-  /**
-   * The destination of {@code refs[first]} = XOR of the packets {@code refs[first + 1..end)}, over
-   * {@code length} bytes: up to 8 sources per pass, each pass a loop over 8-byte words with its
-   * sources in registers (one loop per source count: a loop over a list of sources runs at half the speed).
-   */
-  private void xor(byte[][] array, int[] base, int[] unit, int first, int end, int length) {
-    int dst = refs[first];
-    byte[] d = array[dst >>> INDEX_BITS];
-    int dAt = at(dst, base, unit);
-    if (end == first + 1) {
-      Arrays.fill(d, dAt, dAt + length, (byte) 0);
-      return;
-    }
+  // One method per source count, the sources' arrays and offsets in locals, one loop over 8-byte
+  // words: a loop over a list of sources ran at about half the speed; operations are grouped by
+  // source count so each group runs in one loop of calls to one method.
+
+  /** An operation of any number of sources, in passes of 8 (the later ones adding to the destination). */
+  private void xorMany(byte[][] array, int[] base, int[] unit, int first, int end, int length) {
     boolean accumulate = false;
     for (int p = first + 1; p < end; ) {
       int n = Math.min(8, end - p);
       switch (n) {
-        case 1 -> xor1(d, dAt, accumulate, array, base, unit, p, length);
-        case 2 -> xor2(d, dAt, accumulate, array, base, unit, p, length);
-        case 3 -> xor3(d, dAt, accumulate, array, base, unit, p, length);
-        case 4 -> xor4(d, dAt, accumulate, array, base, unit, p, length);
-        case 5 -> xor5(d, dAt, accumulate, array, base, unit, p, length);
-        case 6 -> xor6(d, dAt, accumulate, array, base, unit, p, length);
-        case 7 -> xor7(d, dAt, accumulate, array, base, unit, p, length);
-        default -> xor8(d, dAt, accumulate, array, base, unit, p, length);
+        case 1 -> xor1(array, base, unit, first, p, accumulate, length);
+        case 2 -> xor2(array, base, unit, first, p, accumulate, length);
+        case 3 -> xor3(array, base, unit, first, p, accumulate, length);
+        case 4 -> xor4(array, base, unit, first, p, accumulate, length);
+        case 5 -> xor5(array, base, unit, first, p, accumulate, length);
+        case 6 -> xor6(array, base, unit, first, p, accumulate, length);
+        case 7 -> xor7(array, base, unit, first, p, accumulate, length);
+        default -> xor8(array, base, unit, first, p, accumulate, length);
       }
       p += n;
       accumulate = true;
     }
+  }
+
+  /** Operations {@code from..to}, each of {@code arity} sources (0: any number, or none). */
+  private void runOps(byte[][] array, int[] base, int[] unit, int from, int to, int arity, int length) {
+    switch (arity) {
+      case 1 -> {
+        for (int op = from; op < to; op++) {
+          xor1(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      case 2 -> {
+        for (int op = from; op < to; op++) {
+          xor2(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      case 3 -> {
+        for (int op = from; op < to; op++) {
+          xor3(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      case 4 -> {
+        for (int op = from; op < to; op++) {
+          xor4(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      case 5 -> {
+        for (int op = from; op < to; op++) {
+          xor5(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      case 6 -> {
+        for (int op = from; op < to; op++) {
+          xor6(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      case 7 -> {
+        for (int op = from; op < to; op++) {
+          xor7(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      case 8 -> {
+        for (int op = from; op < to; op++) {
+          xor8(array, base, unit, opStart[op], opStart[op] + 1, false, length);
+        }
+      }
+      default -> {
+        for (int op = from; op < to; op++) {
+          int first = opStart[op];
+          if (opStart[op + 1] == first + 1) {
+            int dst = refs[first];
+            int at = at(dst, base, unit);
+            Arrays.fill(array[dst >>> INDEX_BITS], at, at + length, (byte) 0);
+          } else {
+            xorMany(array, base, unit, first, opStart[op + 1], length);
+          }
+        }
+      }
+    }
+  }
+
+  /** The loop an operation of {@code n} sources runs in: 1 to 8, or 0 for none or more. */
+  private static int arity(int n) {
+    return n >= 1 && n <= 8 ? n : 0;
   }
 
   private static int at(int ref, int[] base, int[] unit) {
@@ -138,8 +213,10 @@ final class XorSchedule {
     return (long) LONGS.get(a, at);
   }
 
-  private void xor1(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor1(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -149,8 +226,10 @@ final class XorSchedule {
     }
   }
 
-  private void xor2(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor2(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -163,8 +242,10 @@ final class XorSchedule {
     }
   }
 
-  private void xor3(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor3(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -180,8 +261,10 @@ final class XorSchedule {
     }
   }
 
-  private void xor4(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor4(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -200,8 +283,10 @@ final class XorSchedule {
     }
   }
 
-  private void xor5(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor5(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -224,8 +309,10 @@ final class XorSchedule {
     }
   }
 
-  private void xor6(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor6(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -251,8 +338,10 @@ final class XorSchedule {
     }
   }
 
-  private void xor7(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor7(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -281,8 +370,10 @@ final class XorSchedule {
     }
   }
 
-  private void xor8(byte[] d, int dAt, boolean accumulate, byte[][] array, int[] base, int[] unit, int p,
-      int length) {
+  private void xor8(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
+    int dst = refs[first];
+    byte[] d = array[dst >>> INDEX_BITS];
+    int dAt = at(dst, base, unit);
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
@@ -320,6 +411,8 @@ final class XorSchedule {
     private final int sources;
     private final int outputs;
     private final List<Integer> opStart = new ArrayList<>();
+    /** Per operation: the size of the table entry it builds, or GROUP + 1 for output packets. */
+    private final List<Integer> opPhase = new ArrayList<>();
     private final List<Integer> refs = new ArrayList<>();
     private int tableEntries;
 
@@ -354,11 +447,20 @@ final class XorSchedule {
       for (int g = 0; g < groups; g++) {
         entry[g] = tableFor(g, pattern);
       }
+      // Entries by size across all groups: an entry is built from a smaller one of its group, so
+      // this puts dozens of operations between a table store and its first load.
+      for (int size = 2; size <= GROUP; size++) {
+        for (int g = 0; g < groups; g++) {
+          if (entry[g] != null) {
+            addEntries(g, entry[g], size);
+          }
+        }
+      }
       for (int p = 0; p < packets; p++) {
         if (copyOf[p / 8] >= 0) {
           continue;
         }
-        begin(sources + p / 8, p % 8);
+        begin(GROUP + 1, sources + p / 8, p % 8);
         for (int g = 0; g < groups; g++) {
           int bits = pattern[p][g];
           if (bits == 0) {
@@ -372,8 +474,23 @@ final class XorSchedule {
         }
       }
       opStart.add(refs.size());
-      return new XorSchedule(sources, outputs, tableEntries, copyOf, opStart.stream().mapToInt(Integer::intValue).toArray(),
-          refs.stream().mapToInt(Integer::intValue).toArray());
+      // Operations of one phase do not depend on each other: grouped by source count, they run in
+      // loops of one kind each (no dispatch per operation).
+      Integer[] order = new Integer[opPhase.size()];
+      Arrays.setAll(order, i -> i);
+      Arrays.sort(order, Comparator.<Integer>comparingInt(opPhase::get)
+          .thenComparingInt(op -> arity(opStart.get(op + 1) - opStart.get(op) - 1)));
+      int[] sortedStart = new int[order.length + 1];
+      int[] sortedRefs = new int[refs.size()];
+      int at = 0;
+      for (int i = 0; i < order.length; i++) {
+        sortedStart[i] = at;
+        for (int r = opStart.get(order[i]); r < opStart.get(order[i] + 1); r++) {
+          sortedRefs[at++] = refs.get(r);
+        }
+      }
+      sortedStart[order.length] = at;
+      return new XorSchedule(sources, outputs, tableEntries, copyOf, sortedStart, sortedRefs);
     }
 
     /**
@@ -397,26 +514,8 @@ final class XorSchedule {
         return null;
       }
       int[] entry = new int[1 << GROUP];
-      Arrays.fill(entry, -1);
-      // By popcount, so each entry can start from the largest entry already built inside it.
-      for (int size = 2; size <= GROUP; size++) {
-        for (int bits = 0; bits < 1 << GROUP; bits++) {
-          if (!needed[bits] || Integer.bitCount(bits) != size) {
-            continue;
-          }
-          int base = 0;
-          for (int sub = (bits - 1) & bits; sub != 0; sub = (sub - 1) & bits) {
-            if (entry[sub] >= 0 && Integer.bitCount(sub) > Integer.bitCount(base)) {
-              base = sub;
-            }
-          }
-          entry[bits] = tableEntries++;
-          begin(tableSlot(), entry[bits]);
-          if (base != 0) {
-            ref(tableSlot(), entry[base]);
-          }
-          packetsOf(g, bits & ~base);
-        }
+      for (int bits = 0; bits < 1 << GROUP; bits++) {
+        entry[bits] = needed[bits] ? NEEDED : -1;
       }
       return entry;
     }
@@ -435,6 +534,27 @@ final class XorSchedule {
       return source;
     }
 
+    /** Numbers group {@code g}'s needed entries of {@code size} packets and adds their operations. */
+    private void addEntries(int g, int[] entry, int size) {
+      for (int bits = 0; bits < 1 << GROUP; bits++) {
+        if (entry[bits] != NEEDED || Integer.bitCount(bits) != size) {
+          continue;
+        }
+        int base = 0; // the largest entry already built inside this one
+        for (int sub = (bits - 1) & bits; sub != 0; sub = (sub - 1) & bits) {
+          if (entry[sub] >= 0 && Integer.bitCount(sub) > Integer.bitCount(base)) {
+            base = sub;
+          }
+        }
+        entry[bits] = tableEntries++;
+        begin(size, tableSlot(), entry[bits]);
+        if (base != 0) {
+          ref(tableSlot(), entry[base]);
+        }
+        packetsOf(g, bits & ~base);
+      }
+    }
+
     private void packetsOf(int g, int bits) {
       int source = g / (8 / GROUP);
       int first = (g % (8 / GROUP)) * GROUP;
@@ -447,7 +567,8 @@ final class XorSchedule {
       return sources + outputs;
     }
 
-    private void begin(int slot, int index) {
+    private void begin(int phase, int slot, int index) {
+      opPhase.add(phase);
       opStart.add(refs.size());
       ref(slot, index);
     }
