@@ -45,7 +45,7 @@ import site.ycsb.generator.ScrambledZipfianGenerator;
 /**
  * MiniCrypt packs on HBase, in one run on one embedded HBase whose block cache is sized so that the
  * per-row tables do not fit in it and the packed one does: the same synthetic patients stored
- * plain, plain with HBase's GZ family compression, STD per row (with GZ, which cannot help), and
+ * plain, plain with HBase's ZSTD family compression, STD per row (with ZSTD, which cannot help), and
  * PACKED (GENERIC, 50 rows per pack, ZSTD with a dictionary trained on the first rows), each loaded in
  * batches of 200 puts; stored bytes
  * after major compaction; point reads (uniform and Zipfian) and 100-row scans, one thread; then
@@ -98,6 +98,36 @@ public final class PackedMacroBenchmark {
         String.join(" ", args));
   }
 
+  /** A directory under {@code data} holding an hbase-site.xml that names HBase's zstd-jni codec for ZSTD. */
+  private static Path zstdSiteDirectory(Path data) throws IOException {
+    Path dir = Files.createDirectories(data.resolve("site"));
+    Files.writeString(dir.resolve("hbase-site.xml"), """
+        <?xml version="1.0"?>
+        <configuration>
+          <property>
+            <name>hbase.io.compress.zstd.codec</name>
+            <value>org.apache.hadoop.hbase.io.compress.zstd.ZstdCodec</value>
+          </property>
+        </configuration>
+        """);
+    return dir;
+  }
+
+  /** The jar (or directory) this JVM loads {@code resource} from. */
+  private static Path jarOf(String resource) {
+    java.net.URL url = PackedMacroBenchmark.class.getClassLoader().getResource(resource);
+    if (url == null) {
+      throw new IllegalStateException(resource + " is not on the benchmark's classpath");
+    }
+    String s = url.toString();
+    try {
+      return s.startsWith("jar:") ? Path.of(new java.net.URI(s.substring(4, s.indexOf("!/"))))
+          : Path.of(url.toURI()).getParent();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   static byte[] key(long i) {
     return Bytes.toBytes(String.format(Locale.ROOT, "patient-%08d", i));
   }
@@ -132,6 +162,11 @@ public final class PackedMacroBenchmark {
     Map<String, double[]> writes = new LinkedHashMap<>();
     out.printf("Starting an embedded HBase (%s heap, block cache %s of it) in %s ...%n", HEAP, CACHE_FRACTION, data);
     try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).maxHeap(HEAP)
+        // HBase's own ZSTD codec (zstd-jni) instead of Hadoop's, which needs native libhadoop; named in an
+        // hbase-site.xml, where compression algorithms read their codec from
+        .addClasspath(zstdSiteDirectory(data))
+        .addClasspath(jarOf("org/apache/hadoop/hbase/io/compress/zstd/ZstdCodec.class"))
+        .addClasspath(jarOf("com/github/luben/zstd/Zstd.class"))
         .setting("hfile.block.cache.size", CACHE_FRACTION).start()) {
       Configuration conf = HBaseConfiguration.create();
       conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
@@ -141,8 +176,10 @@ public final class PackedMacroBenchmark {
       KeyProvider keys = KeyProvider.fromMasterKey(master);
       Map<String, TableSchema> schemas = new LinkedHashMap<>();
       schemas.put("plain", TableSchema.parse(schema("packed_bench_plain", "PLAIN", ""), "plain"));
-      schemas.put("plain, GZ family compression", TableSchema.parse(schema("packed_bench_plain_gz", "PLAIN", ""), "gz"));
-      schemas.put("STD per row, GZ family compression", TableSchema.parse(schema("packed_bench_std", "STD", ""), "std"));
+      schemas.put("plain, ZSTD family compression", TableSchema.parse(schema("packed_bench_plain_zstd", "PLAIN", ""),
+          "zstd"));
+      schemas.put("STD per row, ZSTD family compression", TableSchema.parse(schema("packed_bench_std", "STD", ""),
+          "std"));
       schemas.put("PACKED, 50 rows, ZSTD + dictionary", TableSchema.parse(schema("packed_bench_packed", "STD",
           PACKED_LAYOUT.replace("DICT", "true")), "packed"));
       for (int writers : new int[] {1, 4, 16}) {
@@ -164,10 +201,10 @@ public final class PackedMacroBenchmark {
           }
           TableName name = TableName.valueOf(e.getValue().tableName());
           TableDescriptorBuilder d = SecureConnection.descriptorFor(e.getValue());
-          if (e.getKey().contains("GZ")) {
+          if (e.getKey().contains("ZSTD family")) {
             for (ColumnFamilyDescriptor cf : d.build().getColumnFamilies()) {
               d.modifyColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(cf)
-                  .setCompressionType(Compression.Algorithm.GZ).build());
+                  .setCompressionType(Compression.Algorithm.ZSTD).build());
             }
           }
           secure.createTable(d, null);
@@ -387,7 +424,9 @@ public final class PackedMacroBenchmark {
         + " child JVM, %s heap, hfile.block.cache.size %s: about %d MB of block cache, which holds data blocks"
         + " uncompressed, so only the packed table fits); every table loaded in batches of 200 puts from one"
         + " thread (a packed table writes a batch pack by pack; for the packed one 5,000 rows first, then a"
-        + " dictionary trained on them, then every row). Stored bytes after flush and major compaction (exact store file sizes). Reads:"
+        + " dictionary trained on them, then every row). Family compression ZSTD: HBase's own codec"
+        + " (hbase-compression-zstd, zstd-jni) on the region server. Stored bytes after flush and major compaction"
+        + " (exact store file sizes). Reads:"
         + " %,d single-row gets per distribution (uniform; YCSB's scrambled Zipfian) and %,d scans of 100 rows from"
         + " a random key, one thread, after one pass of %,d uniform gets to warm the caches. %s. Arguments: %s%n",
         rows, new PatientGenerator(1).patient(0).cells().size(), VersionInfo.getVersion(), HEAP, CACHE_FRACTION,
