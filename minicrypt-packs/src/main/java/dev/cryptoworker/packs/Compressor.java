@@ -1,9 +1,13 @@
 package dev.cryptoworker.packs;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdException;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.DataFormatException;
@@ -51,26 +55,53 @@ abstract class Compressor {
     }
   };
 
+  /**
+   * zstd frames without what the pack already says or the encryption already guarantees: no magic
+   * number, dictionary id, content size or checksum (4 bytes a pack, 8 with a dictionary: much of a
+   * small pack's or an APPEND entry's).
+   * Frames written with them before still open: a magicless frame never starts with the magic's
+   * first byte (0x28 would set a reserved bit of its header).
+   */
   private static final Compressor ZSTD = new Compressor() {
     private static final int LEVEL = 3;
+    private static final byte[] MAGIC = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD};
     private final Map<PackDictionary, ZstdDictCompress> compressing = new ConcurrentHashMap<>();
     private final Map<PackDictionary, ZstdDictDecompress> decompressing = new ConcurrentHashMap<>();
+    /** Contexts are not thread-safe: one per thread and dictionary (null: none). */
+    private final ThreadLocal<Map<PackDictionary, ZstdCompressCtx>> compressors =
+        ThreadLocal.withInitial(HashMap::new);
+    private final ThreadLocal<Map<PackDictionary, ZstdDecompressCtx>> decompressors =
+        ThreadLocal.withInitial(HashMap::new);
 
     @Override
     byte[] compress(byte[] input, PackDictionary dictionary) {
-      if (dictionary == null) {
-        return Zstd.compress(input, LEVEL);
-      }
-      return Zstd.compress(input, compressing.computeIfAbsent(dictionary,
-          d -> new ZstdDictCompress(d.bytesUnsafe(), LEVEL)));
+      ZstdCompressCtx ctx = compressors.get().computeIfAbsent(dictionary, d -> {
+        ZstdCompressCtx c = new ZstdCompressCtx().setLevel(LEVEL).setMagicless(true).setDictID(false)
+            .setContentSize(false).setChecksum(false);
+        return d == null ? c : c.loadDict(compressing.computeIfAbsent(d,
+            x -> new ZstdDictCompress(x.bytesUnsafe(), LEVEL)));
+      });
+      return ctx.compress(input);
     }
 
     @Override
     byte[] decompress(byte[] compressed, int length, PackDictionary dictionary) {
       try {
-        byte[] out = dictionary == null ? Zstd.decompress(compressed, length)
-            : Zstd.decompress(compressed, decompressing.computeIfAbsent(dictionary,
-                d -> new ZstdDictDecompress(d.bytesUnsafe())), length);
+        byte[] out;
+        if (Arrays.equals(compressed, 0, Math.min(4, compressed.length), MAGIC, 0, 4)) {
+          out = dictionary == null ? Zstd.decompress(compressed, length) // a framed pack, written before
+              : Zstd.decompress(compressed, dictionaryFor(dictionary), length);
+        } else {
+          ZstdDecompressCtx ctx = decompressors.get().computeIfAbsent(dictionary, d -> {
+            ZstdDecompressCtx c = new ZstdDecompressCtx().setMagicless(true);
+            return d == null ? c : c.loadDict(dictionaryFor(d));
+          });
+          out = new byte[length];
+          int n = ctx.decompressByteArray(out, 0, length, compressed, 0, compressed.length);
+          if (n != length) {
+            throw new IllegalArgumentException("zstd gave " + n + " bytes, " + length + " expected");
+          }
+        }
         if (out.length != length) {
           throw new IllegalArgumentException("zstd gave " + out.length + " bytes, " + length + " expected");
         }
@@ -78,6 +109,10 @@ abstract class Compressor {
       } catch (ZstdException e) {
         throw new IllegalArgumentException("zstd: " + e.getMessage(), e);
       }
+    }
+
+    private ZstdDictDecompress dictionaryFor(PackDictionary d) {
+      return decompressing.computeIfAbsent(d, x -> new ZstdDictDecompress(x.bytesUnsafe()));
     }
   };
 

@@ -230,4 +230,21 @@ class PackCodecTest {
     assertThrows(PackDecodingException.class, () -> codec("other", PackCompression.ZSTD, null)
         .openEntry(bytes("row-1"), id, stored));
   }
+
+  @Test
+  void zstdWritesBareFramesAndStillReadsFullOnes() throws Exception {
+    PackDictionary dictionary = PackDictionaries.train(PackCompression.ZSTD, 1, samples(0, 2_000), 16 << 10);
+    Compressor zstd = Compressor.of(PackCompression.ZSTD);
+    for (PackDictionary d : new PackDictionary[] {null, dictionary}) {
+      byte[] rows = records(3, 10).serialize();
+      byte[] full = d == null ? com.github.luben.zstd.Zstd.compress(rows, 3)
+          : com.github.luben.zstd.Zstd.compress(rows, new com.github.luben.zstd.ZstdDictCompress(d.bytesUnsafe(), 3));
+      byte[] bare = zstd.compress(rows, d);
+      // the magic (4 bytes) and, with a dictionary, its id (4 more); the content size gives way to a window size
+      assertTrue(full.length - bare.length >= (d == null ? 4 : 8), "bare " + bare.length + ", full " + full.length);
+      assertArrayEquals(rows, zstd.decompress(bare, rows.length, d));
+      assertArrayEquals(rows, zstd.decompress(full, rows.length, d), "a frame written before still opens");
+      assertThrows(IllegalArgumentException.class, () -> zstd.decompress(bare, rows.length + 1, d));
+    }
+  }
 }
