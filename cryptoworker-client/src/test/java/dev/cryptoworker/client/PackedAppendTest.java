@@ -18,7 +18,6 @@ import java.io.File;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +34,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -387,10 +384,7 @@ class PackedAppendTest {
         t.put(puts.subList(i, i + 500));
       }
       // Another client merges; it is killed while it holds the lease, part way through the packs.
-      ProcessBuilder pb = SecureFixture.childJvm(Merger.class, conf.get("hbase.zookeeper.quorum"),
-          conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
-      pb.environment().put("APPEND_MERGER_KEY", Base64.getEncoder().encodeToString(master));
-      pb.environment().put("APPEND_MERGER_SCHEMA", schema.toYaml());
+      ProcessBuilder pb = SecureFixture.childClient(Merger.class, conf, schema, master);
       File log = File.createTempFile("append-merger", ".log");
       log.deleteOnExit();
       pb.redirectOutput(log);
@@ -433,15 +427,9 @@ class PackedAppendTest {
   /** The child process: merge rounds on an APPEND table until killed. */
   public static final class Merger {
     public static void main(String[] args) throws Exception {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", args[0]);
-      conf.set("hbase.zookeeper.property.clientPort", args[1]);
-      TableSchema schema = TableSchema.parse(System.getenv("APPEND_MERGER_SCHEMA"));
-      KeyProvider keys = KeyProvider.fromMasterKey(Base64.getDecoder().decode(System.getenv("APPEND_MERGER_KEY")));
-      try (Connection c = ConnectionFactory.createConnection(conf);
-          SecureConnection secure = SecureConnection.wrap(c, keys, List.of(schema), MANUAL)) {
+      try (SecureFixture.ChildClient child = SecureFixture.childClient(args, MANUAL)) {
         while (true) {
-          System.out.println("merged " + secure.mergePackEpochs(TableName.valueOf(args[2])));
+          System.out.println("merged " + child.secure().mergePackEpochs(child.table()));
           Thread.sleep(50);
         }
       }

@@ -15,7 +15,6 @@ import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -28,12 +27,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -562,10 +559,7 @@ class PackedLayoutTest {
     KeyProvider keys = KeyProvider.fromMasterKey(master);
     try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
       secure.createTable(schema);
-      ProcessBuilder pb = SecureFixture.childJvm(PackWriter.class, conf.get("hbase.zookeeper.quorum"),
-          conf.get("hbase.zookeeper.property.clientPort"), schema.tableName());
-      pb.environment().put("PACKED_WRITER_KEY", Base64.getEncoder().encodeToString(master));
-      pb.environment().put("PACKED_WRITER_SCHEMA", schema.toYaml());
+      ProcessBuilder pb = SecureFixture.childClient(PackWriter.class, conf, schema, master);
       int batches = SecureFixture.killAfterBatches(pb, 12);
       assertEquals(12, batches, "the writer must have written before it was killed");
       try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
@@ -593,13 +587,8 @@ class PackedLayoutTest {
     static final int BATCH = 10;
 
     public static void main(String[] args) throws Exception {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", args[0]);
-      conf.set("hbase.zookeeper.property.clientPort", args[1]);
-      TableSchema schema = TableSchema.parse(System.getenv("PACKED_WRITER_SCHEMA"));
-      KeyProvider keys = KeyProvider.fromMasterKey(Base64.getDecoder().decode(System.getenv("PACKED_WRITER_KEY")));
-      try (Connection c = ConnectionFactory.createConnection(conf);
-          Table t = SecureConnection.wrap(c, keys, List.of(schema)).getTable(TableName.valueOf(args[2]))) {
+      try (SecureFixture.ChildClient child = SecureFixture.childClient(args, SecureTableOptions.defaults());
+          Table t = child.secure().getTable(child.table())) {
         for (int b = 0; ; b++) {
           for (int i = 0; i < BATCH; i++) {
             String id = "b" + b + "-" + i;

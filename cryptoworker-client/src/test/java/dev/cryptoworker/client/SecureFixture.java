@@ -104,6 +104,41 @@ final class SecureFixture {
   }
 
   /**
+   * A child JVM running {@code main} as a client of the cluster {@code conf} points at, with
+   * {@code schema} and the master key {@code master} in its environment and {@code table} as its
+   * third argument; the child takes them with {@link #childClient}.
+   */
+  static ProcessBuilder childClient(Class<?> main, Configuration conf, TableSchema schema, byte[] master) {
+    ProcessBuilder pb = childJvm(main, conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"),
+        schema.tableName());
+    pb.environment().put("CRYPTOWORKER_CHILD_KEY", java.util.Base64.getEncoder().encodeToString(master));
+    pb.environment().put("CRYPTOWORKER_CHILD_SCHEMA", schema.toYaml());
+    return pb;
+  }
+
+  /** In a child {@link #childClient} started: its connection to the cluster and its secure connection. */
+  record ChildClient(Connection hbase, SecureConnection secure, TableName table) implements AutoCloseable {
+    @Override
+    public void close() throws IOException {
+      secure.close();
+      hbase.close();
+    }
+  }
+
+  /** The child's side of {@link #childClient}, from its arguments and environment. */
+  static ChildClient childClient(String[] args, SecureTableOptions options) throws IOException {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", args[0]);
+    conf.set("hbase.zookeeper.property.clientPort", args[1]);
+    TableSchema schema = TableSchema.parse(System.getenv("CRYPTOWORKER_CHILD_SCHEMA"));
+    KeyProvider keys = KeyProvider.fromMasterKey(java.util.Base64.getDecoder()
+        .decode(System.getenv("CRYPTOWORKER_CHILD_KEY")));
+    Connection hbase = org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(conf);
+    return new ChildClient(hbase, SecureConnection.wrap(hbase, keys, List.of(schema), options),
+        TableName.valueOf(args[2]));
+  }
+
+  /**
    * Starts {@code child}, waits until it has printed {@code batches} lines starting with
    * "batch ", then kills it with SIGKILL (in the middle of its next batch). Returns the batches seen.
    */
