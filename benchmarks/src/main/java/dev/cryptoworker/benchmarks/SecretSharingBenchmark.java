@@ -92,18 +92,4 @@ public class SecretSharingBenchmark {
   public byte[] join() throws GeneralSecurityException {
     return sharing.join(threshold, null).value();
   }
-
-  /**
-   * The same with secret-sharing's opt-in Vector API kernel (module secret-sharing-vector, chosen
-   * when the JVM has jdk.incubator.vector). Run alone: {@code WithVectorApi -p scheme=SECURE_RAID,AES_RS}.
-   */
-  @Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
-  public static class WithVectorApi extends SecretSharingBenchmark {
-    @Setup(Level.Trial)
-    public void requireVectorModule() {
-      if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-        throw new IllegalStateException("run with --add-modules=jdk.incubator.vector");
-      }
-    }
-  }
 }

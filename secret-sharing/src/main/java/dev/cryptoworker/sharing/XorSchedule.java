@@ -1,5 +1,8 @@
 package dev.cryptoworker.sharing;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -15,6 +18,7 @@ import java.util.List;
  * shares, for one, takes 5 loads per output packet instead of about 9. Immutable and thread-safe.
  */
 final class XorSchedule {
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   /** Packets per group (a table has up to 2^4 entries). */
   private static final int GROUP = 4;
   /** A table entry costs about as much as this many packet loads in an output (its loads, store and call). */
@@ -28,7 +32,6 @@ final class XorSchedule {
   /** An entry a table will have, not numbered yet. */
   private static final int NEEDED = -2;
 
-  private final XorKernel kernel;
   private final int sources;
   private final int outputs;
   private final int tableEntries;
@@ -41,9 +44,7 @@ final class XorSchedule {
   private final int[] runStart;
   private final int[] runArity;
 
-  private XorSchedule(XorKernel kernel, int sources, int outputs, int tableEntries, int[] copyOf, int[] opStart,
-      int[] refs) {
-    this.kernel = kernel;
+  private XorSchedule(int sources, int outputs, int tableEntries, int[] copyOf, int[] opStart, int[] refs) {
     this.sources = sources;
     this.outputs = outputs;
     this.tableEntries = tableEntries;
@@ -65,14 +66,9 @@ final class XorSchedule {
     this.runArity = arities.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  /** The schedule for {@code coefficients} (outputs x sources, entries in GF(2^8)), on the kernel this JVM runs. */
+  /** The schedule for {@code coefficients} (outputs x sources, entries in GF(2^8)). */
   static XorSchedule of(int[][] coefficients) {
-    return of(coefficients, XorKernelChoice.SELECTED);
-  }
-
-  /** The schedule for {@code coefficients} on {@code kernel} (tests compare kernels). */
-  static XorSchedule of(int[][] coefficients, XorKernel kernel) {
-    return new Builder(coefficients).build(kernel);
+    return new Builder(coefficients).build();
   }
 
   /** Source packets loaded, over all output packets and table entries (for tests and tuning). */
@@ -122,9 +118,9 @@ final class XorSchedule {
     }
   }
 
-  // One method per source count, the sources' arrays and offsets in locals, one kernel loop: a loop
-  // over a list of sources ran at about half the speed; operations are grouped by source count so
-  // each group runs in one loop of calls to one method.
+  // One method per source count, the sources' arrays and offsets in locals, one loop over 8-byte
+  // words: a loop over a list of sources ran at about half the speed; operations are grouped by
+  // source count so each group runs in one loop of calls to one method.
 
   /** An operation of any number of sources, in passes of 8 (the later ones adding to the destination). */
   private void xorMany(byte[][] array, int[] base, int[] unit, int first, int end, int length) {
@@ -213,6 +209,10 @@ final class XorSchedule {
     return base[ref >>> INDEX_BITS] + (ref & INDEX_MASK) * unit[ref >>> INDEX_BITS];
   }
 
+  private static long word(byte[] a, int at) {
+    return (long) LONGS.get(a, at);
+  }
+
   private void xor1(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
     int dst = refs[first];
     byte[] d = array[dst >>> INDEX_BITS];
@@ -220,7 +220,10 @@ final class XorSchedule {
     int r0 = refs[p];
     byte[] a0 = array[r0 >>> INDEX_BITS];
     int o0 = at(r0, base, unit);
-    kernel.xor1(d, dAt, accumulate, a0, o0, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b));
+    }
   }
 
   private void xor2(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
@@ -233,7 +236,10 @@ final class XorSchedule {
     int r1 = refs[p + 1];
     byte[] a1 = array[r1 >>> INDEX_BITS];
     int o1 = at(r1, base, unit);
-    kernel.xor2(d, dAt, accumulate, a0, o0, a1, o1, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b));
+    }
   }
 
   private void xor3(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
@@ -249,7 +255,10 @@ final class XorSchedule {
     int r2 = refs[p + 2];
     byte[] a2 = array[r2 >>> INDEX_BITS];
     int o2 = at(r2, base, unit);
-    kernel.xor3(d, dAt, accumulate, a0, o0, a1, o1, a2, o2, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b));
+    }
   }
 
   private void xor4(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
@@ -268,7 +277,10 @@ final class XorSchedule {
     int r3 = refs[p + 3];
     byte[] a3 = array[r3 >>> INDEX_BITS];
     int o3 = at(r3, base, unit);
-    kernel.xor4(d, dAt, accumulate, a0, o0, a1, o1, a2, o2, a3, o3, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b));
+    }
   }
 
   private void xor5(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
@@ -290,8 +302,11 @@ final class XorSchedule {
     int r4 = refs[p + 4];
     byte[] a4 = array[r4 >>> INDEX_BITS];
     int o4 = at(r4, base, unit);
-    kernel.xor5(d, dAt, accumulate, a0, o0, a1, o1, a2, o2, a3, o3,
-        a4, o4, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+          ^ word(a4, o4 + b));
+    }
   }
 
   private void xor6(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
@@ -316,8 +331,11 @@ final class XorSchedule {
     int r5 = refs[p + 5];
     byte[] a5 = array[r5 >>> INDEX_BITS];
     int o5 = at(r5, base, unit);
-    kernel.xor6(d, dAt, accumulate, a0, o0, a1, o1, a2, o2, a3, o3,
-        a4, o4, a5, o5, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+          ^ word(a4, o4 + b) ^ word(a5, o5 + b));
+    }
   }
 
   private void xor7(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
@@ -345,8 +363,11 @@ final class XorSchedule {
     int r6 = refs[p + 6];
     byte[] a6 = array[r6 >>> INDEX_BITS];
     int o6 = at(r6, base, unit);
-    kernel.xor7(d, dAt, accumulate, a0, o0, a1, o1, a2, o2, a3, o3,
-        a4, o4, a5, o5, a6, o6, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+          ^ word(a4, o4 + b) ^ word(a5, o5 + b) ^ word(a6, o6 + b));
+    }
   }
 
   private void xor8(byte[][] array, int[] base, int[] unit, int first, int p, boolean accumulate, int length) {
@@ -377,8 +398,11 @@ final class XorSchedule {
     int r7 = refs[p + 7];
     byte[] a7 = array[r7 >>> INDEX_BITS];
     int o7 = at(r7, base, unit);
-    kernel.xor8(d, dAt, accumulate, a0, o0, a1, o1, a2, o2, a3, o3,
-        a4, o4, a5, o5, a6, o6, a7, o7, length);
+    for (int b = 0; b < length; b += 8) {
+      long x = accumulate ? word(d, dAt + b) : 0;
+      LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+          ^ word(a4, o4 + b) ^ word(a5, o5 + b) ^ word(a6, o6 + b) ^ word(a7, o7 + b));
+    }
   }
 
   /** Chooses per group between direct loads and a table, then lists the table entries and the output packets. */
@@ -398,7 +422,7 @@ final class XorSchedule {
       this.sources = outputs == 0 ? 0 : coefficients[0].length;
     }
 
-    XorSchedule build(XorKernel kernel) {
+    XorSchedule build() {
       int groups = sources * 8 / GROUP;
       int packets = outputs * 8;
       int[] copyOf = new int[outputs];
@@ -466,7 +490,7 @@ final class XorSchedule {
         }
       }
       sortedStart[order.length] = at;
-      return new XorSchedule(kernel, sources, outputs, tableEntries, copyOf, sortedStart, sortedRefs);
+      return new XorSchedule(sources, outputs, tableEntries, copyOf, sortedStart, sortedRefs);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.cryptoworker.sharing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -12,19 +13,49 @@ import org.junit.jupiter.api.Test;
  * q of each of the 8 packets), computed here byte by byte with {@link Gf256#mul}.
  */
 class XorScheduleTest {
+  /** Chunk sizes: one 64-byte packet each; packets of 72 bytes (a word past the 64-byte blocks); several stripes, the last short. */
+  private static final int[] CHUNKS = {512, 576, 8192 + 64};
+
   @Test
   void schemeEncodingsAndDecodingsEqualTheProductSymbolBySymbol() {
     SplittableRandom random = new SplittableRandom(13);
-    for (XorScheduleShapes.Shape shape : XorScheduleShapes.schemeMatrices()) {
-      check(shape.coefficients(), random, shape.name());
+    for (int k : new int[] {2, 4, 8}) {
+      for (int r = 1; r <= 2; r++) {
+        for (int z = 1; z <= 2; z++) {
+          int n = k + r + z;
+          for (GfMatrix e : new GfMatrix[] {SecretSharings.secureRaid(n, r, z), SecretSharings.packedShamir(n, k, z),
+              SecretSharings.reedSolomon(k + r, k)}) {
+            int t = e.columns();
+            check(rowsOf(e, e.rows()), random, "encoding k=" + k + " r=" + r + " z=" + z);
+            int[] first = GfArithmeticTest.range(t);
+            int[] last = new int[t];
+            Arrays.setAll(last, i -> e.rows() - t + i);
+            for (int[] subset : new int[][] {first, last}) {
+              GfMatrix inverse = e.rows(subset).inverse();
+              check(rowsOf(inverse, t), random, "decoding k=" + k + " r=" + r + " z=" + z);
+              check(rowsOf(inverse, k), random, "data of k=" + k + " r=" + r + " z=" + z);
+            }
+          }
+        }
+      }
     }
   }
 
   @Test
   void randomMatricesCopiesAndZeroRowsEqualTheProduct() {
     SplittableRandom random = new SplittableRandom(17);
-    for (XorScheduleShapes.Shape shape : XorScheduleShapes.randomMatrices(random)) {
-      check(shape.coefficients(), random, shape.name());
+    for (int trial = 0; trial < 40; trial++) {
+      int outputs = 1 + random.nextInt(12);
+      int sources = 1 + random.nextInt(12);
+      int[][] c = new int[outputs][sources];
+      for (int[] row : c) {
+        switch (random.nextInt(4)) {
+          case 0 -> row[random.nextInt(sources)] = 1; // a copy
+          case 1 -> { } // all zero
+          default -> Arrays.setAll(row, j -> random.nextInt(3) == 0 ? 0 : random.nextInt(256));
+        }
+      }
+      check(c, random, "random " + outputs + "x" + sources);
     }
   }
 
@@ -34,7 +65,7 @@ class XorScheduleTest {
     int k = 8;
     GfMatrix e = SecretSharings.secureRaid(k + 4, 2, 2);
     GfMatrix inverse = e.rows(GfArithmeticTest.range(k + 2)).inverse();
-    int[][] data = XorScheduleShapes.rowsOf(inverse, k);
+    int[][] data = rowsOf(inverse, k);
     int bits = 0;
     for (int[] row : data) {
       for (int c : row) {
@@ -47,22 +78,46 @@ class XorScheduleTest {
     assertTrue(loads < bits * 2 / 3, loads + " loads for " + bits + " bits");
   }
 
+  private static int[][] rowsOf(GfMatrix m, int rows) {
+    int[][] out = new int[rows][];
+    Arrays.setAll(out, m::row);
+    return out;
+  }
+
   private static void check(int[][] c, SplittableRandom random, String what) {
+    int outputs = c.length;
+    int sources = c[0].length;
     XorSchedule schedule = XorSchedule.of(c);
-    for (int chunk : XorScheduleShapes.CHUNKS) {
-      XorScheduleShapes.Chunks sources = XorScheduleShapes.sources(c[0].length, chunk, random);
-      XorScheduleShapes.Chunks outputs = XorScheduleShapes.outputs(c.length, chunk, random);
-      byte[][] src = sources.arrays();
-      int[] at = sources.offsets();
-      byte[][] out = outputs.arrays();
-      int[] outAt = outputs.offsets();
+    for (int chunk : CHUNKS) {
+      // Sources at odd offsets in their arrays, two of them sharing one array, as shares and value chunks do.
+      byte[][] src = new byte[sources][];
+      int[] at = new int[sources];
+      byte[] shared = new byte[7 + 2 * chunk];
+      random.nextBytes(shared);
+      for (int j = 0; j < sources; j++) {
+        if (j < 2) {
+          src[j] = shared;
+          at[j] = 7 + j * chunk;
+        } else {
+          src[j] = new byte[chunk + 3];
+          random.nextBytes(src[j]);
+          at[j] = 3;
+        }
+      }
+      byte[][] out = new byte[outputs][];
+      int[] outAt = new int[outputs];
+      for (int o = 0; o < outputs; o++) {
+        out[o] = new byte[chunk + 5];
+        random.nextBytes(out[o]); // whatever was there is overwritten
+        outAt[o] = 5;
+      }
       schedule.run(src, at, out, outAt, chunk);
       int packet = chunk / 8;
-      for (int o = 0; o < c.length; o++) {
+      for (int o = 0; o < outputs; o++) {
         for (int q = 0; q < packet; q++) {
           for (int t = 0; t < 8; t++) {
             int expected = 0;
-            for (int j = 0; j < c[0].length; j++) {
+            for (int j = 0; j < sources; j++) {
               expected ^= Gf256.mul(c[o][j], symbol(src[j], at[j], packet, q, t));
             }
             int actual = symbol(out[o], outAt[o], packet, q, t);
