@@ -78,6 +78,18 @@ class XorScheduleTest {
     assertTrue(loads < bits * 2 / 3, loads + " loads for " + bits + " bits");
   }
 
+  /** One schedule run with layouts alternating (it keeps the last one's offsets) stays exact. */
+  @Test
+  void exactWhenLayoutsAlternate() {
+    SplittableRandom random = new SplittableRandom(13);
+    GfMatrix e = SecretSharings.secureRaid(8 + 4, 2, 2);
+    int[][] c = rowsOf(e.rows(GfArithmeticTest.range(8 + 2)).inverse(), 8);
+    XorSchedule schedule = XorSchedule.of(c);
+    for (int round = 0; round < 2; round++) {
+      check(schedule, c, random, "alternating layouts, round " + round);
+    }
+  }
+
   private static int[][] rowsOf(GfMatrix m, int rows) {
     int[][] out = new int[rows][];
     Arrays.setAll(out, m::row);
@@ -85,9 +97,12 @@ class XorScheduleTest {
   }
 
   private static void check(int[][] c, SplittableRandom random, String what) {
+    check(XorSchedule.of(c), c, random, what);
+  }
+
+  private static void check(XorSchedule schedule, int[][] c, SplittableRandom random, String what) {
     int outputs = c.length;
     int sources = c[0].length;
-    XorSchedule schedule = XorSchedule.of(c);
     for (int chunk : CHUNKS) {
       // Sources at odd offsets in their arrays, two of them sharing one array, as shares and value chunks do.
       byte[][] src = new byte[sources][];
