@@ -13,24 +13,36 @@ import java.util.List;
  * as a list of packet XORs, built once per matrix. Taken bit by bit, each output packet would load
  * one source packet per set bit of its coefficients' bit matrices (about 4 per coefficient); here
  * each source's 8 packets form two groups of 4, and a group that enough output packets use gets a
- * table of the XORs of its packets that they need (the "Four Russians" method): each such output
- * packet then loads one table entry for the group. Decoding Secure RAID's data from its systematic
- * shares, for one, takes 5 loads per output packet instead of about 9. Immutable and thread-safe.
+ * table of the XORs of 2 or more of its packets, built by one operation (the "Four Russians"
+ * method): each such output packet then loads one table entry for the group. Decoding Secure RAID's
+ * data from its systematic shares, for one, takes 5 loads per output packet instead of about 9.
+ * Thread-safe; the program is immutable, and the offsets of the last call's layout are cached.
  */
 final class XorSchedule {
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   /** Packets per group (a table has up to 2^4 entries). */
   private static final int GROUP = 4;
-  /** A table entry costs about as much as this many packet loads in an output (its loads, store and call). */
-  private static final int ENTRY_COST = 4;
+  /**
+   * A group's table costs about as much as this many packet loads in outputs: one operation loads
+   * the group's 4 packets once per word and stores all 11 sums of 2 or more of them.
+   */
+  private static final int TABLE_COST = 16;
+  /** The sums a table operation stores, by which of the group's packets they take: all of 2 or more. */
+  private static final int[] SUMS = {3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
+  /** The arity of table operations (their 11 destinations, then the group's 4 packets). */
+  private static final int TABLE = -1;
+  /**
+   * Packets of 4 KiB values with k = 8 get loops of this constant length, which C2 unrolls whole:
+   * with a variable bound, loop overhead on 8 words was about a fifth of the decode (kernel alone,
+   * Secure RAID k = 8: 1.7 us with the bound variable, 1.35-1.4 with it constant).
+   */
+  private static final int SMALL_PACKET = 64;
   /** Bytes of each packet coded per pass over the program, so tables stay in cache for large chunks. */
   private static final int STRIPE = 1024;
 
   /** References name their packet as slot << 16 | index: slots 0..sources-1 the sources, then the outputs, then the table. */
   private static final int INDEX_BITS = 16;
   private static final int INDEX_MASK = (1 << INDEX_BITS) - 1;
-  /** An entry a table will have, not numbered yet. */
-  private static final int NEEDED = -2;
 
   private final int sources;
   private final int outputs;
@@ -44,11 +56,12 @@ final class XorSchedule {
   private final int[] slot;
   /** The offsets for the last call's layout (immutable; a race only builds one twice). */
   private volatile Layout layout;
-  /** Runs of consecutive operations with the same number of sources (1 to 8; 0 for others): first operation and arity. */
+  /** Runs of consecutive operations of one arity (1 to 8 sources; 0 for others; TABLE): first operation and arity. */
   private final int[] runStart;
   private final int[] runArity;
 
-  private XorSchedule(int sources, int outputs, int tableEntries, int[] copyOf, int[] opStart, int[] refs) {
+  private XorSchedule(int sources, int outputs, int tableEntries, int[] copyOf, int[] opStart, int[] opArity,
+      int[] refs) {
     this.sources = sources;
     this.outputs = outputs;
     this.tableEntries = tableEntries;
@@ -59,8 +72,7 @@ final class XorSchedule {
     List<Integer> starts = new ArrayList<>();
     List<Integer> arities = new ArrayList<>();
     for (int op = 0; op + 1 < opStart.length; op++) {
-      int n = opStart[op + 1] - opStart[op] - 1;
-      int arity = arity(n);
+      int arity = opArity[op];
       if (arities.isEmpty() || arities.get(arities.size() - 1) != arity) {
         starts.add(op);
         arities.add(arity);
@@ -78,7 +90,13 @@ final class XorSchedule {
 
   /** Source packets loaded, over all output packets and table entries (for tests and tuning). */
   int loads() {
-    return refs.length - (opStart.length - 1);
+    int loads = 0;
+    for (int run = 0; run < runArity.length; run++) {
+      for (int op = runStart[run]; op < runStart[run + 1]; op++) {
+        loads += runArity[run] == TABLE ? GROUP : opStart[op + 1] - opStart[op] - 1;
+      }
+    }
+    return loads;
   }
 
   /**
@@ -142,6 +160,11 @@ final class XorSchedule {
   /** Operations {@code from..to}, each of {@code arity} sources (0: any number, or none). */
   private void runOps(byte[][] array, int[] at, int done, int from, int to, int arity, int length) {
     switch (arity) {
+      case TABLE -> {
+        for (int op = from; op < to; op++) {
+          table(array, at, done, opStart[op], length);
+        }
+      }
       case 1 -> {
         for (int op = from; op < to; op++) {
           xor1(array, at, done, opStart[op], opStart[op] + 1, false, length);
@@ -246,11 +269,84 @@ final class XorSchedule {
     return (long) LONGS.get(a, at);
   }
 
+  /** A group's table: its 4 packets loaded once per word, all 11 sums stored (unused ones to one spare entry). */
+  private void table(byte[][] array, int[] at, int done, int first, int length) {
+    byte[] t = array[slot[first]];
+    int t3 = at[first] + done;
+    int t5 = at[first + 1] + done;
+    int t6 = at[first + 2] + done;
+    int t7 = at[first + 3] + done;
+    int t9 = at[first + 4] + done;
+    int t10 = at[first + 5] + done;
+    int t11 = at[first + 6] + done;
+    int t12 = at[first + 7] + done;
+    int t13 = at[first + 8] + done;
+    int t14 = at[first + 9] + done;
+    int t15 = at[first + 10] + done;
+    int p = first + SUMS.length;
+    byte[] a0 = array[slot[p]];
+    int o0 = at[p] + done;
+    byte[] a1 = array[slot[p + 1]];
+    int o1 = at[p + 1] + done;
+    byte[] a2 = array[slot[p + 2]];
+    int o2 = at[p + 2] + done;
+    byte[] a3 = array[slot[p + 3]];
+    int o3 = at[p + 3] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x0 = word(a0, o0 + b);
+        long x1 = word(a1, o1 + b);
+        long x2 = word(a2, o2 + b);
+        long x3 = word(a3, o3 + b);
+        long x01 = x0 ^ x1;
+        long x23 = x2 ^ x3;
+        LONGS.set(t, t3 + b, x01);
+        LONGS.set(t, t5 + b, x0 ^ x2);
+        LONGS.set(t, t6 + b, x1 ^ x2);
+        LONGS.set(t, t7 + b, x01 ^ x2);
+        LONGS.set(t, t9 + b, x0 ^ x3);
+        LONGS.set(t, t10 + b, x1 ^ x3);
+        LONGS.set(t, t11 + b, x01 ^ x3);
+        LONGS.set(t, t12 + b, x23);
+        LONGS.set(t, t13 + b, x0 ^ x23);
+        LONGS.set(t, t14 + b, x1 ^ x23);
+        LONGS.set(t, t15 + b, x01 ^ x23);
+      }
+      return;
+    }
+    for (int b = 0; b < length; b += 8) {
+      long x0 = word(a0, o0 + b);
+      long x1 = word(a1, o1 + b);
+      long x2 = word(a2, o2 + b);
+      long x3 = word(a3, o3 + b);
+      long x01 = x0 ^ x1;
+      long x23 = x2 ^ x3;
+      LONGS.set(t, t3 + b, x01);
+      LONGS.set(t, t5 + b, x0 ^ x2);
+      LONGS.set(t, t6 + b, x1 ^ x2);
+      LONGS.set(t, t7 + b, x01 ^ x2);
+      LONGS.set(t, t9 + b, x0 ^ x3);
+      LONGS.set(t, t10 + b, x1 ^ x3);
+      LONGS.set(t, t11 + b, x01 ^ x3);
+      LONGS.set(t, t12 + b, x23);
+      LONGS.set(t, t13 + b, x0 ^ x23);
+      LONGS.set(t, t14 + b, x1 ^ x23);
+      LONGS.set(t, t15 + b, x01 ^ x23);
+    }
+  }
+
   private void xor1(byte[][] array, int[] at, int done, int first, int p, boolean accumulate, int length) {
     byte[] d = array[slot[first]];
     int dAt = at[first] + done;
     byte[] a0 = array[slot[p]];
     int o0 = at[p] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b));
@@ -264,6 +360,13 @@ final class XorSchedule {
     int o0 = at[p] + done;
     byte[] a1 = array[slot[p + 1]];
     int o1 = at[p + 1] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b));
@@ -279,6 +382,13 @@ final class XorSchedule {
     int o1 = at[p + 1] + done;
     byte[] a2 = array[slot[p + 2]];
     int o2 = at[p + 2] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b));
@@ -296,6 +406,13 @@ final class XorSchedule {
     int o2 = at[p + 2] + done;
     byte[] a3 = array[slot[p + 3]];
     int o3 = at[p + 3] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b));
@@ -315,6 +432,14 @@ final class XorSchedule {
     int o3 = at[p + 3] + done;
     byte[] a4 = array[slot[p + 4]];
     int o4 = at[p + 4] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+            ^ word(a4, o4 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
@@ -337,6 +462,14 @@ final class XorSchedule {
     int o4 = at[p + 4] + done;
     byte[] a5 = array[slot[p + 5]];
     int o5 = at[p + 5] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+            ^ word(a4, o4 + b) ^ word(a5, o5 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
@@ -361,6 +494,14 @@ final class XorSchedule {
     int o5 = at[p + 5] + done;
     byte[] a6 = array[slot[p + 6]];
     int o6 = at[p + 6] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+            ^ word(a4, o4 + b) ^ word(a5, o5 + b) ^ word(a6, o6 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
@@ -387,6 +528,14 @@ final class XorSchedule {
     int o6 = at[p + 6] + done;
     byte[] a7 = array[slot[p + 7]];
     int o7 = at[p + 7] + done;
+    if (length == SMALL_PACKET) {
+      for (int b = 0; b < SMALL_PACKET; b += 8) {
+        long x = accumulate ? word(d, dAt + b) : 0;
+        LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
+            ^ word(a4, o4 + b) ^ word(a5, o5 + b) ^ word(a6, o6 + b) ^ word(a7, o7 + b));
+      }
+      return;
+    }
     for (int b = 0; b < length; b += 8) {
       long x = accumulate ? word(d, dAt + b) : 0;
       LONGS.set(d, dAt + b, x ^ word(a0, o0 + b) ^ word(a1, o1 + b) ^ word(a2, o2 + b) ^ word(a3, o3 + b)
@@ -402,6 +551,7 @@ final class XorSchedule {
     private final List<Integer> opStart = new ArrayList<>();
     /** Per operation: the size of the table entry it builds, or GROUP + 1 for output packets. */
     private final List<Integer> opPhase = new ArrayList<>();
+    private final List<Integer> opArity = new ArrayList<>();
     private final List<Integer> refs = new ArrayList<>();
     private int tableEntries;
 
@@ -436,13 +586,13 @@ final class XorSchedule {
       for (int g = 0; g < groups; g++) {
         entry[g] = tableFor(g, pattern);
       }
-      // Entries by size across all groups: an entry is built from a smaller one of its group, so
-      // this puts dozens of operations between a table store and its first load.
-      for (int size = 2; size <= GROUP; size++) {
-        for (int g = 0; g < groups; g++) {
-          if (entry[g] != null) {
-            addEntries(g, entry[g], size);
+      int spare = -1; // the entry unused sums go to
+      for (int g = 0; g < groups; g++) {
+        if (entry[g] != null) {
+          if (spare < 0) {
+            spare = tableEntries++;
           }
+          addTable(g, entry[g], spare);
         }
       }
       for (int p = 0; p < packets; p++) {
@@ -463,23 +613,30 @@ final class XorSchedule {
         }
       }
       opStart.add(refs.size());
+      for (int op = 0; op < opArity.size(); op++) {
+        if (opArity.get(op) == null) {
+          opArity.set(op, arity(opStart.get(op + 1) - opStart.get(op) - 1));
+        }
+      }
       // Operations of one phase do not depend on each other: grouped by source count, they run in
       // loops of one kind each (no dispatch per operation).
       Integer[] order = new Integer[opPhase.size()];
       Arrays.setAll(order, i -> i);
       Arrays.sort(order, Comparator.<Integer>comparingInt(opPhase::get)
-          .thenComparingInt(op -> arity(opStart.get(op + 1) - opStart.get(op) - 1)));
+          .thenComparingInt(opArity::get));
+      int[] sortedArity = new int[order.length];
       int[] sortedStart = new int[order.length + 1];
       int[] sortedRefs = new int[refs.size()];
       int at = 0;
       for (int i = 0; i < order.length; i++) {
         sortedStart[i] = at;
+        sortedArity[i] = opArity.get(order[i]);
         for (int r = opStart.get(order[i]); r < opStart.get(order[i] + 1); r++) {
           sortedRefs[at++] = refs.get(r);
         }
       }
       sortedStart[order.length] = at;
-      return new XorSchedule(sources, outputs, tableEntries, copyOf, sortedStart, sortedRefs);
+      return new XorSchedule(sources, outputs, tableEntries, copyOf, sortedStart, sortedArity, sortedRefs);
     }
 
     /**
@@ -499,12 +656,12 @@ final class XorSchedule {
       for (boolean n : needed) {
         entries += n ? 1 : 0;
       }
-      if (entries * ENTRY_COST + uses >= direct) {
+      if (entries == 0 || TABLE_COST + uses >= direct) {
         return null;
       }
       int[] entry = new int[1 << GROUP];
       for (int bits = 0; bits < 1 << GROUP; bits++) {
-        entry[bits] = needed[bits] ? NEEDED : -1;
+        entry[bits] = needed[bits] ? 0 : -1; // numbered in addTable
       }
       return entry;
     }
@@ -523,25 +680,16 @@ final class XorSchedule {
       return source;
     }
 
-    /** Numbers group {@code g}'s needed entries of {@code size} packets and adds their operations. */
-    private void addEntries(int g, int[] entry, int size) {
-      for (int bits = 0; bits < 1 << GROUP; bits++) {
-        if (entry[bits] != NEEDED || Integer.bitCount(bits) != size) {
-          continue;
-        }
-        int base = 0; // the largest entry already built inside this one
-        for (int sub = (bits - 1) & bits; sub != 0; sub = (sub - 1) & bits) {
-          if (entry[sub] >= 0 && Integer.bitCount(sub) > Integer.bitCount(base)) {
-            base = sub;
-          }
-        }
-        entry[bits] = tableEntries++;
-        begin(size, tableSlot(), entry[bits]);
-        if (base != 0) {
-          ref(tableSlot(), entry[base]);
-        }
-        packetsOf(g, bits & ~base);
+    /** Numbers group {@code g}'s needed entries and adds the operation that builds its table. */
+    private void addTable(int g, int[] entry, int spare) {
+      opPhase.add(0);
+      opArity.add(TABLE);
+      opStart.add(refs.size());
+      for (int bits : SUMS) {
+        entry[bits] = entry[bits] >= 0 ? tableEntries++ : -1;
+        ref(tableSlot(), entry[bits] >= 0 ? entry[bits] : spare);
       }
+      packetsOf(g, (1 << GROUP) - 1);
     }
 
     private void packetsOf(int g, int bits) {
@@ -558,6 +706,7 @@ final class XorSchedule {
 
     private void begin(int phase, int slot, int index) {
       opPhase.add(phase);
+      opArity.add(null); // set once its sources are in
       opStart.add(refs.size());
       ref(slot, index);
     }
