@@ -72,11 +72,7 @@ final class AppendEntries {
     this.packs = packs;
     this.records = records;
     this.halfLeaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 2;
-    long w;
-    do {
-      w = IDS.nextLong();
-    } while (w == 0);
-    this.writer = w;
+    this.writer = IDS.nextLong(); // any value: with the sequence it only keeps entry ids apart
   }
 
   static byte[] id(long epoch, long writer, long sequence) {

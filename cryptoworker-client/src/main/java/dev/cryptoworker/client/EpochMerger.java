@@ -3,7 +3,6 @@ package dev.cryptoworker.client;
 import dev.cryptoworker.client.EpochRecords.Epoch;
 import dev.cryptoworker.client.EpochRecords.State;
 import java.io.IOException;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +26,6 @@ import java.util.concurrent.TimeUnit;
  * order, so every lower epoch closed earlier still.
  */
 final class EpochMerger {
-  private static final SecureRandom IDS = new SecureRandom();
   /** Entries merged between deletes (and held in memory at once). */
   private static final int CHUNK = 2_000;
 
@@ -62,11 +60,7 @@ final class EpochMerger {
     this.packs = packs;
     this.epochMillis = epochMillis;
     this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-    long i;
-    do {
-      i = IDS.nextLong();
-    } while (i == 0);
-    this.id = i;
+    this.id = EpochRecords.newHolderId();
   }
 
   /**

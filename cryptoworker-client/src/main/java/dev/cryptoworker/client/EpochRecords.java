@@ -33,6 +33,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 final class EpochRecords {
   static final byte[] FAMILY = Bytes.toBytes("m");
   private static final int KEEP_DELETED = 8;
+  private static final java.security.SecureRandom HOLDER_IDS = new java.security.SecureRandom();
 
   /** An epoch's state. */
   enum State {
@@ -57,6 +58,15 @@ final class EpochRecords {
   EpochRecords(Table table, String tableName) {
     this.table = table;
     this.tableName = tableName;
+  }
+
+  /** A random id for a client holding merge leases: never 0, which records "no holder". */
+  static long newHolderId() {
+    long id;
+    do {
+      id = HOLDER_IDS.nextLong();
+    } while (id == 0);
+    return id;
   }
 
   static byte[] qualifier(long epoch) {

@@ -114,18 +114,20 @@ final class PackedLayout extends ClientOnlyLayout {
    * @return the entries merged
    */
   int mergeEpochs() throws IOException {
-    if (merger == null) {
-      throw refused("merging epochs", "it is in mode GENERIC, which writes packs directly");
-    }
-    return merger.round();
+    return appendMerger("merging epochs").round();
   }
 
   /** APPEND mode: the entries not yet merged into packs and deleted. */
   long unmergedEntries() throws IOException {
+    return appendMerger("counting entries").unmerged();
+  }
+
+  /** The APPEND table's merger, or the refusal of {@code what} in GENERIC mode. */
+  private EpochMerger appendMerger(String what) throws IOException {
     if (merger == null) {
-      throw refused("counting entries", "it is in mode GENERIC, which writes packs directly");
+      throw refused(what, "it is in mode GENERIC, which writes packs directly");
     }
-    return merger.unmerged();
+    return merger;
   }
 
   /**
