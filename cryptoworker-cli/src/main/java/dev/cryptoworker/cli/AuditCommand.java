@@ -1,7 +1,7 @@
 package dev.cryptoworker.cli;
 
-import dev.cryptoworker.client.InspectedCell;
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.inspect.InspectedCell;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.keys.KeysetKey;

@@ -1,6 +1,6 @@
 package dev.cryptoworker.cli;
 
-import dev.cryptoworker.client.TableMigration;
+import dev.cryptoworker.client.migrate.TableMigration;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.nio.file.Path;

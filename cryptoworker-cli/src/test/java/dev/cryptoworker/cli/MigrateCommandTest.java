@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cryptoworker.client.InspectedCell;
 import dev.cryptoworker.client.SecureConnection;
-import dev.cryptoworker.client.TableMigration;
+import dev.cryptoworker.client.inspect.InspectedCell;
+import dev.cryptoworker.client.migrate.TableMigration;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeysetFiles;

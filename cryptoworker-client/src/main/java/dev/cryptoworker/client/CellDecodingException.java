@@ -20,7 +20,7 @@ public final class CellDecodingException extends DoNotRetryIOException {
   private final String column;
   private final String reason;
 
-  CellDecodingException(String table, String row, String column, String reason) {
+  public CellDecodingException(String table, String row, String column, String reason) {
     super("table " + table + ", row '" + row + "', " + column + ": " + reason);
     this.table = table;
     this.row = row;

@@ -11,7 +11,7 @@ public final class KeyMismatchException extends IOException {
   private static final long serialVersionUID = 1L;
   private final String table;
 
-  KeyMismatchException(String table, String reason) {
+  public KeyMismatchException(String table, String reason) {
     super("table " + table + ": " + reason);
     this.table = table;
   }

@@ -1,13 +1,24 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.client.codec.BoxContext;
+import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.CounterRows;
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
+import dev.cryptoworker.client.codec.KeyCheck;
+import dev.cryptoworker.client.codec.RegionSupport;
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.inspect.TableInspector;
+import dev.cryptoworker.client.migrate.ColumnMigration;
+import dev.cryptoworker.client.migrate.TableMigration;
+import dev.cryptoworker.client.search.SearchCounters;
+import dev.cryptoworker.client.spi.ConnectionServices;
+import dev.cryptoworker.client.spi.LayoutCapability;
+import dev.cryptoworker.client.spi.LayoutContext;
+import dev.cryptoworker.client.spi.LayoutProvider;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
-import dev.cryptoworker.region.SearchIndexCells;
-import dev.cryptoworker.packs.PackMode;
-import dev.cryptoworker.schema.ColumnPolicy;
-import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
@@ -32,9 +43,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
-import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
@@ -72,8 +80,6 @@ public final class SecureConnection implements Closeable {
       new java.util.concurrent.atomic.AtomicBoolean();
   /** The name of the cluster a single {@link Builder#connection} registers. */
   public static final String DEFAULT_CLUSTER = "default";
-  /** The region-side Process step, registered on tables whose boxes need region-side work. */
-  static final String REGION_OBSERVER = "dev.cryptoworker.coprocessor.RegionRequestObserver";
   /** Table descriptor attribute: the stored format of the table's keyed ciphertexts (absent: 1). */
   static final String STORED_FORMAT_ATTRIBUTE = "cryptoworker.storedformat";
   private static final int IDENTIFIER_BLOCK = 1024;
@@ -88,7 +94,7 @@ public final class SecureConnection implements Closeable {
   private final Map<TableName, TableCodec> opened = new ConcurrentHashMap<>();
   private final SecureTableOptions options;
   private final ExecutorService pool;
-  private final EpochMergers epochMergers;
+  private final ConnectionServices services = new ConnectionServices();
   private volatile boolean closed;
 
   private SecureConnection(Map<String, Connection> clusters, Map<TableName, TableCodec> codecs,
@@ -98,11 +104,6 @@ public final class SecureConnection implements Closeable {
     this.codecsInFormat = codecsInFormat;
     this.options = options;
     this.pool = newPool();
-    this.epochMergers = new EpochMergers(name -> {
-      TableCodec codec = codecs.get(name);
-      TableLayout.Packed packed = (TableLayout.Packed) codec.schema().layout();
-      return new PackedLayout(this.clusters.get(packed.cluster()).getTable(name), resolve(name, codec), options);
-    });
   }
 
   /** Daemon threads for per-region calls; idle threads die after a minute. */
@@ -196,62 +197,37 @@ public final class SecureConnection implements Closeable {
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
-    if (codec.schema().layout() instanceof TableLayout.Shared) {
-      throw new UnsupportedOperationException("table " + name + " is SHARED over " + StorageLayouts.clustersOf(
-          codec.schema().layout()) + ": inspecting and auditing shares is not built yet");
-    }
-    if (codec.schema().layout() instanceof TableLayout.Packed) {
-      throw new UnsupportedOperationException("table " + name + " is PACKED: inspecting and auditing packs is not"
-          + " built yet");
+    try {
+      LayoutCapability.INSPECTION.require(StorageLayouts.of(codec.schema().layout()), codec.schema().layout(),
+          name.getNameAsString(), "inspecting");
+    } catch (UnsupportedSecureOperationException e) {
+      throw new UnsupportedOperationException(e.getMessage(), e);
     }
     try {
-      return new TableInspector(resolve(name, codec), clusters.get(StorageLayouts.homeCluster(codec.schema().layout())),
-          name);
+      return new TableInspector(resolve(name, codec), clusters.get(codec.schema().layout().clusters().get(0)), name);
     } catch (IOException e) {
       throw new UncheckedIOException("table " + name + ": cannot read its descriptor", e);
     }
   }
 
   /**
-   * Trains a compression dictionary for PACKED table {@code name} (schema {@code dictionary: true})
-   * on its first {@code sampleRows} rows and makes it the one new packs use; packs already written
-   * keep theirs (each names its version). Tables opened before keep compressing with the dictionary
-   * they found until they are opened again.
+   * What a layout module opens table {@code name} with (its codec, clusters, options, services):
+   * for the typed views layout modules offer ({@code PackedTables.of(secure)}, {@code
+   * SharedTables.of(secure)}) and the operator's tools. Reads the table's descriptor once.
    *
-   * @return the new dictionary's version
-   * @throws IllegalArgumentException if no schema names the table, it is not PACKED, or the rows are
-   *     too few to train on
+   * @throws IllegalArgumentException if no schema names the table
    */
-  public int trainPackDictionary(TableName name, int sampleRows) throws IOException {
+  public LayoutContext layoutContext(TableName name) throws IOException {
     requireOpen();
     TableCodec codec = codecs.get(name);
-    if (codec == null || !(codec.schema().layout() instanceof TableLayout.Packed packed)) {
-      throw new IllegalArgumentException("table " + name + " is not a PACKED table of this connection");
+    if (codec == null) {
+      throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
-    try (PackedLayout layout = new PackedLayout(clusters.get(packed.cluster()).getTable(name), resolve(name, codec),
-        options)) {
-      return layout.trainDictionary(sampleRows);
-    }
+    return context(name, resolve(name, codec));
   }
 
-  /**
-   * A repair of SHARED table {@code name}: run it when a cluster that was down is back, or after a
-   * read reported corrupt shares (see {@link SharedTableRepair}).
-   *
-   * @throws IllegalArgumentException if no schema names the table, or it is not SHARED
-   */
-  public SharedTableRepair repair(TableName name) throws IOException {
-    requireOpen();
-    TableCodec codec = codecs.get(name);
-    if (codec == null || !(codec.schema().layout() instanceof TableLayout.Shared shared)) {
-      throw new IllegalArgumentException("table " + name + " is not a SHARED table of this connection");
-    }
-    TableCodec resolved = resolve(name, codec);
-    try (Admin admin = defaultCluster().getAdmin()) {
-      createCounterTable(admin); // holds the repair's checkpoint
-    }
-    return new SharedTableRepair(new SharedLayout(name, resolved, shared, clusters, options, pool), defaultCluster(),
-        name);
+  private LayoutContext context(TableName name, TableCodec resolved) {
+    return new LayoutContext(name, resolved, clusters, DEFAULT_CLUSTER, options, pool, services);
   }
 
   private void requireOpen() {
@@ -263,47 +239,7 @@ public final class SecureConnection implements Closeable {
   private SecureTable open(TableName name, TableCodec codec) throws IOException {
     requireOpen();
     TableCodec resolved = resolve(name, codec);
-    SecureTable table = new SecureTable(StorageLayouts.open(new StorageLayouts.Context(name, resolved, clusters,
-        options, pool)), resolved.table());
-    if (options.backgroundMerges() && codec.schema().layout() instanceof TableLayout.Packed packed
-        && packed.mode() == PackMode.APPEND) {
-      epochMergers.mergeInBackground(name, packed);
-    }
-    return table;
-  }
-
-  /**
-   * Runs one merge round of APPEND-mode PACKED table {@code name} now: closes its open epoch if it
-   * is due, and merges into packs the closed epochs no other client holds the lease of (see the
-   * README's APPEND section). Rounds of one table are serialized within this connection; those of
-   * other clients are coordinated through the table's epoch records.
-   *
-   * @return the entries merged into packs
-   * @throws IllegalArgumentException if no schema names the table or it is not an APPEND table
-   */
-  public int mergePackEpochs(TableName name) throws IOException {
-    return appendTable(name).mergeEpochs();
-  }
-
-  /**
-   * How many entries APPEND-mode PACKED table {@code name} holds that are not merged into packs
-   * yet (the merge backlog: reads look at each entry of their rows or range). Counts them with a
-   * key-only scan of the entries' family.
-   *
-   * @throws IllegalArgumentException if no schema names the table or it is not an APPEND table
-   */
-  public long unmergedPackEntries(TableName name) throws IOException {
-    return appendTable(name).unmergedEntries();
-  }
-
-  private PackedLayout appendTable(TableName name) throws IOException {
-    requireOpen();
-    TableCodec codec = codecs.get(name);
-    if (codec == null || !(codec.schema().layout() instanceof TableLayout.Packed packed)
-        || packed.mode() != PackMode.APPEND) {
-      throw new IllegalArgumentException("table " + name + " is not an APPEND-mode PACKED table of this connection");
-    }
-    return epochMergers.layout(name);
+    return new SecureTable(StorageLayouts.of(codec.schema().layout()).open(context(name, resolved)), resolved.table());
   }
 
   /**
@@ -322,7 +258,7 @@ public final class SecureConnection implements Closeable {
     TableDescriptor descriptor = null;
     IOException unreachable = null;
     // A SHARED table's clusters hold the same descriptor: the first that answers will do.
-    for (String cluster : StorageLayouts.clustersOf(declared.schema().layout())) {
+    for (String cluster : declared.schema().layout().clusters()) {
       try (Table table = clusters.get(cluster).getTable(name)) {
         descriptor = table.getDescriptor();
         break;
@@ -333,7 +269,7 @@ public final class SecureConnection implements Closeable {
       }
     }
     if (descriptor == null) {
-      throw new IOException("table " + name + ": no cluster of " + StorageLayouts.clustersOf(declared.schema().layout())
+      throw new IOException("table " + name + ": no cluster of " + declared.schema().layout().clusters()
           + " answered for the table's descriptor", unreachable);
     }
     String recorded = descriptor.getValue(STORED_FORMAT_ATTRIBUTE);
@@ -383,15 +319,16 @@ public final class SecureConnection implements Closeable {
   }
 
   /**
-   * Shuts down this connection's thread pool (running calls finish) and its background merges of
-   * APPEND tables (a round under way finishes). Does not close the wrapped connection. Idempotent; tables obtained before keep working, except that aggregations on them
+   * Shuts down this connection's thread pool (running calls finish) and its layouts' services, such
+   * as background merges of APPEND tables (a round under way finishes). Does not close the wrapped
+   * connection. Idempotent; tables obtained before keep working, except that aggregations on them
    * fail with an {@code IOException}.
    */
   @Override
   public void close() {
     closed = true;
     pool.shutdown();
-    epochMergers.close();
+    services.close();
   }
 
   /**
@@ -401,33 +338,15 @@ public final class SecureConnection implements Closeable {
    */
   public static TableDescriptorBuilder descriptorFor(TableSchema schema) {
     TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(TableName.valueOf(schema.tableName()));
-    for (String family : StorageLayouts.storedFamilies(schema)) {
+    for (String family : StorageLayouts.of(schema.layout()).storedFamilies(schema)) {
       b.setColumnFamily(ColumnFamilyDescriptorBuilder.of(family));
     }
-    if (needsRegionWork(schema)) {
-      try {
-        b.setCoprocessor(REGION_OBSERVER);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    if (anyBox(schema, BoxRegistry.standard()::keepsSearchIndex)) {
-      b.setValue(SearchIndexCells.TABLE_ATTRIBUTE, "true");
+    try {
+      RegionSupport.describe(schema, b);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     return b;
-  }
-
-  /** Whether any column's box needs the region-side observer (ASHE sums, SPLASHE, SSE). */
-  static boolean needsRegionWork(TableSchema schema) {
-    return anyBox(schema, BoxRegistry.standard()::needsRegionWork);
-  }
-
-  /** Whether any policy of {@code schema} (family defaults and listed columns) uses a box {@code test} accepts. */
-  static boolean anyBox(TableSchema schema, Predicate<BoxKind> test) {
-    return schema.families().values().stream()
-        .flatMap(f -> Stream.concat(Stream.of(f.defaultPolicy()), f.columns().values().stream()))
-        .map(ColumnPolicy::box)
-        .anyMatch(test);
   }
 
   /** Creates the HBase table for {@code schema}, with its families. */
@@ -463,18 +382,19 @@ public final class SecureConnection implements Closeable {
     for (ColumnFamilyDescriptor cf : d.getColumnFamilies()) {
       families.add(cf.getNameAsString());
     }
-    Set<String> stored = new TreeSet<>(StorageLayouts.storedFamilies(codec.schema()));
+    LayoutProvider provider = StorageLayouts.of(codec.schema().layout());
+    Set<String> stored = new TreeSet<>(provider.storedFamilies(codec.schema()));
     if (!families.equals(stored)) {
       throw new IllegalArgumentException(
           "table " + d.getTableName() + ": descriptor families " + families + " differ from the schema's " + stored);
     }
-    if (needsRegionWork(codec.schema())) {
+    if (RegionSupport.needsRegionWork(codec.schema())) {
       try (Admin admin = defaultCluster().getAdmin()) {
-        createCounterTable(admin);
+        RegionSupport.createCounterTable(admin);
       }
     }
-    // A SHARED table: the same table, descriptor and splits on every one of its clusters.
-    for (String cluster : StorageLayouts.clustersOf(codec.schema().layout())) {
+    // A layout over several clusters (SHARED): the same table, descriptor and splits on each.
+    for (String cluster : codec.schema().layout().clusters()) {
       try (Admin admin = clusters.get(cluster).getAdmin()) {
         if (splitKeys == null || splitKeys.length == 0) {
           admin.createTable(d);
@@ -482,12 +402,8 @@ public final class SecureConnection implements Closeable {
           admin.createTable(d, splitKeys);
         }
       }
-      if (codec.schema().layout() instanceof TableLayout.Packed) {
-        try (Table t = clusters.get(cluster).getTable(name)) {
-          PackedLayout.createFirstPack(t, codec);
-        }
-      }
     }
+    provider.initialize(context(name, resolve(name, codec)));
   }
 
   /**
@@ -521,62 +437,6 @@ public final class SecureConnection implements Closeable {
       splits[i - 1] = Bytes.add(header, new byte[] {(byte) (point >>> 8), (byte) point});
     }
     return splits;
-  }
-
-  /** Creates the counter table ({@link HBaseIdentifierSource#TABLE}) unless it exists. */
-  static void createCounterTable(Admin admin) throws IOException {
-    if (admin.tableExists(HBaseIdentifierSource.TABLE)) {
-      return;
-    }
-    try {
-      // Counter rows are named by a PRF: uniform leading bytes, so sixteen regions share the load.
-      byte[][] splits = new byte[15][];
-      for (int i = 1; i < 16; i++) {
-        splits[i - 1] = new byte[] {(byte) (i << 4)};
-      }
-      admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY)).build(), splits);
-    } catch (TableExistsException e) {
-      // created concurrently by another client: fine
-    }
-  }
-
-  /**
-   * Gives an existing table what {@code schema}'s boxes need on the region servers and did not
-   * need under the schema it was created with (the observer, the search attribute, the counter
-   * table), keeping the rest of its descriptor. Regions reopen if the descriptor changes; their
-   * search index is then rebuilt from the index cells already stored.
-   */
-  static void prepareForSchema(Admin admin, TableSchema schema) throws IOException {
-    TableName name = TableName.valueOf(schema.tableName());
-    TableDescriptor current = admin.getDescriptor(name);
-    TableDescriptor wanted = descriptorFor(schema).build();
-    TableDescriptorBuilder updated = TableDescriptorBuilder.newBuilder(current);
-    boolean changed = false;
-    if (needsRegionWork(schema)) {
-      createCounterTable(admin);
-      if (!current.hasCoprocessor(REGION_OBSERVER)) {
-        updated.setCoprocessor(REGION_OBSERVER);
-        changed = true;
-      }
-    }
-    String search = wanted.getValue(SearchIndexCells.TABLE_ATTRIBUTE);
-    if (search != null && !search.equals(current.getValue(SearchIndexCells.TABLE_ATTRIBUTE))) {
-      updated.setValue(SearchIndexCells.TABLE_ATTRIBUTE, search);
-      changed = true;
-    }
-    if (changed) {
-      admin.modifyTable(updated.build());
-    }
-  }
-
-  /** The codec of {@code name} as the table is stored, for tools of this package (migrations). */
-  TableCodec codec(TableName name) throws IOException {
-    TableCodec codec = codecs.get(name);
-    if (codec == null) {
-      throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
-    }
-    return resolve(name, codec);
   }
 
   /**
@@ -680,7 +540,8 @@ public final class SecureConnection implements Closeable {
             : "clusters " + clusters.keySet() + " given, but no " + DEFAULT_CLUSTER + " cluster to store tables in");
       }
       for (TableSchema schema : schemas) {
-        for (String cluster : StorageLayouts.clustersOf(schema.layout())) {
+        StorageLayouts.of(schema.layout()); // its layout's module is installed
+        for (String cluster : schema.layout().clusters()) {
           if (!clusters.containsKey(cluster)) {
             throw new IllegalArgumentException("table " + schema.tableName() + " (" + schema.source()
                 + ") is stored on cluster '" + cluster + "', which this connection was not given (clusters: "
@@ -702,11 +563,8 @@ public final class SecureConnection implements Closeable {
                   + schema.source());
         }
         TableSchema previous = previousSchemas.get(schema.tableName());
-        if (previous != null && (!(schema.layout() instanceof TableLayout.Cell)
-            || !(previous.layout() instanceof TableLayout.Cell))) {
-          throw new IllegalArgumentException("migratingFrom(" + previous.source() + "): online migration moves cells of"
-              + " CELL tables; table " + name + " is " + previous.layout().type() + " -> " + schema.layout().type()
-              + " (copy it into a new table instead)");
+        if (previous != null) {
+          requireMigration(previous, schema);
         }
         OptionalInt identityKey = rekeyed.contains(schema.tableName())
             ? TableMigration.identityKeyAfterRekey(keys, schema) : OptionalInt.empty();
@@ -731,6 +589,23 @@ public final class SecureConnection implements Closeable {
       }
       return new SecureConnection(Collections.unmodifiableMap(new LinkedHashMap<>(clusters)),
           Collections.unmodifiableMap(codecs), Collections.unmodifiableMap(codecsInFormat), options);
+    }
+
+    /** Refuses an online migration between layouts that cannot migrate cells in place. */
+    private static void requireMigration(TableSchema previous, TableSchema schema) {
+      for (TableSchema s : List.of(previous, schema)) {
+        try {
+          LayoutCapability.MIGRATION.require(StorageLayouts.of(s.layout()), s.layout(), s.tableName(),
+              "migratingFrom(" + previous.source() + ")");
+        } catch (UnsupportedSecureOperationException e) {
+          throw new IllegalArgumentException(e.getMessage() + "; copy the table into a new one instead", e);
+        }
+      }
+      if (!previous.layout().type().equals(schema.layout().type())) {
+        throw new IllegalArgumentException("migratingFrom(" + previous.source() + "): table " + schema.tableName()
+            + " moves from layout " + previous.layout().type() + " to " + schema.layout().type()
+            + ", which online migration cannot do; copy it into a new table instead");
+      }
     }
 
     /**

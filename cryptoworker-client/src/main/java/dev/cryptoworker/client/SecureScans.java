@@ -6,8 +6,8 @@ import org.apache.hadoop.hbase.client.Scan;
 
 /** Per-query options of CryptoWorker, carried as operation attributes (stripped before sending). */
 public final class SecureScans {
-  static final String CLIENT_SIDE_ATTRIBUTE = "cryptoworker.client-side-evaluation";
-  static final String SKIP_UNDECODABLE_ATTRIBUTE = "cryptoworker.skip-undecodable-rows";
+  public static final String CLIENT_SIDE_ATTRIBUTE = "cryptoworker.client-side-evaluation";
+  public static final String SKIP_UNDECODABLE_ATTRIBUTE = "cryptoworker.skip-undecodable-rows";
 
   private SecureScans() {}
 
@@ -32,16 +32,16 @@ public final class SecureScans {
     return scan;
   }
 
-  static boolean skipsUndecodableRows(Scan scan, SecureTableOptions options) {
+  public static boolean skipsUndecodableRows(Scan scan, SecureTableOptions options) {
     return options.skipUndecodableRows() || scan.getAttribute(SKIP_UNDECODABLE_ATTRIBUTE) != null;
   }
 
   /** Whether {@code name} is one of these options (never sent to HBase). */
-  static boolean isOption(String name) {
+  public static boolean isOption(String name) {
     return name.equals(CLIENT_SIDE_ATTRIBUTE) || name.equals(SKIP_UNDECODABLE_ATTRIBUTE);
   }
 
-  static boolean allowsClientSideEvaluation(Query query, SecureTableOptions options) {
+  public static boolean allowsClientSideEvaluation(Query query, SecureTableOptions options) {
     return options.clientSideEvaluation() || query.getAttribute(CLIENT_SIDE_ATTRIBUTE) != null;
   }
 }

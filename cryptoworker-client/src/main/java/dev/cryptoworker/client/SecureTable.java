@@ -1,5 +1,6 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.client.spi.StorageLayout;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

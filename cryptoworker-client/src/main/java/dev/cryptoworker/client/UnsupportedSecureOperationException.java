@@ -15,7 +15,7 @@ public final class UnsupportedSecureOperationException extends DoNotRetryIOExcep
   private final String column;
   private final String reason;
 
-  UnsupportedSecureOperationException(String table, String column, String reason) {
+  public UnsupportedSecureOperationException(String table, String column, String reason) {
     super("table " + table + ", " + column + ": " + reason);
     this.table = table;
     this.column = column;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.inspect.InspectedCell;
+import dev.cryptoworker.client.migrate.ColumnMigration;
+import dev.cryptoworker.client.migrate.TableMigration;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;

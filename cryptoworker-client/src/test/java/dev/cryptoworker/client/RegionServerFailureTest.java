@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.search.IndexSearchPlanner;
+import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.region.RegionRequests;
 import dev.cryptoworker.region.SearchIndexCells;

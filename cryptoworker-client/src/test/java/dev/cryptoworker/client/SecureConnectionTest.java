@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.CounterRows;
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.ashe.AsheCell;
 import dev.cryptoworker.keys.KeyProvider;

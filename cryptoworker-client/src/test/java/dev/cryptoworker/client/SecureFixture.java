@@ -28,14 +28,14 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 
 /** Test helpers: schemas with unique table names, fresh random keys, created tables. */
-final class SecureFixture {
+public final class SecureFixture {
   private SecureFixture() {}
 
   /**
    * A client configuration for the HBase whose ZooKeeper is at {@code quorum:port}, retrying
    * {@code retries} times {@code pauseMs} apart and giving an operation {@code operationTimeoutMs}.
    */
-  static Configuration clientConfiguration(String quorum, int port, int retries, int pauseMs, int operationTimeoutMs) {
+  public static Configuration clientConfiguration(String quorum, int port, int retries, int pauseMs, int operationTimeoutMs) {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", quorum);
     conf.setInt("hbase.zookeeper.property.clientPort", port);
@@ -45,29 +45,29 @@ final class SecureFixture {
     return conf;
   }
 
-  static KeyProvider randomKeys() {
+  public static KeyProvider randomKeys() {
     byte[] key = new byte[32];
     new SecureRandom().nextBytes(key);
     return KeyProvider.fromMasterKey(key);
   }
 
   /** Parses {@code yaml} (table {@code TABLE}) and renames its table to a unique name. */
-  static TableSchema schema(String prefix, String yaml) {
+  public static TableSchema schema(String prefix, String yaml) {
     return schema(prefix, TableSchema.parse(yaml, prefix));
   }
 
   /** {@code schema} with its table renamed to a unique name. */
-  static TableSchema schema(String prefix, TableSchema schema) {
+  public static TableSchema schema(String prefix, TableSchema schema) {
     return schema.toBuilder().tableName(SharedHBaseCluster.uniqueTableName(prefix).getNameAsString()).build();
   }
 
   /** {@code schema} with its row keys (bytes) protected by {@code box}. */
-  static TableSchema withRowKey(TableSchema schema, String box) {
+  public static TableSchema withRowKey(TableSchema schema, String box) {
     return schema.toBuilder().rowKey(ColumnPolicy.of(BoxKind.valueOf(box), ValueType.BYTES)).build();
   }
 
   /** Creates the schema's table keeping {@code versions} versions per cell. */
-  static void create(SecureConnection secure, TableSchema schema, int versions, byte[][] splits)
+  public static void create(SecureConnection secure, TableSchema schema, int versions, byte[][] splits)
       throws IOException {
     TableDescriptorBuilder b = SecureConnection.descriptorFor(schema);
     for (ColumnFamilyDescriptor cf : b.build().getColumnFamilies()) {
@@ -76,18 +76,18 @@ final class SecureFixture {
     secure.createTable(b, splits);
   }
 
-  static SecureConnection createSecure(Connection hbase, KeyProvider keys, TableSchema schema) throws IOException {
+  public static SecureConnection createSecure(Connection hbase, KeyProvider keys, TableSchema schema) throws IOException {
     SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
     create(secure, schema, 5, null);
     return secure;
   }
 
-  static TableName name(TableSchema schema) {
+  public static TableName name(TableSchema schema) {
     return TableName.valueOf(schema.tableName());
   }
 
   /** A child JVM on this test classpath running {@code main} with {@code args}, output merged. */
-  static ProcessBuilder childJvm(Class<?> main, String... args) {
+  public static ProcessBuilder childJvm(Class<?> main, String... args) {
     List<String> command = new ArrayList<>(List.of(
         Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
         "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
@@ -108,7 +108,7 @@ final class SecureFixture {
    * {@code schema} and the master key {@code master} in its environment and {@code table} as its
    * third argument; the child takes them with {@link #childClient}.
    */
-  static ProcessBuilder childClient(Class<?> main, Configuration conf, TableSchema schema, byte[] master) {
+  public static ProcessBuilder childClient(Class<?> main, Configuration conf, TableSchema schema, byte[] master) {
     ProcessBuilder pb = childJvm(main, conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort"),
         schema.tableName());
     pb.environment().put("CRYPTOWORKER_CHILD_KEY", java.util.Base64.getEncoder().encodeToString(master));
@@ -117,7 +117,7 @@ final class SecureFixture {
   }
 
   /** In a child {@link #childClient} started: its connection to the cluster and its secure connection. */
-  record ChildClient(Connection hbase, SecureConnection secure, TableName table) implements AutoCloseable {
+  public record ChildClient(Connection hbase, SecureConnection secure, TableName table) implements AutoCloseable {
     @Override
     public void close() throws IOException {
       secure.close();
@@ -126,7 +126,7 @@ final class SecureFixture {
   }
 
   /** The child's side of {@link #childClient}, from its arguments and environment. */
-  static ChildClient childClient(String[] args, SecureTableOptions options) throws IOException {
+  public static ChildClient childClient(String[] args, SecureTableOptions options) throws IOException {
     Configuration conf = HBaseConfiguration.create();
     conf.set("hbase.zookeeper.quorum", args[0]);
     conf.set("hbase.zookeeper.property.clientPort", args[1]);
@@ -142,7 +142,7 @@ final class SecureFixture {
    * Starts {@code child}, waits until it has printed {@code batches} lines starting with
    * "batch ", then kills it with SIGKILL (in the middle of its next batch). Returns the batches seen.
    */
-  static int killAfterBatches(ProcessBuilder child, int batches) throws IOException, InterruptedException {
+  public static int killAfterBatches(ProcessBuilder child, int batches) throws IOException, InterruptedException {
     Process process = child.start();
     int seen = 0;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -160,7 +160,7 @@ final class SecureFixture {
     return seen;
   }
 
-  static List<Result> scanAll(Table table, Scan scan) throws IOException {
+  public static List<Result> scanAll(Table table, Scan scan) throws IOException {
     List<Result> out = new ArrayList<>();
     try (ResultScanner s = table.getScanner(scan)) {
       for (Result r = s.next(); r != null; r = s.next()) {

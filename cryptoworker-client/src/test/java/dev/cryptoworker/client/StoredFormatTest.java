@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.RegionSupport;
+import dev.cryptoworker.client.inspect.InspectedCell;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
@@ -173,7 +175,7 @@ class StoredFormatTest {
     TableSchema schema = schema("format_none", "");
     try (Admin admin = hbase.getAdmin()) {
       admin.createTable(SecureConnection.descriptorFor(schema).build()); // as versions before format 2 did
-      SecureConnection.createCounterTable(admin); // ASHE's identifier leases
+      RegionSupport.createCounterTable(admin); // ASHE's identifier leases
     }
     try (SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
         Table t = secure.getTable(SecureFixture.name(schema))) {

@@ -3,6 +3,9 @@ package dev.cryptoworker.client;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.PlainBox;
 import dev.cryptoworker.schema.TableSchema;

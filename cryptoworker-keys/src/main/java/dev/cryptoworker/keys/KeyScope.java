@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param column qualifier, {@code *} for a family default, or empty for row keys and qualifiers
  * @param purpose {@code row}, {@code qualifier}, {@code value}, {@code companion} (an OPE column's
  *     authenticated copy), {@code identifier-counter} (the name of an ASHE counter row), {@code
- *     key-check} (a table's key check) or {@code pack} (a PACKED table's packs)
+ *     key-check} (a table's key check) or a layout's own ({@code pack}: a PACKED table's packs)
  * @param box the scheme the key is for
  */
 public record KeyScope(String table, String family, String column, String purpose, BoxKind box) {
@@ -43,9 +43,12 @@ public record KeyScope(String table, String family, String column, String purpos
     return new KeyScope(table, family, column, "value", box);
   }
 
-  /** The key for a PACKED table's packs (many rows encrypted as one stored value). */
-  public static KeyScope packs(String table, BoxKind box) {
-    return new KeyScope(table, "", "", "pack", box);
+  /**
+   * The key a storage layout seals its own stored units with, named by the layout ({@code pack}:
+   * a PACKED table's packs, many rows encrypted as one stored value).
+   */
+  public static KeyScope layout(String table, String purpose, BoxKind box) {
+    return new KeyScope(table, "", "", purpose, box);
   }
 
   /** The HKDF info string: unambiguous, length-prefixed. */

@@ -5,7 +5,7 @@ package dev.cryptoworker.schema;
  * line and path) or, for a schema made with a builder, only the path the key would have in YAML
  * ({@code families.identification.columns.mainId}).
  */
-final class Location {
+public final class Location {
   /** The source of schemas made with a builder. */
   static final String BUILT = "<builder>";
 
@@ -32,7 +32,7 @@ final class Location {
   }
 
   /** The child {@code key}: its own line if the document has it, else this one's. */
-  Location at(String key) {
+  public Location at(String key) {
     YamlNode child = node == null ? null : node.fields.get(key);
     if (child != null) {
       return of(source, child);
@@ -41,7 +41,7 @@ final class Location {
   }
 
   /** The {@code index}th item of a list. */
-  Location item(int index) {
+  public Location item(int index) {
     YamlNode child = node == null || index >= node.items.size() ? null : node.items.get(index);
     return child != null ? of(source, child) : new Location(source, null, line, path + "[" + index + "]");
   }
@@ -51,7 +51,7 @@ final class Location {
   }
 
   /** The refusal of what is here, as {@code source:line: path: reason}. */
-  InvalidSchemaException error(String reason) {
+  public InvalidSchemaException error(String reason) {
     return new InvalidSchemaException(source, line, (path.isEmpty() ? "" : path + ": ") + reason);
   }
 }

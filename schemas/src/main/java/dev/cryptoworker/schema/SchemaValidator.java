@@ -52,85 +52,11 @@ final class SchemaValidator {
     if (families.isEmpty()) {
       throw at.at("families").error("at least one family is required");
     }
-    if (layout instanceof TableLayout.Packed packed) {
-      checkPacked(packed, checkedRowKey, families, at);
-    } else if (layout instanceof TableLayout.Shared shared) {
-      checkShared(shared, checkedRowKey, families, at);
-    } else if (((TableLayout.Cell) layout).cluster().isBlank()) {
-      throw at.at("layout").at("cluster").error("a cluster name must not be blank");
+    if (!LayoutDefinitions.isInstalled(layout.type())) {
+      throw at.at("layout").error(LayoutDefinitions.unknown(layout.type()));
     }
+    LayoutDefinitions.of(layout.type()).validate(layout, checkedRowKey, families, at);
     return new TableSchema(name, checkedRowKey, families, storedFormat, layout, at.source());
-  }
-
-  /**
-   * A PACKED table: pack ids are row keys stored so that the smallest key of a pack finds it (PLAIN,
-   * OPE: in order; DET: by equality); values live inside encrypted packs, where no server sees them,
-   * so only STD (and PLAIN, the same inside a pack) make sense.
-   */
-  private static void checkPacked(TableLayout.Packed packed, ColumnPolicy rowKey, Map<String, FamilySchema> families,
-      Location at) {
-    if (packed.cluster().isBlank()) {
-      throw at.at("layout").at("cluster").error("a cluster name must not be blank");
-    }
-    if (rowKey.box() == BoxKind.STD) {
-      throw at.at("rowKey").error("a PACKED table needs row keys it can find packs by (PLAIN, OPE or DET): STD row keys"
-          + " are randomized, so no pack id could be looked up");
-    }
-    for (FamilySchema f : families.values()) {
-      Location familyAt = at.at("families").at(f.name());
-      checkPackedBox(f.defaultPolicy().box(), familyAt.at("default"));
-      for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
-        checkPackedBox(c.getValue().box(), familyAt.at("columns").at(c.getKey()));
-      }
-    }
-  }
-
-  private static void checkPackedBox(BoxKind box, Location at) {
-    if (box != BoxKind.STD && box != BoxKind.PLAIN) {
-      throw at.error("a PACKED table keeps its values inside encrypted packs, where the servers cannot see them: "
-          + box + " has no meaning there (use STD or PLAIN, which are the same inside a pack)");
-    }
-  }
-
-  /**
-   * A SHARED table: one distinct cluster per share; row keys that every cluster stores alike (so a
-   * row's shares meet: PLAIN, DET or OPE); every value shared (STD), since no server can compare,
-   * order or add shares.
-   */
-  private static void checkShared(TableLayout.Shared shared, ColumnPolicy rowKey, Map<String, FamilySchema> families,
-      Location at) {
-    Location layoutAt = at.at("layout");
-    int n = shared.parameters().n();
-    if (shared.clusters().size() != n) {
-      throw layoutAt.at("clusters").error("n is " + n + " but " + shared.clusters().size()
-          + " clusters are named: one cluster per share");
-    }
-    Set<String> seen = new HashSet<>();
-    for (int i = 0; i < n; i++) {
-      String c = shared.clusters().get(i);
-      if (c.isBlank() || !seen.add(c)) {
-        throw layoutAt.at("clusters").item(i).error(c.isBlank() ? "a cluster name must not be blank"
-            : "cluster '" + c + "' is named twice: two shares on one cluster let it learn what z shares hide");
-      }
-    }
-    if (rowKey.box() == BoxKind.STD) {
-      throw at.at("rowKey").error("a SHARED table needs row keys every cluster stores alike (PLAIN, DET or OPE):"
-          + " STD row keys differ per cluster, so a row's shares could not be found together");
-    }
-    for (FamilySchema f : families.values()) {
-      Location familyAt = at.at("families").at(f.name());
-      if (f.defaultPolicy().box() != BoxKind.STD) {
-        throw familyAt.at("default").error("a SHARED table shares every value: write { box: STD } (the servers cannot"
-            + " compare, order or add shares, so " + f.defaultPolicy().box() + " has no meaning here)");
-      }
-      for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
-        if (c.getValue().box() != BoxKind.STD) {
-          throw familyAt.at("columns").at(c.getKey()).error("a SHARED table shares every value: write { box: STD }"
-              + " (the servers cannot compare, order or add shares, so " + c.getValue().box()
-              + " has no meaning here)");
-        }
-      }
-    }
   }
 
   /** The family, once it passes; {@code at} is the family's key ({@code families.<name>}). */

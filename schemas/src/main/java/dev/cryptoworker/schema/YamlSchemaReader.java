@@ -2,10 +2,6 @@ package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.StoredFormat;
-import dev.cryptoworker.packs.PackCompression;
-import dev.cryptoworker.packs.PackMode;
-import dev.cryptoworker.sharing.SharingKind;
-import dev.cryptoworker.sharing.SharingParameters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -21,10 +17,6 @@ import java.util.stream.Collectors;
  * rules then refuse a bad schema at the line of the offending key.
  */
 final class YamlSchemaReader {
-  /** MiniCrypt's packs of 50 rows reached most of the whole-dataset compression ratio. */
-  static final int DEFAULT_ROWS_PER_PACK = 50;
-  static final int MAX_ROWS_PER_PACK = 10_000;
-
   private final String source;
 
   YamlSchemaReader(String source) {
@@ -80,7 +72,7 @@ final class YamlSchemaReader {
     }
   }
 
-  private boolean bool(YamlNode node) {
+  boolean bool(YamlNode node) {
     String v = requireScalar(node);
     if (!v.equals("true") && !v.equals("false")) {
       throw error(node, "must be true or false, got '" + v + "'");
@@ -101,89 +93,13 @@ final class YamlSchemaReader {
     requireMapping(node, "a layout");
     YamlNode typeNode = required(node, "type");
     String type = requireScalar(typeNode).toUpperCase(Locale.ROOT);
-    switch (type) {
-      case "CELL" -> {
-        allowOnly(node, "type", "cluster");
-        YamlNode cluster = node.fields.get("cluster");
-        return new TableLayout.Cell(cluster == null ? TableLayout.DEFAULT_CLUSTER : requireScalar(cluster));
-      }
-      case "SHARED" -> {
-        allowOnly(node, "type", "scheme", "n", "r", "z", "clusters");
-        YamlNode schemeNode = required(node, "scheme");
-        String scheme = requireScalar(schemeNode).toUpperCase(Locale.ROOT);
-        SharingKind kind;
-        try {
-          kind = SharingKind.valueOf(scheme);
-        } catch (IllegalArgumentException e) {
-          throw error(schemeNode, "unknown scheme '" + scheme + "' (expected one of " + names(SharingKind.values()) + ")");
-        }
-        SharingParameters parameters;
-        try {
-          parameters = new SharingParameters(integer(required(node, "n")), integer(required(node, "r")),
-              integer(required(node, "z")));
-        } catch (IllegalArgumentException e) {
-          throw error(node, e.getMessage());
-        }
-        return new TableLayout.Shared(kind, parameters, stringList(required(node, "clusters")));
-      }
-      case "PACKED" -> {
-        allowOnly(node, "type", "mode", "rowsPerPack", "compression", "dictionary", "padding", "cluster",
-            "epochMillis", "leaseMillis");
-        PackMode mode = enumValue(node.fields.get("mode"), PackMode.class, PackMode.GENERIC, "mode");
-        long epochMillis = appendMillis(node, mode, "epochMillis", TableLayout.Packed.DEFAULT_EPOCH_MILLIS, 86_400_000);
-        long leaseMillis = appendMillis(node, mode, "leaseMillis", TableLayout.Packed.DEFAULT_LEASE_MILLIS, 600_000);
-        YamlNode rowsNode = node.fields.get("rowsPerPack");
-        int rowsPerPack = rowsNode == null ? DEFAULT_ROWS_PER_PACK : integer(rowsNode);
-        if (rowsPerPack < 1 || rowsPerPack > MAX_ROWS_PER_PACK) {
-          throw error(rowsNode, "rowsPerPack must be between 1 and " + MAX_ROWS_PER_PACK + ", got " + rowsPerPack);
-        }
-        YamlNode compressionNode = node.fields.get("compression");
-        PackCompression compression = enumValue(compressionNode, PackCompression.class, PackCompression.ZSTD,
-            "compression");
-        YamlNode dictionaryNode = node.fields.get("dictionary");
-        boolean dictionary = dictionaryNode != null && bool(dictionaryNode);
-        if (dictionary && !compression.supportsDictionaries()) {
-          throw error(dictionaryNode, compression + " has no dictionaries (ZSTD and DEFLATE have)");
-        }
-        List<Integer> padding = new ArrayList<>();
-        YamlNode paddingNode = node.fields.get("padding");
-        if (paddingNode != null) {
-          if (paddingNode.kind != YamlNode.Kind.SEQUENCE) {
-            throw error(paddingNode, "must be a list of ascending sizes in bytes, such as [1024, 4096, 16384]");
-          }
-          for (YamlNode item : paddingNode.items) {
-            int tier = integer(item);
-            if (tier <= 0 || !padding.isEmpty() && tier <= padding.get(padding.size() - 1)) {
-              throw error(item, "padding tiers must be positive and ascending, got " + tier + " after " + padding);
-            }
-            padding.add(tier);
-          }
-        }
-        YamlNode cluster = node.fields.get("cluster");
-        return new TableLayout.Packed(mode, rowsPerPack, compression, dictionary, padding,
-            cluster == null ? TableLayout.DEFAULT_CLUSTER : requireScalar(cluster), epochMillis, leaseMillis);
-      }
-      default -> throw error(typeNode, "unknown layout type '" + type + "' (expected CELL, SHARED or PACKED)");
+    if (!LayoutDefinitions.isInstalled(type)) {
+      throw error(typeNode, LayoutDefinitions.unknown(type));
     }
+    return LayoutDefinitions.of(type).read(new LayoutSection(this, node, type));
   }
 
-  /** An APPEND-mode duration in milliseconds, between 100 and {@code max}; refused under GENERIC. */
-  private long appendMillis(YamlNode layout, PackMode mode, String field, long fallback, long max) {
-    YamlNode node = layout.fields.get(field);
-    if (node == null) {
-      return fallback;
-    }
-    if (mode != PackMode.APPEND) {
-      throw error(node, field + " applies to mode APPEND only (this table is " + mode + ")");
-    }
-    long millis = integer(node);
-    if (millis < 100 || millis > max) {
-      throw error(node, field + " must be between 100 and " + max + " milliseconds, got " + millis);
-    }
-    return millis;
-  }
-
-  private <E extends Enum<E>> E enumValue(YamlNode node, Class<E> type, E fallback, String what) {
+  <E extends Enum<E>> E enumValue(YamlNode node, Class<E> type, E fallback, String what) {
     if (node == null) {
       return fallback;
     }
@@ -195,7 +111,7 @@ final class YamlSchemaReader {
     }
   }
 
-  private int integer(YamlNode node) {
+  int integer(YamlNode node) {
     String v = requireScalar(node);
     try {
       return Integer.parseInt(v);
@@ -204,7 +120,7 @@ final class YamlSchemaReader {
     }
   }
 
-  private List<String> stringList(YamlNode node) {
+  List<String> stringList(YamlNode node) {
     if (node.kind != YamlNode.Kind.SEQUENCE) {
       throw error(node, "must be a list, such as [a, b]");
     }
@@ -238,7 +154,7 @@ final class YamlSchemaReader {
             + ")");
   }
 
-  private void allowOnly(YamlNode node, String... allowed) {
+  void allowOnly(YamlNode node, String... allowed) {
     Set<String> ok = Set.of(allowed);
     for (Map.Entry<String, YamlNode> e : node.fields.entrySet()) {
       if (!ok.contains(e.getKey())) {
@@ -248,7 +164,7 @@ final class YamlSchemaReader {
     }
   }
 
-  private YamlNode required(YamlNode node, String key) {
+  YamlNode required(YamlNode node, String key) {
     YamlNode child = node.fields.get(key);
     if (child == null) {
       throw error(node, "'" + key + "' is required");
@@ -262,14 +178,14 @@ final class YamlSchemaReader {
     }
   }
 
-  private String requireScalar(YamlNode node) {
+  String requireScalar(YamlNode node) {
     if (node.kind != YamlNode.Kind.SCALAR || node.text.isBlank()) {
       throw error(node, "must be a non-empty single value");
     }
     return node.text.strip();
   }
 
-  private InvalidSchemaException error(YamlNode node, String reason) {
+  InvalidSchemaException error(YamlNode node, String reason) {
     return Location.of(source, node).error(reason);
   }
 

@@ -1,12 +1,12 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.packs.PackMode;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /** Writes a schema as YAML that {@link TableSchema#parse(String)} reads back to an equal schema. */
 final class YamlSchemaWriter {
@@ -22,26 +22,11 @@ final class YamlSchemaWriter {
     out.append("table: ").append(scalar(schema.tableName())).append('\n');
     out.append("rowKey: ").append(policy(schema.rowKeyPolicy())).append('\n');
     schema.storedFormat().ifPresent(f -> out.append("storedFormat: ").append(f.number()).append('\n'));
-    if (schema.layout() instanceof TableLayout.Shared s) {
-      out.append("layout: { type: SHARED, scheme: ").append(s.scheme()).append(", n: ").append(s.parameters().n())
-          .append(", r: ").append(s.parameters().r()).append(", z: ").append(s.parameters().z()).append(", clusters: [")
-          .append(String.join(", ", s.clusters().stream().map(YamlSchemaWriter::scalar).toList())).append("] }\n");
-    } else if (schema.layout() instanceof TableLayout.Packed p) {
-      out.append("layout: { type: PACKED, mode: ").append(p.mode()).append(", rowsPerPack: ").append(p.rowsPerPack())
-          .append(", compression: ").append(p.compression()).append(", dictionary: ").append(p.dictionary());
-      if (!p.padding().isEmpty()) {
-        out.append(", padding: ").append(p.padding().toString());
-      }
-      if (!p.cluster().equals(TableLayout.DEFAULT_CLUSTER)) {
-        out.append(", cluster: ").append(scalar(p.cluster()));
-      }
-      if (p.mode() == PackMode.APPEND) {
-        out.append(", epochMillis: ").append(p.epochMillis()).append(", leaseMillis: ").append(p.leaseMillis());
-      }
+    if (!schema.layout().equals(TableLayout.cell())) {
+      out.append("layout: { type: ").append(schema.layout().type());
+      LayoutDefinitions.of(schema.layout().type()).write(schema.layout())
+          .forEach((key, value) -> out.append(", ").append(key).append(": ").append(value(value)));
       out.append(" }\n");
-    } else if (!schema.layout().equals(TableLayout.cell())) {
-      out.append("layout: { type: CELL, cluster: ").append(scalar(((TableLayout.Cell) schema.layout()).cluster()))
-          .append(" }\n");
     }
     out.append("families:\n");
     for (FamilySchema family : schema.families().values()) {
@@ -67,17 +52,17 @@ final class YamlSchemaWriter {
     }
     p.companion().ifPresent(c -> out.append(", companion: ").append(c));
     if (p.box() == BoxKind.SPLASHE) {
-      out.append(", values: ").append(list(p.values())).append(", splays: ").append(list(p.splays()));
+      out.append(", values: ").append(value(p.values())).append(", splays: ").append(value(p.splays()));
     }
     return out.append(" }").toString();
   }
 
-  private static String list(List<String> items) {
-    StringBuilder out = new StringBuilder("[");
-    for (String item : items) {
-      out.append(out.length() > 1 ? ", " : "").append(scalar(item));
+  /** A list, string, number, boolean or enum constant as YAML (policies' lists, layout values). */
+  private static String value(Object value) {
+    if (value instanceof List<?> items) {
+      return items.stream().map(YamlSchemaWriter::value).collect(Collectors.joining(", ", "[", "]"));
     }
-    return out.append(']').toString();
+    return value instanceof String s ? scalar(s) : String.valueOf(value);
   }
 
   /** {@code s} as a YAML scalar: plain if YAML reads it back as that string, else double-quoted. */

@@ -1,10 +1,10 @@
 package dev.cryptoworker.benchmarks.macro;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
-import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackDictionaries;
@@ -143,7 +143,7 @@ public final class PackCompressionBenchmark {
     byte[] master = new byte[32];
     new SecureRandom().nextBytes(master);
     CryptoBox box = RandomizedBox.create(KeyProvider.fromMasterKey(master)
-        .keyRing(KeyScope.packs("bench", BoxKind.STD), RandomizedBox.KEY_LENGTH_BYTES));
+        .keyRing(KeyScope.layout("bench", "pack", BoxKind.STD), RandomizedBox.KEY_LENGTH_BYTES));
     Map<String, List<PackRows>> datasets = new LinkedHashMap<>();
     datasets.put("TPC-H orders", orders(trainingRows + rows));
     datasets.put("patients (synthetic)", patients(trainingRows + rows));

@@ -5,6 +5,7 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.layout.packed.PackedTables;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.synthetic.Patient;
 import dev.cryptoworker.synthetic.PatientGenerator;
@@ -244,11 +245,11 @@ public final class PackedMacroBenchmark {
               // The merge's own rate: once the epoch is due (1 s), closed, and has been closed for a lease
               // (2 s), rounds until every entry is in a pack.
               Thread.sleep(1_100);
-              manual.mergePackEpochs(name);
+              PackedTables.of(manual).mergeEpochs(name);
               Thread.sleep(2_100);
               long t0 = System.nanoTime();
-              while (manual.unmergedPackEntries(name) > 0) {
-                manual.mergePackEpochs(name);
+              while (PackedTables.of(manual).unmergedEntries(name) > 0) {
+                PackedTables.of(manual).mergeEpochs(name);
               }
               double merged = WRITE_ROWS / ((System.nanoTime() - t0) / 1e9);
               writes.computeIfAbsent("APPEND merge by one client", k -> new double[3])[column] = merged;
@@ -273,7 +274,7 @@ public final class PackedMacroBenchmark {
         // A dictionary trained on the first rows, then every row written with it.
         int sample = Math.min(5_000, rows);
         putInBatches(t, generator, sample);
-        secure.trainPackDictionary(name, sample);
+        PackedTables.of(secure).trainDictionary(name, sample);
       }
     }
     // Reopened: a packed table compresses with the dictionary current when it is opened.

@@ -4,6 +4,7 @@ import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.layout.packed.PackedTableLayout;
 import dev.cryptoworker.mapreduce.SecureBulkLoad;
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackMode;
@@ -369,7 +370,7 @@ public final class WorkloadBenchmark {
   private static TableSchema packedSchema(TableSchema reference) {
     TableSchema.Builder packed = TableSchema.builder(reference.tableName())
         .rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.STRING))
-        .layout(new TableLayout.Packed(PackMode.GENERIC, 50, PackCompression.ZSTD, false, List.of(),
+        .layout(new PackedTableLayout(PackMode.GENERIC, 50, PackCompression.ZSTD, false, List.of(),
             TableLayout.DEFAULT_CLUSTER));
     for (FamilySchema f : reference.families().values()) {
       packed.family(FamilySchema.builder(f.name()).defaultPolicy(ColumnPolicy.of(BoxKind.STD)).build());

@@ -108,6 +108,26 @@ class FirstApplicationTest {
     }
   }
 
+  /** The one dependency brings the layouts too: a PACKED table (rows compressed and encrypted together). */
+  @Test
+  void packedTablesNeedNoOtherDependency() throws Exception {
+    TableSchema schema = TableSchema.parse(String.join("\n", "table: first_packed", "rowKey: { box: OPE, type: string }",
+        "layout: { type: PACKED, rowsPerPack: 10 }", "families:", "  id:", "    default: { box: STD }", ""),
+        "packed.yaml");
+    TableName name = TableName.valueOf(schema.tableName());
+    byte[] master = Base64.getDecoder().decode(KeyEncryptionKey.generateBase64());
+    try (Connection connection = ConnectionFactory.createConnection(conf);
+        SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(master), List.of(schema))) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        for (int i = 0; i < 25; i++) {
+          t.put(new Put(Bytes.toBytes("row" + (100 + i))).addColumn(ID, ID, Bytes.toBytes("value " + i)));
+        }
+        assertArrayEquals(Bytes.toBytes("value 7"), t.get(new Get(Bytes.toBytes("row107"))).getValue(ID, ID));
+      }
+    }
+  }
+
   /** A server-side error reaches the application as an IOException (HBase's client logs it first). */
   @Test
   void serverSideErrorsArriveAsExceptions() throws Exception {

@@ -1,0 +1,295 @@
+package dev.cryptoworker.client.cell;
+
+import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.SecureResultScanner;
+import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.SecureTableOptions;
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.aggregate.AggregationClient;
+import dev.cryptoworker.client.codec.ColumnExpansion;
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.search.IndexSearchPlanner;
+import dev.cryptoworker.client.spi.StorageLayout;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ExecutorService;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.coprocessor.Batch;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The layout of one encrypted stored cell per logical cell (plus the extra cells a column's
+ * {@link ColumnExpansion} keeps), in one table of one cluster: each logical operation is encoded
+ * into one stored operation ({@link OperationEncoder}, {@link ScanPlanner}) and each stored result
+ * decoded ({@link ResultDecoder}).
+ */
+public final class CellLayout implements StorageLayout {
+  private static final Logger LOG = LoggerFactory.getLogger(SecureTable.class);
+
+  private final Table raw;
+  private final TableCodec codec;
+  private final OperationEncoder encoder;
+  private final ScanPlanner planner;
+  private final ResultDecoder decoder;
+  private final AggregationClient aggregations;
+  private final RegionFanOut regions;
+
+  public CellLayout(Table raw, TableCodec codec, SecureTableOptions options, ExecutorService pool) {
+    this.raw = raw;
+    this.codec = codec;
+    FilterTranslator filters = new FilterTranslator(codec, options);
+    this.encoder = new OperationEncoder(codec, filters);
+    this.planner = new ScanPlanner(codec, encoder, filters, new IndexSearchPlanner(codec));
+    this.decoder = new ResultDecoder(codec);
+    this.regions = new RegionFanOut(raw, pool);
+    this.aggregations = new AggregationClient(codec, planner, regions);
+  }
+
+  @Override
+  public List<Table> storedTables() {
+    return List.of(raw);
+  }
+
+  /** Encodes one operation. */
+  @FunctionalInterface
+  private interface Encoding<I, O> {
+    O encode(I operation) throws IOException;
+  }
+
+  private static <I, O> List<O> encodeAll(List<? extends I> operations, Encoding<I, O> encoding) throws IOException {
+    List<O> out = new ArrayList<>(operations.size());
+    for (I operation : operations) {
+      out.add(encoding.encode(operation));
+    }
+    return out;
+  }
+
+  // A single operation goes through HBase's single-operation call, which reports errors unwrapped.
+
+  @Override
+  public Result[] get(List<Get> gets) throws IOException {
+    if (gets.size() == 1) {
+      return new Result[] {decoder.decode(raw.get(encoder.encode(gets.get(0))))};
+    }
+    return decoder.decode(raw.get(encodeAll(gets, encoder::encode)));
+  }
+
+  @Override
+  public boolean[] exists(List<Get> gets) throws IOException {
+    if (gets.size() == 1) {
+      return new boolean[] {raw.exists(encoder.encode(gets.get(0)))};
+    }
+    return raw.exists(encodeAll(gets, encoder::encode));
+  }
+
+  @Override
+  public SecureResultScanner getScanner(Scan scan) throws IOException {
+    ScanPlan plan = plan(scan);
+    if (plan.searchesIndex()) {
+      return new DecodingResultScanner(new ListResultScanner(regions.scanEachRegion(plan.serverScan())), decoder, plan,
+          codec.table());
+    }
+    return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan, codec.table());
+  }
+
+  @Override
+  public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException {
+    if (scan.isReversed()) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeRowKey(),
+          "a scan of a stored-key range runs forward only (it serves work split by region, such as MapReduce);"
+              + " use getScanner(Scan) for reversed scans");
+    }
+    ScanPlan plan = plan(scan);
+    Scan piece = RegionFanOut.within(plan.serverScan(), storedStartRow, storedStopRow);
+    ResultScanner stored = piece == null ? new ListResultScanner(List.of()) : raw.getScanner(piece);
+    return new DecodingResultScanner(stored, decoder, plan, codec.table());
+  }
+
+  @Override
+  public String explain(Scan scan) throws IOException {
+    return planner.plan(scan).describe();
+  }
+
+  /** Plans {@code scan}, saying so when part of it runs on the client. */
+  private ScanPlan plan(Scan scan) throws IOException {
+    ScanPlan plan = planner.plan(scan);
+    if (plan.evaluatesOnClient()) {
+      // Once per table and reason at WARN (the caller opted in, but should know the cost), then DEBUG.
+      if (codec.firstClientSideScan(plan.clientSideReason())) {
+        LOG.warn(
+            "Table {}: scans evaluated on the client ({}); fetching and decrypting rows the server"
+                + " cannot select. Further such scans are logged at DEBUG.",
+            codec.table(), plan.clientSideReason());
+      } else {
+        LOG.debug("Table {}: scan evaluated on the client ({})", codec.table(), plan.clientSideReason());
+      }
+      if (plan.residualFilter() != null) {
+        // Filters keep per-scan state; never run the caller's instance.
+        plan = plan.withResidualFilter(copyOf(plan.residualFilter()));
+      }
+    }
+    return plan;
+  }
+
+  /** A fresh copy of {@code filter} (filters keep per-scan state). */
+  public static Filter copyOf(Filter filter) throws IOException {
+    return ProtobufUtil.toFilter(ProtobufUtil.toFilter(filter));
+  }
+
+  @Override
+  public Put encodeForBulkLoad(Put put) throws IOException {
+    for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
+      for (Cell cell : e.getValue()) {
+        byte[] qualifier = CellUtil.cloneQualifier(cell);
+        if (codec.isSearchable(e.getKey(), qualifier)) {
+          throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(e.getKey(), qualifier),
+              "bulk loads cannot write SSE columns: each value needs index entries numbered by the search"
+                  + " counters and indexed by the region that holds it; write these columns through put");
+        }
+      }
+    }
+    return encoder.encode(put);
+  }
+
+  @Override
+  public void put(List<Put> puts) throws IOException {
+    if (puts.size() == 1) {
+      raw.put(encoder.encode(puts.get(0)));
+    } else {
+      raw.put(encodeBatch(puts, encoder::encode));
+    }
+  }
+
+  /** Encodes a batch, taking the search-index entry numbers of all its puts in one round trip. */
+  private <I extends Row, O> List<O> encodeBatch(List<? extends I> operations, Encoding<I, O> encoding)
+      throws IOException {
+    encoder.takeSearchEntriesAhead(operations);
+    try {
+      return encodeAll(operations, encoding);
+    } finally {
+      encoder.releaseSearchEntries();
+    }
+  }
+
+  @Override
+  public void delete(List<Delete> deletes) throws IOException {
+    if (deletes.size() == 1) {
+      raw.delete(encoder.encode(deletes.get(0)));
+    } else {
+      raw.delete(encodeAll(deletes, encoder::encode));
+    }
+  }
+
+  @Override
+  public Result mutateRow(RowMutations mutations) throws IOException {
+    return decoder.decode(raw.mutateRow(encoder.encode(mutations)));
+  }
+
+  @Override
+  public Result append(Append append) throws IOException {
+    return decoder.decode(raw.append(encoder.encode(append)));
+  }
+
+  @Override
+  public Result increment(Increment increment) throws IOException {
+    return decoder.decode(raw.increment(encoder.encode(increment)));
+  }
+
+  @Override
+  public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
+      throws IOException, InterruptedException {
+    List<Row> encoded = this.<Row, Row>encodeBatch(actions, encoder::encodeAction);
+    try {
+      if (callback == null) {
+        raw.batch(encoded, results);
+      } else {
+        // The callback names rows: map stored rows back to the caller's.
+        Map<ByteBuffer, byte[]> plainRows = new HashMap<>();
+        for (int i = 0; i < actions.size(); i++) {
+          plainRows.put(ByteBuffer.wrap(encoded.get(i).getRow()), actions.get(i).getRow());
+        }
+        raw.batchCallback(encoded, results, (region, storedRow, result) -> {
+          Object decoded = result instanceof Result ? decodeOrError((Result) result) : result;
+          @SuppressWarnings("unchecked")
+          R typed = (R) decoded;
+          callback.update(region, plainRows.getOrDefault(ByteBuffer.wrap(storedRow), storedRow), typed);
+        });
+      }
+    } finally {
+      decodeBatchResults(results);
+    }
+  }
+
+  private Object decodeOrError(Result r) {
+    try {
+      return decoder.decode(r);
+    } catch (IOException e) {
+      return e;
+    }
+  }
+
+  /** Decodes Results in place; a row that fails to decode becomes its exception, as HBase reports. */
+  private void decodeBatchResults(Object[] results) {
+    for (int i = 0; i < results.length; i++) {
+      if (results[i] instanceof Result) {
+        results[i] = decodeOrError((Result) results[i]);
+      } else if (results[i] instanceof CheckAndMutateResult) {
+        CheckAndMutateResult c = (CheckAndMutateResult) results[i];
+        Object r = c.getResult() == null ? null : decodeOrError(c.getResult());
+        results[i] = r instanceof IOException ? r : new CheckAndMutateResult(c.isSuccess(), (Result) r);
+      }
+    }
+  }
+
+  @Override
+  public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException {
+    List<CheckAndMutateResult> out = new ArrayList<>(checkAndMutates.size());
+    if (checkAndMutates.size() == 1) {
+      CheckAndMutateResult r = raw.checkAndMutate(encoder.encode(checkAndMutates.get(0)));
+      out.add(new CheckAndMutateResult(r.isSuccess(), decoder.decode(r.getResult())));
+      return out;
+    }
+    for (CheckAndMutateResult r : raw.checkAndMutate(encodeAll(checkAndMutates, encoder::encode))) {
+      out.add(new CheckAndMutateResult(r.isSuccess(), decoder.decode(r.getResult())));
+    }
+    return out;
+  }
+
+  @Override
+  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    return aggregations.aggregate(scan, family, qualifier);
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateBy(
+      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
+    return aggregations.aggregateBy(scan, family, qualifier, groupFamily, groupQualifier);
+  }
+
+  @Override
+  public void close() throws IOException {
+    raw.close();
+  }
+}

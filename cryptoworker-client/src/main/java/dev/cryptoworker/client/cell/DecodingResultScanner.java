@@ -1,0 +1,165 @@
+package dev.cryptoworker.client.cell;
+
+import dev.cryptoworker.client.CellDecodingException;
+import dev.cryptoworker.client.SecureResultScanner;
+import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.spi.ClientSideFilter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decode for scans: decrypts each row from the raw scanner and applies whatever the plan left to
+ * the client (row range, residual filter, limit).
+ */
+public final class DecodingResultScanner implements SecureResultScanner {
+  /** Turns one row from the raw scanner into a logical row, or null to skip it. */
+  @FunctionalInterface
+  public interface RowDecoder {
+    Result decode(Result raw) throws IOException;
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(SecureTable.class);
+
+  private final ResultScanner raw;
+  private final RowDecoder decoder;
+  private final ClientSideFilter residual;
+  private final PlainRowRange rowRange;
+  private final int limit;
+  private final boolean skipUndecodable;
+  private final String table;
+  private long skipped;
+  private int returned;
+  private boolean done;
+
+  public DecodingResultScanner(ResultScanner raw, RowDecoder decoder, ScanPlan plan, String table) {
+    this.skipUndecodable = plan.skipUndecodable();
+    this.table = table;
+    this.raw = raw;
+    this.decoder = decoder;
+    this.residual = plan.residualFilter() == null ? null : new ClientSideFilter(plan.residualFilter());
+    this.rowRange = plan.rowRange();
+    this.limit = plan.limit();
+  }
+
+  @Override
+  public Result next() throws IOException {
+    while (!done) {
+      if (limit > 0 && returned >= limit) {
+        done = true;
+        break;
+      }
+      if (residual != null && residual.exhausted()) {
+        done = true;
+        break;
+      }
+      Result rawRow = raw.next();
+      if (rawRow == null) {
+        done = true;
+        break;
+      }
+      Result row;
+      try {
+        row = decoder.decode(rawRow);
+      } catch (CellDecodingException e) {
+        if (!skipUndecodable) {
+          throw e;
+        }
+        skipped++;
+        // Neither the row (it may be a decrypted key) nor values: table, column and reason only.
+        LOG.warn("Table {}: skipped a stored row that does not decode ({}: {}); {} skipped by this scan",
+            table, e.column(), e.reason(), skipped);
+        continue;
+      }
+      if (row == null) {
+        continue;
+      }
+      if (rowRange != null && !rowRange.contains(row.getRow())) {
+        continue;
+      }
+      if (residual != null) {
+        row = residual.apply(row);
+        if (row == null) {
+          continue;
+        }
+      }
+      returned++;
+      return row;
+    }
+    return null;
+  }
+
+  @Override
+  public Result[] next(int nbRows) throws IOException {
+    List<Result> out = new ArrayList<>(Math.min(nbRows, 128));
+    for (int i = 0; i < nbRows; i++) {
+      Result r = next();
+      if (r == null) {
+        break;
+      }
+      out.add(r);
+    }
+    return out.toArray(new Result[0]);
+  }
+
+  /**
+   * Iterates decoded rows. A decoding failure surfaces as an {@link UncheckedIOException} whose
+   * cause is the {@link CellDecodingException}; use {@link #next()} to receive it checked.
+   */
+  @Override
+  public Iterator<Result> iterator() {
+    return new Iterator<>() {
+      private Result next;
+
+      @Override
+      public boolean hasNext() {
+        if (next == null) {
+          try {
+            next = DecodingResultScanner.this.next();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public Result next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Result r = next;
+        next = null;
+        return r;
+      }
+    };
+  }
+
+  @Override
+  public long skippedRows() {
+    return skipped;
+  }
+
+  @Override
+  public void close() {
+    raw.close();
+  }
+
+  @Override
+  public boolean renewLease() {
+    return raw.renewLease();
+  }
+
+  @Override
+  public ScanMetrics getScanMetrics() {
+    return raw.getScanMetrics();
+  }
+}

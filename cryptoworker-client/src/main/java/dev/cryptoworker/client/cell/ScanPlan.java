@@ -1,0 +1,66 @@
+package dev.cryptoworker.client.cell;
+
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+
+/**
+ * How one Scan is carried out: what HBase is sent, and what the client still does on decoded
+ * rows.
+ *
+ * @param serverScan the encoded scan sent to HBase
+ * @param residualFilter filter evaluated on decoded rows, or null
+ * @param rowRange plaintext row range checked on decoded rows, or null
+ * @param limit maximum rows returned after client-side evaluation, or -1
+ * @param clientSideReason why part of the scan runs on the client, or null
+ * @param skipUndecodable whether stored rows that do not decode are skipped and counted
+ * @param searchesIndex whether the server scan selects its rows through the search index (then
+ *     every region is asked in parallel, and the limit applies on the client)
+ */
+public record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange rowRange, int limit, String clientSideReason,
+    boolean skipUndecodable, boolean searchesIndex) {
+
+  /** This plan with the residual filter replaced. */
+  ScanPlan withResidualFilter(Filter residual) {
+    return new ScanPlan(serverScan, residual, rowRange, limit, clientSideReason, skipUndecodable, searchesIndex);
+  }
+
+  public boolean evaluatesOnClient() {
+    return clientSideReason != null;
+  }
+
+  /** Where each part of the scan runs, naming filters by type only (operands may be secret). */
+  public String describe() {
+    StringBuilder s = new StringBuilder(searchesIndex ? "region servers: SSE index search in every region"
+        : serverScan.getStartRow().length == 0 && serverScan.getStopRow().length == 0
+            ? "region servers: scan of the whole table" : "region servers: scan of a stored key range");
+    if (serverScan.getFilter() != null) {
+      s.append(", filter ").append(describe(serverScan.getFilter()));
+    }
+    s.append("; client: decrypts");
+    if (rowRange != null) {
+      s.append(", checks the row range");
+    }
+    if (residualFilter != null) {
+      s.append(", filter ").append(describe(residualFilter));
+    }
+    if (limit > 0) {
+      s.append(", limit ").append(limit);
+    }
+    if (clientSideReason != null) {
+      s.append(" (client-side evaluation: ").append(clientSideReason).append(')');
+    }
+    return s.toString();
+  }
+
+  private static String describe(Filter filter) {
+    if (filter instanceof FilterList list) {
+      StringBuilder s = new StringBuilder(list.getOperator() == FilterList.Operator.MUST_PASS_ALL ? "AND(" : "OR(");
+      for (int i = 0; i < list.getFilters().size(); i++) {
+        s.append(i == 0 ? "" : ", ").append(describe(list.getFilters().get(i)));
+      }
+      return s.append(')').toString();
+    }
+    return filter.getClass().getSimpleName();
+  }
+}

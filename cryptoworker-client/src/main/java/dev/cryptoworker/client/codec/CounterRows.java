@@ -1,0 +1,34 @@
+package dev.cryptoworker.client.codec;
+
+import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+
+/**
+ * Names of identifier-counter rows: a keyed PRF (HMAC-SHA256, truncated to 16 bytes) of the
+ * column's table, family and name, so the counter table reveals neither table, family nor column
+ * names (a family with {@code protectQualifiers} keeps its column names secret there too), only how
+ * many ASHE columns exist and how many values they have leased.
+ */
+public final class CounterRows {
+  private CounterRows() {}
+
+  /** The counter row of the ASHE column {@code scope} (under the keyset's oldest key: names never rotate). */
+  public static byte[] name(KeyProvider keys, KeyScope scope) throws GeneralSecurityException {
+    KeyScope counter = new KeyScope(scope.table(), scope.family(), scope.column(), "identifier-counter", BoxKind.ASHE);
+    return KeyedPrf.of(keys, counter, AssociatedData.of("identifier-counter", utf8(scope.table()),
+        utf8(scope.family()), utf8(scope.column()))).tag();
+  }
+
+  /** The row name earlier versions used: the plaintext names. */
+  public static byte[] legacyName(KeyScope scope) {
+    return utf8(scope.table() + "/" + scope.family() + "/" + scope.column());
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

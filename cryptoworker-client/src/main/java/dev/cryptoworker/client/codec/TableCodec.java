@@ -1,0 +1,600 @@
+package dev.cryptoworker.client.codec;
+
+import dev.cryptoworker.client.CellDecodingException;
+import dev.cryptoworker.client.KeyMismatchException;
+import dev.cryptoworker.client.SecureTableOptions;
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.migrate.ColumnMigration;
+import dev.cryptoworker.client.search.SearchCounters;
+import dev.cryptoworker.cryptobox.AdditiveAggregation;
+import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.KeyRing;
+import dev.cryptoworker.cryptobox.OrderOnCiphertext;
+import dev.cryptoworker.cryptobox.PlaintextStorage;
+import dev.cryptoworker.cryptobox.RangeBounds;
+import dev.cryptoworker.cryptobox.SearchableEquality;
+import dev.cryptoworker.cryptobox.StoredFormat;
+import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.ValueType;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Encode and Decode for the cells of one table: row keys, qualifier names and values, each through
+ * the box its schema names (built by the {@link BoxRegistry}), bound to its coordinates. What the
+ * server may do with a column is asked of its box's capabilities, never of its kind.
+ *
+ * <p>Associated data: values bind table, row, family and qualifier, except in boxes with {@link
+ * EqualityOnCiphertext} (DET), which bind table, family and qualifier but not the row (equal values
+ * must match across rows); row keys bind the table; protected qualifiers bind table and family.
+ */
+public final class TableCodec {
+  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
+  /** What a layout's own stored units (PACKED's packs) are sealed with. */
+  private static final ColumnPolicy LAYOUT_POLICY = ColumnPolicy.of(BoxKind.STD, ValueType.BYTES);
+  /** The boxes whose ciphertexts follow the table's stored format; the others' keep format 1. */
+  private static final Set<BoxKind> FORMATTED = EnumSet.of(BoxKind.STD, BoxKind.DET, BoxKind.OPE);
+
+  private final TableSchema schema;
+  private final String table;
+  private final byte[] tableBytes;
+  private final CryptoBox rowBox;
+  /** Builds the boxes of this table's scopes. */
+  private final BoxFactoryCall boxes;
+  private final KeyProvider keys;
+  /** Boxes layouts seal their own stored units with, by key scope, built on first use. */
+  private final Map<KeyScope, CryptoBox> layoutBoxes = new ConcurrentHashMap<>();
+  private final Map<String, FamilyCodec> families = new HashMap<>();
+  private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
+  private final StoredFormDiagnosis diagnosis;
+  private final KeyCheck keyCheck;
+  private final SearchCounters searchCounters;
+  private final StoredFormat format;
+  /** Every key of the keyset (any scope: ids are the keyset's), to resolve format 2's one-byte headers. */
+  private final KeyRing allKeys;
+
+  /** Boxes of one family: qualifier-name box, default value box, per-column value boxes. */
+  private static final class FamilyCodec {
+    final FamilySchema schema;
+    final CryptoBox qualifierBox;
+    final CryptoBox defaultBox;
+    final Map<String, CryptoBox> columnBoxes = new HashMap<>();
+    ColumnExpansion expansion;
+
+    FamilyCodec(FamilySchema schema, CryptoBox qualifierBox, CryptoBox defaultBox) {
+      this.schema = schema;
+      this.qualifierBox = qualifierBox;
+      this.defaultBox = defaultBox;
+    }
+  }
+
+  /** A codec whose ASHE and SSE columns cannot write (no identifier leases, no counters): for tests and tools. */
+  public TableCodec(TableSchema schema, KeyProvider keys) {
+    this(schema, keys, BoxRegistry.standard(), scope -> () -> {
+      throw new IOException("no identifier source configured for ASHE column " + scope.family() + ":" + scope.column());
+    }, SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().orderPreservingMemoEntries());
+  }
+
+  /** During an online migration: the codec of the schema the table moves from, and what changes. */
+  private TableCodec previous;
+  private ColumnMigration migration;
+
+  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
+      SearchCounters searchCounters, int orderPreservingMemoEntries) {
+    this(schema, keys, registry, identifiers, searchCounters, orderPreservingMemoEntries, OptionalInt.empty(),
+        schema.storedFormat().orElse(StoredFormat.LATEST));
+  }
+
+  /**
+   * @param identityKeyId the key row keys and qualifier names are under: the keyset's oldest if
+   *     empty (always, except while a re-key moves them to another)
+   * @param format the stored format of the table's keyed ciphertexts
+   */
+  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
+      SearchCounters searchCounters, int orderPreservingMemoEntries, OptionalInt identityKeyId, StoredFormat format) {
+    this.schema = schema;
+    this.format = format;
+    this.searchCounters = searchCounters;
+    this.table = schema.tableName();
+    this.tableBytes = Bytes.toBytes(table);
+    this.diagnosis = new StoredFormDiagnosis(table, keys, registry, format);
+    try {
+      this.allKeys = keys.keyRing(KeyScope.column(table, "", "", BoxKind.STD), 32);
+      this.keyCheck = identityKeyId.isPresent() ? KeyCheck.of(keys, table, identityKeyId.getAsInt())
+          : KeyCheck.of(keys, table);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("table " + table + ": cannot derive keys", e);
+    }
+    // Row keys and qualifier names are identities: under the oldest key (see the README), one key only.
+    KeyProvider identities = identityKeyId.isEmpty() ? (scope, length) -> keys.keyRing(scope, length).oldestOnly()
+        : (scope, length) -> KeyRing.of(keys.keyRing(scope, length).byId(identityKeyId.getAsInt()).orElseThrow(
+            () -> new GeneralSecurityException("no enabled key " + Integer.toUnsignedString(identityKeyId.getAsInt(), 16))));
+    ColumnPolicy rowPolicy = schema.rowKeyPolicy();
+    this.keys = keys;
+    this.boxes = (policy, scope, provider, what) -> {
+      try {
+        return registry.create(new BoxContext(policy, scope, provider, format, identifiers, orderPreservingMemoEntries,
+            registry));
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);
+      } catch (UnsupportedOperationException e) {
+        throw new UnsupportedOperationException("table " + table + ", " + what + ": " + e.getMessage(), e);
+      }
+    };
+    this.rowBox = boxes.create(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities, "row key");
+    for (FamilySchema family : schema.families().values()) {
+      CryptoBox qualifierBox = family.protectQualifiers()
+          ? boxes.create(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), identities,
+              "qualifiers of " + family.name())
+          : null;
+      BoxKind defaultKind = family.defaultPolicy().box();
+      FamilyCodec codec = new FamilyCodec(family, qualifierBox,
+          boxes.create(family.defaultPolicy(), KeyScope.column(table, family.name(), "*", defaultKind), keys,
+              "column " + family.name() + ":*"));
+      for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
+        codec.columnBoxes.put(c.getKey(), boxes.create(c.getValue(),
+            KeyScope.column(table, family.name(), c.getKey(), c.getValue().box()), keys,
+            "column " + family.name() + ":" + c.getKey()));
+      }
+      families.put(family.name(), codec);
+      codec.expansion = ColumnExpansions.forFamily(this, family);
+    }
+  }
+
+  @FunctionalInterface
+  private interface BoxFactoryCall {
+    CryptoBox create(ColumnPolicy policy, KeyScope scope, KeyProvider keys, String what);
+  }
+
+  /**
+   * Makes this codec (of the schema a table moves to) also read cells still stored under {@code
+   * previous}'s schema, for the columns {@code migration} changes: an online migration's clients
+   * read both forms until it is done. Called once, before the codec is shared.
+   */
+  public void readPreviousForm(TableCodec previous, ColumnMigration migration) {
+    this.previous = previous;
+    this.migration = migration;
+  }
+
+  /**
+   * Compares this codec's keys with a table's stored key check; during a migration that moves rows,
+   * the previous form's check is accepted too (it stays on the table until the migration is done).
+   */
+  public void verifyKeyCheck(String stored) throws KeyMismatchException {
+    try {
+      keyCheck.verify(stored);
+    } catch (KeyMismatchException e) {
+      if (previous == null || !rowsMove()) {
+        throw e;
+      }
+      previous.keyCheck.verify(stored);
+    }
+  }
+
+  /**
+   * Whether a migration moves rows to new stored keys (the row key's protection or the key of row
+   * keys and qualifier names changes): then each logical row may be stored in both forms.
+   */
+  public boolean rowsMove() {
+    return previous != null && (!previous.schema.rowKeyPolicy().equals(schema.rowKeyPolicy())
+        || previous.keyCheck.keyId() != keyCheck.keyId());
+  }
+
+  /** Whether {@code family:qualifier} is being migrated, so its stored cells may be in either form. */
+  public boolean isMigrating(byte[] family, byte[] qualifier) {
+    return migration != null && migration.changes(family, qualifier);
+  }
+
+  /** Whether this codec reads a previous schema's cells too (an online migration). */
+  public boolean isMigrating() {
+    return migration != null;
+  }
+
+  /** The codec of the schema the table moves from, during a migration. */
+  public Optional<TableCodec> previousForm() {
+    return Optional.ofNullable(previous);
+  }
+
+  /** Whether this is the first client-side scan of this table for {@code reason}. */
+  public boolean firstClientSideScan(String reason) {
+    return clientSideReasonsLogged.add(reason);
+  }
+
+  public TableSchema schema() {
+    return schema;
+  }
+
+  /** The stored format of the table's keyed ciphertexts. */
+  public StoredFormat storedFormat() {
+    return format;
+  }
+
+  /**
+   * The key id in the header of {@code stored}, written by a {@code box} (null: unknown, read as
+   * format 1): STD, DET and OPE ciphertexts carry the table's format, ASHE and SSE ones format 1's.
+   * Empty if there is none, or (format 2) no key of the keyset ends in its byte.
+   */
+  public OptionalInt keyIdOf(byte[] stored, BoxKind box) {
+    return keyIdOf(stored, box, List.of());
+  }
+
+  /** As {@link #keyIdOf(byte[], BoxKind)}, format 2's headers also resolved among {@code moreKeyIds} (disabled keys). */
+  public OptionalInt keyIdOf(byte[] stored, BoxKind box, Collection<Integer> moreKeyIds) {
+    if (box == BoxKind.PLAIN) {
+      return OptionalInt.empty();
+    }
+    if (box == null || !FORMATTED.contains(box)) {
+      return KeyIdPrefix.keyIdOf(stored);
+    }
+    OptionalInt known = format.keyIdOf(stored, allKeys);
+    return known.isPresent() ? known : format.keyIdOf(stored, moreKeyIds);
+  }
+
+  public String table() {
+    return table;
+  }
+
+  /**
+   * A randomized authenticated box (STD: AES-GCM) under {@code scope}, which a layout seals its own
+   * stored units with (PACKED's packs: {@link KeyScope#layout}); built once per scope.
+   *
+   * @throws IllegalStateException if the keys cannot be derived
+   */
+  public CryptoBox layoutBox(KeyScope scope) {
+    return layoutBoxes.computeIfAbsent(scope, s -> boxes.create(LAYOUT_POLICY, s, keys, "layout keys '" + s.purpose()
+        + "'"));
+  }
+
+  /** The check that this codec's keys are the ones the table was created with. */
+  public KeyCheck keyCheck() {
+    return keyCheck;
+  }
+
+  /** The row key's box. */
+  public CryptoBox rowBox() {
+    return rowBox;
+  }
+
+  /** {@code row key (BOX)}, for messages. */
+  public String describeRowKey() {
+    return "row key (" + rowBox.kind() + ")";
+  }
+
+  /** Whether the server can compare row keys as the caller wrote them (PLAIN keys). */
+  public boolean rowKeysInPlaintext() {
+    return rowBox.capability(PlaintextStorage.class).isPresent();
+  }
+
+  /** Whether stored row keys sort as the plaintext keys do (PLAIN or OPE), so row ranges map to stored ranges. */
+  public boolean rowKeysKeepOrder() {
+    return rowKeysInPlaintext() || rowBox.capability(OrderOnCiphertext.class).isPresent();
+  }
+
+  /** Whether any family stores encrypted qualifier names. */
+  public boolean anyProtectedQualifiers() {
+    return schema.families().values().stream().anyMatch(FamilySchema::protectQualifiers);
+  }
+
+  /** Whether nothing at all in the table is protected. */
+  public boolean isFullyPlain() {
+    return rowKeysInPlaintext() && families.values().stream().allMatch(f -> f.qualifierBox == null
+        && isPlaintext(f.defaultBox) && f.columnBoxes.values().stream().allMatch(TableCodec::isPlaintext));
+  }
+
+  private static boolean isPlaintext(CryptoBox box) {
+    return box.capability(PlaintextStorage.class).isPresent();
+  }
+
+  // ---- row keys
+
+  /**
+   * Refuses a row key that is not a value of the row key's type (checked on writes; scan bounds
+   * may be any bytes).
+   */
+  public void checkRowType(byte[] row) {
+    ValueType type = schema.rowKeyPolicy().type();
+    String problem = type.problemWith(row);
+    if (problem != null) {
+      throw new IllegalArgumentException("table " + table + ", " + describeRowKey() + ": row key is not a valid "
+          + type.yamlName() + ": " + problem);
+    }
+  }
+
+  public byte[] encodeRow(byte[] row) throws IOException {
+    try {
+      return rowBox.encrypt(row, AssociatedData.of("row", tableBytes));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt row key: " + e.getMessage(), e);
+    }
+  }
+
+  public byte[] decodeRow(byte[] stored) throws CellDecodingException {
+    try {
+      return rowBox.decrypt(stored, AssociatedData.of("row", tableBytes));
+    } catch (GeneralSecurityException e) {
+      throw new CellDecodingException(table, Bytes.toStringBinary(stored) + " (as stored)", describeRowKey(),
+          e.getMessage());
+    }
+  }
+
+  // ---- families and qualifiers
+
+  public FamilySchema familySchema(byte[] family) throws UnsupportedSecureOperationException {
+    return familyCodec(family).schema;
+  }
+
+  /** How the family's logical columns map to stored cells. */
+  public ColumnExpansion expansion(byte[] family) throws UnsupportedSecureOperationException {
+    return familyCodec(family).expansion;
+  }
+
+  /** The family's SPLASHE columns, if it has any. */
+  public Optional<SplayedColumns> splayed(byte[] family) throws UnsupportedSecureOperationException {
+    ColumnExpansion e = familyCodec(family).expansion;
+    return e instanceof SplayedColumns ? Optional.of((SplayedColumns) e) : Optional.empty();
+  }
+
+  private FamilyCodec familyCodec(byte[] family) throws UnsupportedSecureOperationException {
+    FamilyCodec codec = families.get(Bytes.toString(family));
+    if (codec == null) {
+      throw new UnsupportedSecureOperationException(
+          table, "family " + Bytes.toStringBinary(family),
+          "the family is not in the table's schema (" + schema.source()
+              + "), so CryptoWorker does not know how to protect it");
+    }
+    return codec;
+  }
+
+  public byte[] encodeQualifier(byte[] family, byte[] qualifier) throws IOException {
+    FamilyCodec f = familyCodec(family);
+    if (f.qualifierBox == null) {
+      return qualifier;
+    }
+    try {
+      return f.qualifierBox.encrypt(qualifier, AssociatedData.of("qualifier", tableBytes, family));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt qualifier: " + e.getMessage(), e);
+    }
+  }
+
+  public byte[] decodeQualifier(byte[] row, byte[] family, byte[] stored) throws IOException {
+    FamilyCodec f = familyCodec(family);
+    if (f.qualifierBox == null) {
+      return stored;
+    }
+    try {
+      return f.qualifierBox.decrypt(stored, AssociatedData.of("qualifier", tableBytes, family));
+    } catch (GeneralSecurityException e) {
+      throw new CellDecodingException(
+          table, Bytes.toStringBinary(row), "qualifier in family " + Bytes.toString(family) + " (DET)",
+          e.getMessage());
+    }
+  }
+
+  // ---- values
+
+  /** The policy of a column, or of a stored cell of an expanded column. */
+  public ColumnPolicy policy(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    FamilyCodec f = familyCodec(family);
+    return f.expansion.storedPolicy(qualifier).orElseGet(() -> f.schema.policyFor(Bytes.toString(qualifier)));
+  }
+
+  /** Printable {@code column f:q (BOX)} for messages. */
+  public String describeColumn(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return "column " + Bytes.toStringBinary(family) + ":" + Bytes.toStringBinary(qualifier) + " ("
+        + policy(family, qualifier).box() + ")";
+  }
+
+  /** The box of a column, or of a stored cell of an expanded column (its logical column's box). */
+  public CryptoBox valueBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    FamilyCodec f = familyCodec(family);
+    String name = f.expansion.logicalColumn(qualifier).orElseGet(() -> Bytes.toString(qualifier));
+    return f.schema.isListed(name) ? f.columnBoxes.get(name) : f.defaultBox;
+  }
+
+  /** The column's box as {@code capability}, if it has it. */
+  public <C> Optional<C> capability(byte[] family, byte[] qualifier, Class<C> capability)
+      throws UnsupportedSecureOperationException {
+    return valueBox(family, qualifier).capability(capability);
+  }
+
+  private byte[] valueAssociatedData(CryptoBox box, byte[] row, byte[] family, byte[] qualifier) {
+    return box.capability(EqualityOnCiphertext.class).isPresent()
+        ? AssociatedData.of("value", tableBytes, family, qualifier)
+        : AssociatedData.of("value", tableBytes, row, family, qualifier);
+  }
+
+  /**
+   * Checks {@code value} against the column's declared type, for layouts that store it without
+   * encrypting it through the column's box (shares).
+   *
+   * @throws IllegalArgumentException naming table, column and problem
+   */
+  public void checkValue(byte[] family, byte[] qualifier, byte[] value) throws UnsupportedSecureOperationException {
+    checkType(family, qualifier, value, "value");
+  }
+
+  private void checkType(byte[] family, byte[] qualifier, byte[] value, String what)
+      throws UnsupportedSecureOperationException {
+    ValueType type = policy(family, qualifier).type();
+    String problem = type.problemWith(value);
+    if (problem != null) {
+      throw new IllegalArgumentException("table " + table + ", " + describeColumn(family, qualifier) + ": " + what
+          + " is not a valid " + type.yamlName() + ": " + problem);
+    }
+  }
+
+  /**
+   * Encrypts a value for storage.
+   *
+   * @throws IllegalArgumentException if the value does not match the column's declared type
+   */
+  public byte[] encodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    checkType(family, qualifier, value, "value");
+    CryptoBox box = valueBox(family, qualifier);
+    try {
+      return box.encrypt(value, valueAssociatedData(box, row, family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt value: " + e.getMessage(), e);
+    }
+  }
+
+  public byte[] decodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws IOException {
+    CryptoBox box = valueBox(family, qualifier);
+    try {
+      return box.decrypt(stored, valueAssociatedData(box, row, family, qualifier));
+    } catch (GeneralSecurityException e) {
+      if (isMigrating(family, qualifier)) {
+        try {
+          return previous.decodeValue(row, family, qualifier, stored);
+        } catch (CellDecodingException notThatEither) {
+          // report the current schema's failure below
+        }
+      }
+      FamilySchema f = familyCodec(family).schema;
+      String name = Bytes.toString(qualifier);
+      String column = f.isListed(name) ? name : "*";
+      ColumnPolicy policy = policy(family, qualifier);
+      String why = diagnosis.explain(f.name(), column, policy, stored,
+          other -> valueAssociatedData(other, row, family, qualifier), keyIdOf(stored, policy.box()));
+      throw new CellDecodingException(
+          table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage() + "; " + why);
+    }
+  }
+
+  /** Whether {@code stored} decodes under this codec's own policy for the column (not a previous schema's). */
+  public boolean inOwnForm(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws UnsupportedSecureOperationException {
+    CryptoBox box = valueBox(family, qualifier);
+    try {
+      box.decrypt(stored, valueAssociatedData(box, row, family, qualifier));
+      return true;
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The stored forms of {@code value} under every active key version, primary first, for an
+   * equality test on the server.
+   *
+   * @throws IllegalStateException if the column's box has no {@link EqualityOnCiphertext}
+   */
+  public List<byte[]> equalityOperands(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    checkType(family, qualifier, value, "filter operand");
+    CryptoBox box = valueBox(family, qualifier);
+    EqualityOnCiphertext equality = box.capability(EqualityOnCiphertext.class)
+        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no equality on ciphertext"));
+    try {
+      return equality.encryptUnderEveryKey(value, valueAssociatedData(box, new byte[0], family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt filter operand: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The ciphertext bounds of {@code value} under every active key version, primary first.
+   *
+   * @throws IllegalStateException if the column's box has no {@link OrderOnCiphertext}
+   */
+  public List<RangeBounds> rangeBounds(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    checkType(family, qualifier, value, "filter operand");
+    CryptoBox box = valueBox(family, qualifier);
+    OrderOnCiphertext order = box.capability(OrderOnCiphertext.class)
+        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no order on ciphertext"));
+    try {
+      return order.rangeBounds(value);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt filter operand: " + e.getMessage(), e);
+    }
+  }
+
+  /** The column's additive aggregation (ASHE, PLAIN numbers), if its box has one. */
+  public Optional<AdditiveAggregation> additive(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return capability(family, qualifier, AdditiveAggregation.class);
+  }
+
+  /** Whether the column is found through the search index (its box has {@link SearchableEquality}). */
+  public boolean isSearchable(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return capability(family, qualifier, SearchableEquality.class).isPresent();
+  }
+
+  /** Whether any column of {@code family} (its default included) is searchable. */
+  boolean hasSearchableColumns(FamilySchema family) {
+    FamilyCodec f = families.get(family.name());
+    return f.defaultBox.capability(SearchableEquality.class).isPresent()
+        || f.columnBoxes.values().stream().anyMatch(b -> b.capability(SearchableEquality.class).isPresent());
+  }
+
+  /** The entry counters of searchable columns. */
+  public SearchCounters searchCounters() {
+    return searchCounters;
+  }
+
+  /**
+   * The index of {@code value} in a searchable column under every active key, primary first.
+   *
+   * @throws IllegalStateException if the column's box has no {@link SearchableEquality}
+   */
+  public List<ValueIndex> valueIndexes(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    checkType(family, qualifier, value, "value");
+    CryptoBox box = valueBox(family, qualifier);
+    SearchableEquality searchable = box.capability(SearchableEquality.class)
+        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no search index"));
+    try {
+      return searchable.indexesOf(value, AssociatedData.of("search", tableBytes, family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot derive the search index of a value: " + e.getMessage(), e);
+    }
+  }
+
+  /** Stores a 64-bit number in an additive column (SPLASHE indicators and splays). */
+  byte[] encodeNumber(byte[] family, byte[] storedQualifier, long value) throws IOException {
+    try {
+      return additiveOrFail(family, storedQualifier).encryptNumber(value);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot encrypt value: " + e.getMessage(), e);
+    }
+  }
+
+  /** Reads a number written by {@link #encodeNumber}. */
+  long decodeNumber(byte[] row, byte[] family, byte[] storedQualifier, byte[] stored) throws IOException {
+    try {
+      return additiveOrFail(family, storedQualifier).decryptNumber(stored);
+    } catch (GeneralSecurityException e) {
+      throw new CellDecodingException(table, Bytes.toStringBinary(row), describeColumn(family, storedQualifier),
+          e.getMessage());
+    }
+  }
+
+  private AdditiveAggregation additiveOrFail(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return additive(family, qualifier).orElseThrow(
+        () -> new IllegalStateException(describeColumnUnchecked(family, qualifier) + " is not additive"));
+  }
+
+  private String describeColumnUnchecked(byte[] family, byte[] qualifier) {
+    try {
+      return describeColumn(family, qualifier);
+    } catch (UnsupportedSecureOperationException e) {
+      return "column " + Bytes.toStringBinary(family) + ":" + Bytes.toStringBinary(qualifier);
+    }
+  }
+}

@@ -1,0 +1,645 @@
+package dev.cryptoworker.client.migrate;
+
+import dev.cryptoworker.client.CellDecodingException;
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.SecureTableOptions;
+import dev.cryptoworker.client.cell.FilterTranslator;
+import dev.cryptoworker.client.cell.OperationEncoder;
+import dev.cryptoworker.client.cell.ResultDecoder;
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
+import dev.cryptoworker.client.codec.KeyCheck;
+import dev.cryptoworker.client.codec.RegionSupport;
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.TableNotFoundException;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Re-encrypts a table's stored cells from one schema to another (and, with {@link
+ * Builder#rekey(boolean)}, every protected value under the keyset's primary key), online.
+ *
+ * <ul>
+ *   <li><b>Online.</b> Applications keep using the table through a {@link SecureConnection} built
+ *       with {@link SecureConnection.Builder#migratingFrom(TableSchema)}: they write the new form
+ *       and read both. Each row is rewritten with one check-and-mutate conditioned on the stored
+ *       cells it replaces being unchanged, so a concurrent write is never overwritten with older
+ *       data (the row is read again and retried).
+ *   <li><b>Resumable.</b> Every {@link Builder#checkpointEvery(int)} rows the position and counts
+ *       go to a checkpoint row in the counter table; a killed migration continues after the last
+ *       checkpoint.
+ *   <li><b>Idempotent.</b> A cell already in the new form (and, re-keying, under the primary key)
+ *       is left alone, so rows done before a crash are only counted again as skipped.
+ * </ul>
+ *
+ * <p><b>Rows that move.</b> When the row key's protection changes, or a re-key moves row keys and
+ * qualifier names to the primary key ({@link #identityKeyAfterRekey}), each row gets a new stored
+ * key: the first pass copies every old-form row to its new key (every version, same timestamps),
+ * then, after {@link Builder#cleanupDelay}, a second pass deletes the old forms; clients in
+ * migration mode read both ({@link MovingRowsLayout}). At the end the table's key check moves to
+ * the new key.
+ */
+public final class TableMigration {
+  /**
+   * Where a migration stands: stored rows read, rewritten (or copied to their new stored key),
+   * already in the new form, failed; old forms of moved rows deleted (the cleanup pass).
+   */
+  public record Counts(long rowsRead, long rowsRewritten, long rowsSkipped, long rowsFailed, long oldRowsDeleted,
+      boolean done) {
+    Counts plus(Counts o) {
+      return new Counts(rowsRead + o.rowsRead, rowsRewritten + o.rowsRewritten, rowsSkipped + o.rowsSkipped,
+          rowsFailed + o.rowsFailed, oldRowsDeleted + o.oldRowsDeleted, o.done);
+    }
+
+    Counts finished() {
+      return new Counts(rowsRead, rowsRewritten, rowsSkipped, rowsFailed, oldRowsDeleted, true);
+    }
+
+    private static final Counts READ_ONE = new Counts(1, 0, 0, 0, 0, false);
+    private static final Counts REWROTE_ONE = new Counts(1, 1, 0, 0, 0, false);
+    private static final Counts SKIPPED_ONE = new Counts(1, 0, 1, 0, 0, false);
+    private static final Counts FAILED_ONE = new Counts(1, 0, 0, 1, 0, false);
+    private static final Counts DELETED_ONE = new Counts(0, 0, 0, 0, 1, false);
+    private static final Counts NONE = new Counts(0, 0, 0, 0, 0, false);
+  }
+
+  /** Told the counts after every row. */
+  @FunctionalInterface
+  public interface ProgressListener {
+    void progress(Counts counts);
+  }
+
+  private static final byte[] NEXT = Bytes.toBytes("m:next");
+  private static final byte[] READ = Bytes.toBytes("m:read");
+  private static final byte[] REWRITTEN = Bytes.toBytes("m:rewritten");
+  private static final byte[] SKIPPED = Bytes.toBytes("m:skipped");
+  private static final byte[] FAILED = Bytes.toBytes("m:failed");
+  private static final byte[] DONE = Bytes.toBytes("m:done");
+  private static final byte[] DELETED = Bytes.toBytes("m:deleted");
+  private static final byte[] PHASE = Bytes.toBytes("m:phase");
+  /** Phases of a migration that moves rows: copy every old form, wait, then delete them. */
+  private static final long COPYING = 0;
+  private static final long WAITING = 1;
+  private static final long CLEANING = 2;
+  private static final int ATTEMPTS_PER_ROW = 5;
+  private static final int SCAN_CACHING = 100;
+  private static final int FAILURES_KEPT = 20;
+
+  private final Connection connection;
+  private final TableName name;
+  private final TableSchema from;
+  private final TableSchema to;
+  private final boolean rekey;
+  private final int checkpointEvery;
+  private final double maxRowsPerSecond;
+  private final java.time.Duration cleanupDelay;
+  private final TableCodec codec;
+  private final OperationEncoder encoder;
+  private final int primaryKeyId;
+  private final String id;
+  private final List<String> failures = new ArrayList<>();
+
+  private TableMigration(Builder b) {
+    this.connection = b.connection;
+    this.from = b.from;
+    this.to = b.to;
+    this.rekey = b.rekey;
+    this.checkpointEvery = b.checkpointEvery;
+    this.maxRowsPerSecond = b.maxRowsPerSecond;
+    this.cleanupDelay = b.cleanupDelay;
+    this.name = TableName.valueOf(to.tableName());
+    ColumnMigration changes = ColumnMigration.between(from, to);
+    if (!changes.changesAnything() && !rekey) {
+      throw new IllegalArgumentException("table " + to.tableName() + ": " + from.source() + " and " + to.source()
+          + " protect every column alike, and re-keying was not asked: nothing to migrate");
+    }
+    SecureConnection.Builder secure = SecureConnection.builder().connection(connection).keys(b.keys).schema(to)
+        .migratingFrom(from, rekey);
+    // Only its codec is kept; the codec writes through the connection, not through this object's pool.
+    try (SecureConnection built = secure.build()) {
+      this.codec = built.layoutContext(name).codec();
+    } catch (IOException e) {
+      throw new UncheckedIOException("table " + name + ": cannot read its descriptor", e);
+    }
+    this.encoder = new OperationEncoder(codec, new FilterTranslator(codec, SecureTableOptions.defaults()));
+    try {
+      this.primaryKeyId = b.keys.keyRing(KeyScope.column(to.tableName(), "", "", BoxKind.STD), 32).primary().keyId();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("table " + to.tableName() + ": cannot derive keys", e);
+    }
+    this.id = idOf(from, to, rekey);
+  }
+
+  /**
+   * The key a re-key moves row keys and qualifier names to: the primary, for DET and OPE row keys,
+   * unless the table has ASHE or SPLASHE columns (their identifier counters are named under the
+   * oldest key, and retiring it would restart them: identifiers must never repeat under one key).
+   * Otherwise they keep the oldest (PLAIN and STD row keys: rows that cannot move).
+   */
+  public static OptionalInt identityKeyAfterRekey(KeyProvider keys, TableSchema schema) {
+    BoxKind rowKeys = schema.rowKeyPolicy().box();
+    if (rowKeys != BoxKind.DET && rowKeys != BoxKind.OPE) {
+      return OptionalInt.empty(); // PLAIN keys have no key; STD rows cannot be found again to move
+    }
+    if (RegionSupport.anyBox(schema, box -> box == BoxKind.ASHE || box == BoxKind.SPLASHE)) {
+      return OptionalInt.empty();
+    }
+    try {
+      return OptionalInt.of(keys.keyRing(KeyScope.rowKey(schema.tableName(), BoxKind.DET), 32).primary().keyId());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("table " + schema.tableName() + ": cannot derive keys", e);
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Names this migration (a hash of both schemas and the re-key flag): its checkpoint's name. */
+  public String id() {
+    return id;
+  }
+
+  /** What the migration changes, for people: columns and boxes, and whether it re-keys. */
+  public String describe() {
+    String columns = ColumnMigration.between(from, to).describe();
+    return (columns.equals("nothing") ? "no column changes" : columns)
+        + (rekey ? "; every protected value re-encrypted under primary key " + Integer.toUnsignedString(primaryKeyId, 16)
+            + (codec.rowsMove() && codec.previousForm().orElseThrow().keyCheck().keyId() != codec.keyCheck().keyId()
+                ? ", row keys and qualifier names too (rows move: copied, then the old forms deleted)"
+                : " (row keys and qualifier names stay under the oldest key: "
+                    + (to.rowKeyPolicy().box() == BoxKind.DET || to.rowKeyPolicy().box() == BoxKind.OPE
+                        ? "the table has ASHE or SPLASHE columns" : to.rowKeyPolicy().box() + " row keys") + ")")
+            : codec.rowsMove() ? "; row keys change protection (rows move: copied, then the old forms deleted)" : "");
+  }
+
+  /** Counts the table's stored rows (a key-only scan of the whole table), for progress estimates. */
+  public long countRows() throws IOException {
+    Scan scan = new Scan().setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter())).setCaching(1000);
+    long rows = 0;
+    try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(scan)) {
+      while (scanner.next() != null) {
+        rows++;
+      }
+    }
+    return rows;
+  }
+
+  /** The last checkpoint of this migration, if it has run before. */
+  public Optional<Counts> checkpoint() throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      Result r;
+      try {
+        r = counters.get(new Get(checkpointRow()));
+      } catch (TableNotFoundException e) {
+        return Optional.empty(); // no migration has run on this cluster yet
+      }
+      if (r.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Counts(number(r, READ), number(r, REWRITTEN), number(r, SKIPPED), number(r, FAILED),
+          number(r, DELETED), number(r, DONE) == 1));
+    }
+  }
+
+  /** Up to twenty rows that failed in the last {@link #run}, each with its reason. */
+  public List<String> failures() {
+    return List.copyOf(failures);
+  }
+
+  /**
+   * Runs the migration from its last checkpoint (from the start with {@code restart}), telling
+   * {@code listener} the counts after every row. A migration already done returns its counts at once
+   * unless {@code restart}.
+   *
+   * @throws IOException if HBase fails (the checkpoint keeps the work done; run again to continue)
+   */
+  public Counts run(boolean restart, ProgressListener listener) throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      RegionSupport.createCounterTable(admin); // where checkpoints live, even if no box needs counters
+      RegionSupport.prepareForSchema(admin, to);
+    }
+    Optional<Counts> saved = restart ? Optional.empty() : checkpoint();
+    if (saved.isPresent() && saved.get().done()) {
+      return saved.get();
+    }
+    Counts counts = saved.orElse(new Counts(0, 0, 0, 0, 0, false));
+    long phase = saved.isPresent() ? savedNumber(PHASE) : COPYING;
+    byte[] next = saved.isPresent() ? storedNext() : null;
+    failures.clear();
+    if (phase == COPYING) {
+      counts = pass(next, counts, COPYING, listener);
+      next = null;
+      // Waiting protects scans against old forms vanishing; with nothing copied, nothing vanishes.
+      phase = codec.rowsMove() && counts.rowsRewritten() > 0 ? WAITING : CLEANING;
+      saveCheckpoint(null, counts, phase);
+    }
+    if (phase == WAITING) {
+      // Scans that started before the copies were made may still be on their way to old forms.
+      sleep(cleanupDelay.toMillis());
+      phase = CLEANING;
+      saveCheckpoint(null, counts, phase);
+    }
+    if (codec.rowsMove()) {
+      counts = pass(next, counts, CLEANING, listener);
+      try (Admin admin = connection.getAdmin()) {
+        // New clients check the table's keys against the key its rows are now under (a change reopens regions).
+        TableDescriptor current = admin.getDescriptor(name);
+        String check = codec.keyCheck().encode();
+        if (!check.equals(current.getValue(KeyCheck.ATTRIBUTE))) {
+          admin.modifyTable(TableDescriptorBuilder.newBuilder(current).setValue(KeyCheck.ATTRIBUTE, check).build());
+        }
+      }
+    }
+    counts = counts.finished();
+    saveCheckpoint(null, counts, CLEANING);
+    listener.progress(counts);
+    return counts;
+  }
+
+  /** One pass over the stored rows from after {@code next}: the copy pass or the cleanup pass. */
+  private Counts pass(byte[] next, Counts counts, long phase, ProgressListener listener) throws IOException {
+    Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
+    if (next != null) {
+      scan.withStartRow(next, false);
+    }
+    long started = System.nanoTime();
+    long rowsThisPass = 0;
+    try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(scan)) {
+      for (Result stored = scanner.next(); stored != null; stored = scanner.next()) {
+        counts = counts.plus(phase == COPYING ? migrateRow(table, stored) : cleanRow(table, stored));
+        rowsThisPass++;
+        if (rowsThisPass % checkpointEvery == 0) {
+          saveCheckpoint(stored.getRow(), counts, phase);
+        }
+        listener.progress(counts);
+        throttle(started, rowsThisPass);
+      }
+    }
+    return counts;
+  }
+
+  private static void sleep(long millis) throws InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("migration interrupted");
+    }
+  }
+
+  private void throttle(long started, long rows) throws InterruptedIOException {
+    if (maxRowsPerSecond <= 0) {
+      return;
+    }
+    long due = started + (long) (rows / maxRowsPerSecond * 1e9);
+    long wait = due - System.nanoTime();
+    if (wait > 0) {
+      try {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("migration of " + name + " interrupted");
+      }
+    }
+  }
+
+  /** Rewrites one stored row if any of its cells is in the old form; retries after concurrent writes. */
+  private Counts migrateRow(Table table, Result stored) throws IOException {
+    byte[] storedRow = stored.getRow();
+    byte[] row;
+    try {
+      row = codec.decodeRow(storedRow);
+    } catch (CellDecodingException e) {
+      if (!codec.rowsMove()) {
+        return failed(storedRow, e.getMessage());
+      }
+      return copyOldForm(table, stored, e);
+    }
+    Result current = stored;
+    for (int attempt = 0; attempt < ATTEMPTS_PER_ROW; attempt++) {
+      RowRewrite rewrite;
+      try {
+        rewrite = plan(row, current);
+      } catch (IOException | RuntimeException e) {
+        return failed(storedRow, e.getMessage());
+      }
+      if (rewrite.cells.isEmpty()) {
+        return Counts.SKIPPED_ONE;
+      }
+      Put storedPut = encoder.encodeCells(rewrite.logicalPut(row), new Put(storedRow));
+      CheckAndMutate write = CheckAndMutate.newBuilder(storedRow).ifMatches(rewrite.unchanged()).build(storedPut);
+      if (table.checkAndMutate(write).isSuccess()) {
+        return Counts.REWROTE_ONE;
+      }
+      // An application wrote the row meanwhile: read it again and redo what is still in the old form.
+      current = table.get(new Get(storedRow).readAllVersions());
+      if (current.isEmpty()) {
+        return Counts.SKIPPED_ONE; // deleted meanwhile
+      }
+    }
+    return failed(storedRow, "rewritten concurrently " + ATTEMPTS_PER_ROW + " times in a row; run the migration again");
+  }
+
+  /**
+   * Copies an old-form row to its new stored key, every version with its timestamp: a newer write
+   * of the new form stays newer, and a delete of the row made meanwhile still covers the copies.
+   * The old form stays until the cleanup pass.
+   */
+  private Counts copyOldForm(Table table, Result stored, CellDecodingException notNewForm) throws IOException {
+    Result logical;
+    try {
+      logical = new ResultDecoder(codec.previousForm().orElseThrow()).decode(stored);
+    } catch (CellDecodingException e) {
+      return failed(stored.getRow(), notNewForm.getMessage() + "; nor in the old form: " + e.getMessage());
+    }
+    Put put = new Put(logical.getRow());
+    for (Cell cell : logical.rawCells()) {
+      put.add(cell);
+    }
+    table.put(encoder.encodeCells(put, new Put(codec.encodeRow(logical.getRow()))));
+    return Counts.REWROTE_ONE;
+  }
+
+  /** Deletes an old-form row whose new form exists (copying it first if it does not). */
+  private Counts cleanRow(Table table, Result stored) throws IOException {
+    byte[] storedRow = stored.getRow();
+    try {
+      codec.decodeRow(storedRow);
+      return Counts.NONE; // a new form
+    } catch (CellDecodingException notNewForm) {
+      byte[] row;
+      try {
+        row = codec.previousForm().orElseThrow().decodeRow(storedRow);
+      } catch (CellDecodingException e) {
+        return failed(storedRow, notNewForm.getMessage() + "; nor in the old form: " + e.getMessage());
+      }
+      if (!table.exists(new Get(codec.encodeRow(row)))) {
+        Counts copied = copyOldForm(table, stored, notNewForm);
+        if (copied.rowsFailed() > 0) {
+          return copied;
+        }
+      }
+      long newest = 0;
+      for (Cell c : stored.rawCells()) {
+        newest = Math.max(newest, c.getTimestamp());
+      }
+      table.delete(new Delete(storedRow, newest));
+      return Counts.DELETED_ONE;
+    }
+  }
+
+  private Counts failed(byte[] storedRow, String why) {
+    if (failures.size() < FAILURES_KEPT) {
+      failures.add("stored row " + Bytes.toStringBinary(storedRow) + ": " + why);
+    }
+    return Counts.FAILED_ONE;
+  }
+
+  /** The cells of one row still to rewrite, and the stored cells they replace. */
+  private static final class RowRewrite {
+    final List<Cell> cells = new ArrayList<>();
+    /** Latest stored value of each stored column being replaced. */
+    final Map<String, Cell> latest = new LinkedHashMap<>();
+
+    Put logicalPut(byte[] row) throws IOException {
+      Put put = new Put(row);
+      for (Cell c : cells) {
+        put.add(c);
+      }
+      return put;
+    }
+
+    FilterList unchanged() {
+      FilterList all = new FilterList(FilterList.Operator.MUST_PASS_ALL);
+      for (Cell c : latest.values()) {
+        SingleColumnValueFilter same = new SingleColumnValueFilter(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
+            CompareOperator.EQUAL, new BinaryComparator(CellUtil.cloneValue(c)));
+        same.setFilterIfMissing(true);
+        same.setLatestVersionOnly(true);
+        all.addFilter(same);
+      }
+      return all;
+    }
+  }
+
+  private RowRewrite plan(byte[] row, Result stored) throws IOException {
+    RowRewrite rewrite = new RowRewrite();
+    // Cells come newest version first: the first of each column is the one a writer may replace.
+    Map<String, Cell> newest = new LinkedHashMap<>();
+    for (Cell cell : stored.rawCells()) {
+      byte[] family = CellUtil.cloneFamily(cell);
+      byte[] storedQualifier = CellUtil.cloneQualifier(cell);
+      String column = Bytes.toStringBinary(family) + "/" + Bytes.toStringBinary(storedQualifier);
+      newest.putIfAbsent(column, cell);
+      if (SearchIndexCells.isIndexQualifier(storedQualifier)) {
+        continue; // made again with its value
+      }
+      byte[] qualifier = codec.decodeQualifier(row, family, storedQualifier);
+      byte[] value = CellUtil.cloneValue(cell);
+      if (!needsRewrite(row, family, qualifier, value)) {
+        continue;
+      }
+      byte[] plaintext = codec.decodeValue(row, family, qualifier, value);
+      rewrite.cells.add(new KeyValue(row, family, qualifier, cell.getTimestamp(), plaintext));
+      rewrite.latest.putIfAbsent(column, newest.get(column));
+    }
+    return rewrite;
+  }
+
+  private boolean needsRewrite(byte[] row, byte[] family, byte[] qualifier, byte[] stored) throws IOException {
+    if (codec.isMigrating(family, qualifier) && !codec.inOwnForm(row, family, qualifier, stored)) {
+      return true;
+    }
+    if (!rekey || codec.policy(family, qualifier).box() == BoxKind.PLAIN) {
+      return false;
+    }
+    OptionalInt keyId = codec.keyIdOf(stored, codec.policy(family, qualifier).box());
+    return keyId.isPresent() && keyId.getAsInt() != primaryKeyId;
+  }
+
+  // ---- checkpoint
+
+  private byte[] checkpointRow() {
+    return Bytes.toBytes("migration/" + name.getNameAsString() + "/" + id);
+  }
+
+  private long savedNumber(byte[] qualifier) throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      return number(counters.get(new Get(checkpointRow())), qualifier);
+    }
+  }
+
+  private byte[] storedNext() throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      byte[] next = counters.get(new Get(checkpointRow())).getValue(HBaseIdentifierSource.FAMILY, NEXT);
+      return next == null || next.length == 0 ? null : next;
+    }
+  }
+
+  private void saveCheckpoint(byte[] next, Counts counts, long phase) throws IOException {
+    Put put = new Put(checkpointRow())
+        .addColumn(HBaseIdentifierSource.FAMILY, PHASE, Bytes.toBytes(phase))
+        .addColumn(HBaseIdentifierSource.FAMILY, DELETED, Bytes.toBytes(counts.oldRowsDeleted()))
+        .addColumn(HBaseIdentifierSource.FAMILY, READ, Bytes.toBytes(counts.rowsRead()))
+        .addColumn(HBaseIdentifierSource.FAMILY, REWRITTEN, Bytes.toBytes(counts.rowsRewritten()))
+        .addColumn(HBaseIdentifierSource.FAMILY, SKIPPED, Bytes.toBytes(counts.rowsSkipped()))
+        .addColumn(HBaseIdentifierSource.FAMILY, FAILED, Bytes.toBytes(counts.rowsFailed()))
+        .addColumn(HBaseIdentifierSource.FAMILY, DONE, Bytes.toBytes(counts.done() ? 1L : 0L))
+        .addColumn(HBaseIdentifierSource.FAMILY, NEXT, next == null ? new byte[0] : next);
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      counters.put(put);
+    }
+  }
+
+  private static long number(Result r, byte[] qualifier) {
+    byte[] v = r.getValue(HBaseIdentifierSource.FAMILY, qualifier);
+    return v == null ? 0 : Bytes.toLong(v);
+  }
+
+  private static String idOf(TableSchema from, TableSchema to, boolean rekey) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(from.toYaml().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      sha.update(to.toYaml().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) (rekey ? 1 : 0));
+      return HexFormat.of().formatHex(sha.digest(), 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Options of a migration. */
+  public static final class Builder {
+    private Connection connection;
+    private KeyProvider keys;
+    private TableSchema from;
+    private TableSchema to;
+    private boolean rekey;
+    private int checkpointEvery = 1000;
+    private double maxRowsPerSecond;
+    private java.time.Duration cleanupDelay = java.time.Duration.ofMinutes(2);
+
+    private Builder() {}
+
+    /**
+     * When rows move to new stored keys: how long to wait between copying the last row and deleting
+     * the old forms (default 2 minutes). Scans that started before the copies and run longer than
+     * this may miss rows whose old form they had not reached yet.
+     */
+    public Builder cleanupDelay(java.time.Duration delay) {
+      if (delay.isNegative()) {
+        throw new IllegalArgumentException("cleanupDelay must not be negative, got " + delay);
+      }
+      this.cleanupDelay = delay;
+      return this;
+    }
+
+    /** The HBase connection of the table's cluster (a plain one: the migration reads stored cells). */
+    public Builder connection(Connection connection) {
+      this.connection = Objects.requireNonNull(connection, "connection");
+      return this;
+    }
+
+    public Builder keys(KeyProvider keys) {
+      this.keys = Objects.requireNonNull(keys, "keys");
+      return this;
+    }
+
+    /** The schema the stored data was written under. */
+    public Builder from(TableSchema from) {
+      this.from = Objects.requireNonNull(from, "from");
+      return this;
+    }
+
+    /** The schema to move to (the same as {@code from} for a re-key only). */
+    public Builder to(TableSchema to) {
+      this.to = Objects.requireNonNull(to, "to");
+      return this;
+    }
+
+    /** Also re-encrypts every protected value not under the keyset's primary key (default false). */
+    public Builder rekey(boolean rekey) {
+      this.rekey = rekey;
+      return this;
+    }
+
+    /** Rows between checkpoints (default 1000): at most this many are read again after a crash. */
+    public Builder checkpointEvery(int rows) {
+      if (rows < 1) {
+        throw new IllegalArgumentException("checkpointEvery must be at least 1, got " + rows);
+      }
+      this.checkpointEvery = rows;
+      return this;
+    }
+
+    /** At most this many rows per second (default 0: as fast as HBase takes them). */
+    public Builder maxRowsPerSecond(double rows) {
+      if (rows < 0) {
+        throw new IllegalArgumentException("maxRowsPerSecond must not be negative, got " + rows);
+      }
+      this.maxRowsPerSecond = rows;
+      return this;
+    }
+
+    /**
+     * The migration, checked: same table, supported changes, something to do.
+     *
+     * @throws IllegalArgumentException if the schemas are of different tables or nothing changes
+     * @throws UnsupportedOperationException naming the column and why, for unsupported changes
+     */
+    public TableMigration build() {
+      Objects.requireNonNull(connection, "connection");
+      Objects.requireNonNull(keys, "keys");
+      Objects.requireNonNull(from, "from");
+      Objects.requireNonNull(to, "to");
+      return new TableMigration(this);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TableMigration[" + name + ", " + id + "]";
+  }
+}

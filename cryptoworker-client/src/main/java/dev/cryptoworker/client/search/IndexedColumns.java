@@ -1,0 +1,66 @@
+package dev.cryptoworker.client.search;
+
+import dev.cryptoworker.client.codec.ColumnExpansion;
+import dev.cryptoworker.client.codec.OneCellPerColumn;
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.region.SearchIndexCells;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The stored cells of a family with searchable (SSE) columns: each SSE value is stored randomized
+ * like STD, plus an index cell in the same row ({@link SearchIndexCells}) holding the key of the
+ * value's next index entry, taken from its counter ({@link SearchCounters}). Value and index cell
+ * go in the same Put, so a row and its entry are written atomically, and they move together through
+ * region splits. Other columns of the family are stored one cell each.
+ */
+public final class IndexedColumns implements ColumnExpansion {
+  private final TableCodec codec;
+  private final OneCellPerColumn cells;
+
+  public IndexedColumns(TableCodec codec) {
+    this.codec = codec;
+    this.cells = new OneCellPerColumn(codec);
+  }
+
+  @Override
+  public void encode(byte[] row, byte[] family, List<Cell> logical, Put out) throws IOException {
+    for (Cell cell : logical) {
+      byte[] qualifier = CellUtil.cloneQualifier(cell);
+      if (SearchIndexCells.isIndexQualifier(qualifier)) {
+        throw new IllegalArgumentException("table " + codec.table() + ", family " + Bytes.toString(family)
+            + ": qualifier " + Bytes.toStringBinary(qualifier) + " starts with bytes reserved for SSE index cells");
+      }
+      cells.encode(row, family, List.of(cell), out);
+      if (codec.isSearchable(family, qualifier)) {
+        ValueIndex index = codec.valueIndexes(family, qualifier, CellUtil.cloneValue(cell)).get(0);
+        long entry = codec.searchCounters().nextEntry(index);
+        out.addColumn(family, SearchIndexCells.qualifier(codec.encodeQualifier(family, qualifier)), cell.getTimestamp(),
+            SearchIndexCells.value(KeyIdPrefix.of(index.keyId()), index.entryKey(entry)));
+      }
+    }
+  }
+
+  @Override
+  public List<byte[]> storedQualifiers(byte[] family, byte[] qualifier, boolean forDelete) throws IOException {
+    byte[] stored = codec.encodeQualifier(family, qualifier);
+    return forDelete && codec.isSearchable(family, qualifier)
+        ? List.of(stored, SearchIndexCells.qualifier(stored))
+        : List.of(stored);
+  }
+
+  @Override
+  public Cell decode(byte[] row, byte[] family, Cell stored) throws IOException {
+    if (SearchIndexCells.isIndexQualifier(stored.getQualifierArray(), stored.getQualifierOffset(),
+        stored.getQualifierLength())) {
+      return null;
+    }
+    return cells.decode(row, family, stored);
+  }
+}

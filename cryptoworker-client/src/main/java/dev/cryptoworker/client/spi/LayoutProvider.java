@@ -1,0 +1,36 @@
+package dev.cryptoworker.client.spi;
+
+import dev.cryptoworker.schema.LayoutDefinition;
+import dev.cryptoworker.schema.TableLayout;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.util.Set;
+
+/**
+ * A storage layout: how one logical table becomes stored HBase cells. Reads and checks its own
+ * {@code layout:} section (as a {@link LayoutDefinition}), names the stored table's families, says
+ * what tools may ask of it ({@link LayoutCapability}) and opens a {@link StorageLayout} per table.
+ *
+ * <p>Found through {@link java.util.ServiceLoader}: a layout module lists its provider in {@code
+ * META-INF/services/dev.cryptoworker.schema.LayoutDefinition}, one line, and applications that have
+ * the module on their class path can name the layout in schemas. {@code CELL} is built into the
+ * client. Implementations are stateless and thread-safe; what must live as long as a connection
+ * (background merges, caches) is a {@linkplain LayoutContext#connectionService connection service}.
+ */
+public interface LayoutProvider extends LayoutDefinition {
+
+  /** The column families of the stored table of {@code schema} (what {@code createTable} creates). */
+  Set<String> storedFamilies(TableSchema schema);
+
+  /** What tools and the client may ask of a table stored in {@code layout}. */
+  Set<LayoutCapability> capabilities(TableLayout layout);
+
+  /** Opens the layout of one table for one {@code SecureTable}. */
+  StorageLayout open(LayoutContext context) throws IOException;
+
+  /**
+   * Writes what a new, empty table holds once its stored table exists on every cluster of its
+   * layout (PACKED: the first pack). Runs again harmlessly on a table that has it.
+   */
+  default void initialize(LayoutContext context) throws IOException {}
+}

@@ -1,0 +1,98 @@
+package dev.cryptoworker.client.spi;
+
+import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.SecureResultScanner;
+import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NavigableMap;
+import org.apache.hadoop.hbase.client.Append;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.coprocessor.Batch;
+
+/**
+ * How one logical table is stored: takes logical (plaintext) operations and carries them out on
+ * stored HBase cells, returning logical results. {@link SecureTable} is a thin {@code Table}
+ * adapter over it (argument checks, refusals, single operations as lists).
+ *
+ * <p>Opened by a {@link LayoutProvider}. Implementations: one encrypted stored cell per logical
+ * cell ({@code CELL}, built in), MiniCrypt packs (many logical rows in one stored cell: module
+ * layout-packed) and secret shares (one logical table on several clusters: module layout-shared).
+ * One logical operation may become several stored ones (a read, then a
+ * conditional write; n writes on n clusters), and one stored row may hold many logical rows, so
+ * the methods take whole logical operations, and decoding results is the layout's job too.
+ *
+ * <p>A layout that cannot do an operation throws {@link UnsupportedSecureOperationException} naming
+ * the table and why. Instances serve one {@code SecureTable} (not shared between threads).
+ */
+public interface StorageLayout extends Closeable {
+
+  /** The stored tables, first the one whose name, descriptor and settings the caller sees. */
+  List<Table> storedTables();
+
+  Result[] get(List<Get> gets) throws IOException;
+
+  boolean[] exists(List<Get> gets) throws IOException;
+
+  /**
+   * Bytes [{@code offset}, {@code offset + length}) of one cell's latest value, fewer where it ends
+   * first; null if the cell is absent. This default reads the whole cell; layouts that can read
+   * less override it.
+   */
+  default byte[] getValueRange(byte[] row, byte[] family, byte[] qualifier, int offset, int length)
+      throws IOException {
+    byte[] value = get(List.of(new Get(row).addColumn(family, qualifier)))[0].getValue(family, qualifier);
+    return value == null ? null : Arrays.copyOfRange(value, Math.min(offset, value.length),
+        (int) Math.min(value.length, (long) offset + length));
+  }
+
+  SecureResultScanner getScanner(Scan scan) throws IOException;
+
+  /** How {@code scan} would run (see {@link SecureTable#explain}); refuses what getScanner refuses. */
+  String explain(Scan scan) throws IOException;
+
+  /** The rows of forward {@code scan} stored in [{@code storedStartRow}, {@code storedStopRow}). */
+  SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException;
+
+  /** The stored form of {@code put} for a bulk load (HFiles), refused where a write needs more. */
+  Put encodeForBulkLoad(Put put) throws IOException;
+
+  void put(List<Put> puts) throws IOException;
+
+  /** Deletes all of {@code deletes}. */
+  void delete(List<Delete> deletes) throws IOException;
+
+  Result mutateRow(RowMutations mutations) throws IOException;
+
+  Result append(Append append) throws IOException;
+
+  Result increment(Increment increment) throws IOException;
+
+  /**
+   * Runs {@code actions} as {@link Table#batchCallback}: {@code results[i]} is action i's logical
+   * result or its exception; {@code callback} (may be null) sees logical rows.
+   */
+  <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
+      throws IOException, InterruptedException;
+
+  List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException;
+
+  /** Sum and count of {@code family:qualifier} per group (see {@link SecureTable#aggregateBy}). */
+  AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException;
+
+  NavigableMap<byte[], AggregateResult> aggregateBy(
+      Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException;
+}

@@ -1,0 +1,138 @@
+package dev.cryptoworker.layout.shared;
+
+import dev.cryptoworker.client.CellDecodingException;
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.MergedRows;
+import dev.cryptoworker.sharing.Reconstruction;
+import dev.cryptoworker.sharing.SecretSharing;
+import dev.cryptoworker.sharing.ShareDecodingException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one stored row as each cluster returned it into the logical row: per cell, the newest
+ * version (timestamp) any cluster holds is decoded from its shares if enough clusters hold it;
+ * the cell is absent if at least max(threshold, r + 1) answering clusters hold no version of it
+ * (a delete, or a write that never reached a write quorum); otherwise the read fails, naming the
+ * cell and the clusters, rather than return an older version as if it were the newest.
+ */
+final class ShareReconciler {
+  private static final Logger LOG = LoggerFactory.getLogger(ShareReconciler.class);
+
+  /** Decodes a joined value (AES_RS: decrypts the dispersed ciphertext). */
+  @FunctionalInterface
+  interface ValueDecoder {
+    byte[] decode(byte[] row, byte[] family, byte[] qualifier, byte[] joined) throws IOException;
+  }
+
+  private final TableCodec codec;
+  private final SecretSharing sharing;
+  private final List<String> clusters;
+  private final int absentAfter;
+  private final ValueDecoder values;
+
+  ShareReconciler(TableCodec codec, SecretSharing sharing, List<String> clusters, ValueDecoder values) {
+    this.codec = codec;
+    this.sharing = sharing;
+    this.clusters = clusters;
+    this.absentAfter = Math.max(sharing.threshold(), sharing.parameters().r() + 1);
+    this.values = values;
+  }
+
+  /** The answering clusters, for messages. */
+  String describe(boolean[] answered) {
+    List<String> up = new ArrayList<>();
+    List<String> down = new ArrayList<>();
+    for (int i = 0; i < answered.length; i++) {
+      (answered[i] ? up : down).add(clusters.get(i));
+    }
+    return "answering: " + up + ", not answering: " + down;
+  }
+
+  /**
+   * The logical row of {@code storedRow} from each cluster's stored row ({@code perCluster[i]}
+   * null: cluster i did not answer; empty: it holds nothing of the row).
+   */
+  Result reconcile(byte[] storedRow, Result[] perCluster) throws IOException {
+    boolean[] answered = new boolean[perCluster.length];
+    int answering = 0;
+    for (int i = 0; i < perCluster.length; i++) {
+      answered[i] = perCluster[i] != null;
+      answering += answered[i] ? 1 : 0;
+    }
+    if (answering < sharing.threshold()) {
+      throw new IOException("table " + codec.table() + ": " + answering + " of " + perCluster.length
+          + " clusters answered, " + sharing.threshold() + " needed to decode (" + describe(answered) + ")");
+    }
+    Collection<Cell[]> byColumn = MergedRows.byColumn(perCluster);
+    if (byColumn.isEmpty()) {
+      return Result.EMPTY_RESULT;
+    }
+    byte[] row = codec.decodeRow(storedRow);
+    List<Cell> out = new ArrayList<>();
+    for (Cell[] versions : byColumn) {
+      Cell cell = decode(row, versions, answered, answering);
+      if (cell != null) {
+        out.add(cell);
+      }
+    }
+    out.sort(org.apache.hadoop.hbase.CellComparator.getInstance());
+    return Result.create(out);
+  }
+
+  private Cell decode(byte[] row, Cell[] versions, boolean[] answered, int answering) throws IOException {
+    long newest = Long.MIN_VALUE;
+    int holding = 0;
+    Cell any = null;
+    for (Cell c : versions) {
+      if (c != null) {
+        newest = Math.max(newest, c.getTimestamp());
+        holding++;
+        any = c;
+      }
+    }
+    Map<Integer, byte[]> shares = new HashMap<>();
+    for (int i = 0; i < versions.length; i++) {
+      if (versions[i] != null && versions[i].getTimestamp() == newest) {
+        shares.put(i, CellUtil.cloneValue(versions[i]));
+      }
+    }
+    byte[] family = CellUtil.cloneFamily(any);
+    if (shares.size() < sharing.threshold()) {
+      if (answering - holding >= absentAfter) {
+        return null; // deleted, or a write that reached too few clusters; repair removes the strays
+      }
+      throw new IOException("table " + codec.table() + ", row " + Bytes.toStringBinary(row) + ", family "
+          + Bytes.toStringBinary(family) + ": the newest version (" + newest + ") has " + shares.size() + " of the "
+          + sharing.threshold() + " shares needed, and " + (answering - holding) + " answering clusters hold none"
+          + " (" + describe(answered) + "); an older version is not returned in its place: bring the clusters back,"
+          + " or repair the table");
+    }
+    byte[] qualifier = codec.decodeQualifier(row, family, CellUtil.cloneQualifier(any));
+    Reconstruction joined;
+    try {
+      joined = sharing.join(shares, null);
+    } catch (ShareDecodingException e) {
+      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(row),
+          codec.describeColumn(family, qualifier), "shares do not decode: " + e.getMessage());
+    }
+    if (!joined.corruptShares().isEmpty()) {
+      List<String> bad = new ArrayList<>();
+      joined.corruptShares().forEach(i -> bad.add(clusters.get(i)));
+      LOG.warn("Table {}, {}: corrupt shares on clusters {} corrected; repair those clusters", codec.table(),
+          codec.describeColumn(family, qualifier), bad);
+    }
+    return new KeyValue(row, family, qualifier, newest, values.decode(row, family, qualifier, joined.value()));
+  }
+}

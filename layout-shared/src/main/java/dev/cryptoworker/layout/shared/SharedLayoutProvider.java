@@ -1,0 +1,118 @@
+package dev.cryptoworker.layout.shared;
+
+import dev.cryptoworker.client.spi.LayoutCapability;
+import dev.cryptoworker.client.spi.LayoutContext;
+import dev.cryptoworker.client.spi.LayoutProvider;
+import dev.cryptoworker.client.spi.StorageLayout;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.schema.LayoutSection;
+import dev.cryptoworker.schema.Location;
+import dev.cryptoworker.schema.TableLayout;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.sharing.SharingKind;
+import dev.cryptoworker.sharing.SharingParameters;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The SHARED layout: each value split into shares over n independent clusters. Registered in
+ * {@code META-INF/services/dev.cryptoworker.schema.LayoutDefinition}.
+ */
+public final class SharedLayoutProvider implements LayoutProvider {
+  @Override
+  public String type() {
+    return SharedTableLayout.TYPE;
+  }
+
+  @Override
+  public TableLayout read(LayoutSection section) {
+    section.allowOnly("scheme", "n", "r", "z", "clusters");
+    SharingKind scheme = section.enumValue("scheme", SharingKind.class, null);
+    if (scheme == null) {
+      throw section.error("scheme", "'scheme' is required");
+    }
+    SharingParameters parameters;
+    try {
+      parameters = new SharingParameters(section.requiredInteger("n"), section.requiredInteger("r"),
+          section.requiredInteger("z"));
+    } catch (IllegalArgumentException e) {
+      throw section.error("", e.getMessage());
+    }
+    return new SharedTableLayout(scheme, parameters, section.stringList("clusters"));
+  }
+
+  @Override
+  public Map<String, Object> write(TableLayout layout) {
+    SharedTableLayout s = (SharedTableLayout) layout;
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put("scheme", s.scheme());
+    fields.put("n", s.parameters().n());
+    fields.put("r", s.parameters().r());
+    fields.put("z", s.parameters().z());
+    fields.put("clusters", s.clusters());
+    return fields;
+  }
+
+  /**
+   * One distinct cluster per share; row keys that every cluster stores alike (so a row's shares
+   * meet: PLAIN, DET or OPE); every value shared (STD), since no server can compare, order or add
+   * shares.
+   */
+  @Override
+  public void validate(TableLayout layout, ColumnPolicy rowKey, Map<String, FamilySchema> families, Location at) {
+    SharedTableLayout shared = (SharedTableLayout) layout;
+    Location layoutAt = at.at("layout");
+    int n = shared.parameters().n();
+    if (shared.clusters().size() != n) {
+      throw layoutAt.at("clusters").error("n is " + n + " but " + shared.clusters().size()
+          + " clusters are named: one cluster per share");
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      String c = shared.clusters().get(i);
+      if (c.isBlank() || !seen.add(c)) {
+        throw layoutAt.at("clusters").item(i).error(c.isBlank() ? "a cluster name must not be blank"
+            : "cluster '" + c + "' is named twice: two shares on one cluster let it learn what z shares hide");
+      }
+    }
+    if (rowKey.box() == BoxKind.STD) {
+      throw at.at("rowKey").error("a SHARED table needs row keys every cluster stores alike (PLAIN, DET or OPE):"
+          + " STD row keys differ per cluster, so a row's shares could not be found together");
+    }
+    for (FamilySchema f : families.values()) {
+      Location familyAt = at.at("families").at(f.name());
+      requireShared(f.defaultPolicy().box(), familyAt.at("default"));
+      for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
+        requireShared(c.getValue().box(), familyAt.at("columns").at(c.getKey()));
+      }
+    }
+  }
+
+  private static void requireShared(BoxKind box, Location at) {
+    if (box != BoxKind.STD) {
+      throw at.error("a SHARED table shares every value: write { box: STD } (the servers cannot compare, order or add"
+          + " shares, so " + box + " has no meaning here)");
+    }
+  }
+
+  @Override
+  public Set<String> storedFamilies(TableSchema schema) {
+    return schema.families().keySet();
+  }
+
+  /** Servers hold shares they cannot compute on, and one write spans independent clusters. */
+  @Override
+  public Set<LayoutCapability> capabilities(TableLayout layout) {
+    return Set.of();
+  }
+
+  @Override
+  public StorageLayout open(LayoutContext context) throws IOException {
+    return SharedLayout.open(context);
+  }
+}

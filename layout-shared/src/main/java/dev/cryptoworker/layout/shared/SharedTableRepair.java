@@ -1,0 +1,222 @@
+package dev.cryptoworker.layout.shared;
+
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
+import dev.cryptoworker.client.spi.MergedRows;
+import dev.cryptoworker.sharing.Reconstruction;
+import dev.cryptoworker.sharing.SecretSharing;
+import dev.cryptoworker.sharing.ShareDecodingException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings every cluster of a SHARED table back in line after some were down or held corrupt shares:
+ * with every cluster answering, for each cell it finds the newest version that enough clusters hold
+ * and decodes, and writes that version's share to each cluster that lacks it, holds an older one or
+ * a corrupt one (the share the original split made, {@link SecretSharing#regenerate}); versions too
+ * few clusters hold (writes never acknowledged, deletes a cluster missed) are deleted. Resumable: it
+ * records the last stored row it finished in the counter table, every {@value #CHECKPOINT_EVERY} rows,
+ * and starts after it next time. Obtained from {@link SharedTables#repair(TableName)}.
+ */
+public final class SharedTableRepair implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SharedTableRepair.class);
+  private static final int CHECKPOINT_EVERY = 500;
+  private static final byte[] LAST = Bytes.toBytes("repair-last");
+
+  /**
+   * How far a repair got.
+   *
+   * @param rows stored rows examined (this run)
+   * @param sharesWritten shares written to clusters that lacked them or held stale or corrupt ones
+   * @param straysDeleted shares of versions too few clusters hold, deleted
+   * @param unrepairable cells whose shares do not decode (left as they are, see the log)
+   * @param resumedAfter the stored row this run started after (null: the table's start)
+   */
+  public record Report(long rows, long sharesWritten, long straysDeleted, long unrepairable, byte[] resumedAfter) {}
+
+  private final SharedLayout layout;
+  private final Connection counters;
+  private final TableName table;
+
+  SharedTableRepair(SharedLayout layout, Connection counters, TableName table) {
+    this.layout = layout;
+    this.counters = counters;
+    this.table = table;
+  }
+
+  /** Releases the tables it holds open (not the connections). */
+  @Override
+  public void close() throws IOException {
+    layout.close();
+  }
+
+  private byte[] checkpointRow() {
+    return Bytes.toBytes("repair/" + table.getNameAsString());
+  }
+
+  /**
+   * Repairs the table from where the last unfinished run stopped (or from the start), calling
+   * {@code progress} every {@value #CHECKPOINT_EVERY} rows and at the end.
+   *
+   * @throws IOException if a cluster does not answer (a repair needs every one), or HBase fails; the
+   *     checkpoint keeps what was done
+   */
+  public Report run(Consumer<Report> progress) throws IOException {
+    List<Table> tables = layout.storedTables();
+    byte[] after;
+    try (Table c = counters.getTable(HBaseIdentifierSource.TABLE)) {
+      after = c.get(new Get(checkpointRow()).addColumn(HBaseIdentifierSource.FAMILY, LAST))
+          .getValue(HBaseIdentifierSource.FAMILY, LAST);
+    }
+    ResultScanner[] scanners = new ResultScanner[tables.size()];
+    try {
+      for (int i = 0; i < scanners.length; i++) {
+        Scan scan = new Scan().setCaching(CHECKPOINT_EVERY);
+        if (after != null) {
+          scan.withStartRow(after, false);
+        }
+        scanners[i] = tables.get(i).getScanner(scan);
+      }
+    } catch (IOException e) {
+      for (ResultScanner s : scanners) {
+        if (s != null) {
+          s.close();
+        }
+      }
+      throw new IOException("table " + table + ": a repair needs every cluster, and one does not answer: "
+          + e.getMessage(), e);
+    }
+    long rows = 0;
+    long[] counts = new long[3]; // written, deleted, unrepairable
+    Batch batch = new Batch(tables.size());
+    try (MergedRows merged = new MergedRows(scanners, false)) {
+      while (merged.next()) {
+        for (int i = 0; i < tables.size(); i++) {
+          if (merged.perCluster()[i] == null) {
+            throw new IOException("table " + table + ": cluster " + layout.clusterNames().get(i)
+                + " stopped answering during the repair; run it again when it is back (it resumes)");
+          }
+        }
+        repairRow(merged.row(), merged.perCluster(), batch, counts);
+        rows++;
+        if (rows % CHECKPOINT_EVERY == 0) {
+          batch.flush(tables);
+          checkpoint(merged.row());
+          progress.accept(new Report(rows, counts[0], counts[1], counts[2], after));
+        }
+      }
+    }
+    batch.flush(tables);
+    try (Table c = counters.getTable(HBaseIdentifierSource.TABLE)) {
+      c.delete(new Delete(checkpointRow()));
+    }
+    Report done = new Report(rows, counts[0], counts[1], counts[2], after);
+    progress.accept(done);
+    return done;
+  }
+
+  private void checkpoint(byte[] storedRow) throws IOException {
+    try (Table c = counters.getTable(HBaseIdentifierSource.TABLE)) {
+      c.put(new Put(checkpointRow()).addColumn(HBaseIdentifierSource.FAMILY, LAST, storedRow));
+    }
+  }
+
+  /** Mutations per cluster, written in groups. */
+  private static final class Batch {
+    final List<List<Put>> puts = new ArrayList<>();
+    final List<List<Delete>> deletes = new ArrayList<>();
+
+    Batch(int clusters) {
+      for (int i = 0; i < clusters; i++) {
+        puts.add(new ArrayList<>());
+        deletes.add(new ArrayList<>());
+      }
+    }
+
+    void flush(List<Table> tables) throws IOException {
+      for (int i = 0; i < tables.size(); i++) {
+        // Deletes first: a stray newer version must go before the older one it hid is written back.
+        if (!deletes.get(i).isEmpty()) {
+          tables.get(i).delete(deletes.get(i));
+          deletes.get(i).clear();
+        }
+        if (!puts.get(i).isEmpty()) {
+          tables.get(i).put(puts.get(i));
+          puts.get(i).clear();
+        }
+      }
+    }
+  }
+
+  private void repairRow(byte[] storedRow, Result[] perCluster, Batch batch, long[] counts) {
+    for (Cell[] cells : MergedRows.byColumn(perCluster)) {
+      repairColumn(storedRow, cells, batch, counts);
+    }
+  }
+
+  /** Brings one stored column of a row in line on every cluster (cells[i]: cluster i's, or null). */
+  private void repairColumn(byte[] storedRow, Cell[] cells, Batch batch, long[] counts) {
+    SecretSharing sharing = layout.sharing();
+    TreeMap<Long, Map<Integer, byte[]>> byVersion = new TreeMap<>();
+    Cell any = null;
+    for (int i = 0; i < cells.length; i++) {
+      if (cells[i] != null) {
+        any = cells[i];
+        byVersion.computeIfAbsent(cells[i].getTimestamp(), ts -> new HashMap<>()).put(i, CellUtil.cloneValue(cells[i]));
+      }
+    }
+    byte[] family = CellUtil.cloneFamily(any);
+    byte[] qualifier = CellUtil.cloneQualifier(any);
+    Long kept = null;
+    Reconstruction joined = null;
+    for (Long ts : byVersion.descendingKeySet()) {
+      if (byVersion.get(ts).size() >= sharing.threshold()) {
+        try {
+          joined = sharing.join(byVersion.get(ts), null);
+          kept = ts;
+        } catch (ShareDecodingException e) {
+          counts[2]++;
+          LOG.warn("Table {}, stored row {}, column {}: version {} does not decode ({}); left as it is", table,
+              Bytes.toStringBinary(storedRow), Bytes.toStringBinary(qualifier), ts, e.getMessage());
+          return;
+        }
+        break;
+      }
+    }
+    for (int i = 0; i < cells.length; i++) {
+      Cell c = cells[i];
+      boolean current = kept != null && c != null && c.getTimestamp() == kept && !joined.corruptShares().contains(i);
+      if (c != null && !current && (kept == null || c.getTimestamp() > kept)) {
+        batch.deletes.get(i).add(new Delete(storedRow).addColumn(family, qualifier, c.getTimestamp()));
+        counts[1]++;
+      }
+      if (kept != null && !current) {
+        try {
+          byte[] share = sharing.regenerate(byVersion.get(kept), i);
+          batch.puts.get(i).add(new Put(storedRow).addColumn(family, qualifier, kept, share));
+          counts[0]++;
+        } catch (ShareDecodingException e) {
+          counts[2]++;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,468 @@
+package dev.cryptoworker.layout.shared;
+
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.SecureFixture;
+import dev.cryptoworker.client.SecureScans;
+import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.SecureTableOptions;
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * SHARED tables over four independent HBase instances (each an embedded HBase in its own child JVM,
+ * with its own ZooKeeper): every scheme round-trips through the Table API, no cluster stores a
+ * value, a corrupt share is found or corrected; with one cluster killed (under four concurrent
+ * writers, whose acknowledged rows all read back) reads and writes go on, the
+ * cluster restarted and repaired, another killed and every acknowledged write still reads back;
+ * with two down, reads and writes fail by name. The killing test runs last.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SharedLayoutTest {
+  private static final List<String> NAMES = List.of("east", "west", "north", "south");
+  private static final byte[] F = toBytes("f");
+  private static final int ROWS = 40;
+
+  private static final List<EmbeddedHBase> CLUSTERS = new ArrayList<>();
+  private static final List<Path> DIRS = new ArrayList<>();
+  private static final Map<String, Connection> CONNECTIONS = new LinkedHashMap<>();
+  private static final KeyProvider KEYS = SecureFixture.randomKeys();
+
+  @BeforeAll
+  static void startClusters() throws Exception {
+    ExecutorService starter = Executors.newFixedThreadPool(NAMES.size());
+    try {
+      List<Future<EmbeddedHBase>> starting = new ArrayList<>();
+      for (String name : NAMES) {
+        Path dir = Files.createTempDirectory("shared-" + name + "-");
+        DIRS.add(dir);
+        starting.add(starter.submit(() -> EmbeddedHBase.builder().dataDir(dir).maxHeap("384m").start()));
+      }
+      for (Future<EmbeddedHBase> f : starting) {
+        CLUSTERS.add(f.get());
+      }
+    } finally {
+      starter.shutdown();
+    }
+    for (int i = 0; i < NAMES.size(); i++) {
+      CONNECTIONS.put(NAMES.get(i), connect(CLUSTERS.get(i)));
+    }
+  }
+
+  private static Connection connect(EmbeddedHBase hbase) throws IOException {
+    // Fail fast on a dead cluster: the layout counts it unavailable and goes on.
+    Configuration conf = SecureFixture.clientConfiguration(hbase.zookeeperQuorum(), hbase.zookeeperPort(), 2, 100, 6000);
+    conf.setInt("hbase.rpc.timeout", 3000);
+    conf.setInt("hbase.client.scanner.timeout.period", 6000);
+    conf.setInt("zookeeper.recovery.retry", 1);
+    return ConnectionFactory.createConnection(conf);
+  }
+
+  @AfterAll
+  static void stopClusters() throws IOException {
+    for (String name : NAMES) {
+      Connection c = CONNECTIONS.get(name);
+      if (c != null) {
+        c.close();
+      }
+    }
+    for (EmbeddedHBase hbase : CLUSTERS) {
+      hbase.close();
+    }
+  }
+
+  private static TableSchema schema(String scheme, String rowKey) {
+    return TableSchema.parse(String.join("\n",
+        "table: shared_" + scheme.toLowerCase() + "_" + SharedHBaseCluster.uniqueTableName("t").getNameAsString(),
+        "rowKey: { box: " + rowKey + " }",
+        "layout: { type: SHARED, scheme: " + scheme + ", n: 4, r: 1, z: 1, clusters: [east, west, north, south] }",
+        "families:",
+        "  f:",
+        "    default: { box: STD }",
+        ""), scheme);
+  }
+
+  private static SecureConnection secure(TableSchema schema) {
+    return SecureConnection.builder().keys(KEYS).schema(schema)
+        .options(SecureTableOptions.builder().clusterTimeout(Duration.ofSeconds(20)).build())
+        .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"))
+        .cluster("east", CONNECTIONS.get("east")).cluster("west", CONNECTIONS.get("west"))
+        .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
+  }
+
+  private static String note(long i) {
+    return "record of patient " + i + ": allergic to penicillin";
+  }
+
+  private static void write(Table t, long from, long to) throws IOException {
+    List<Put> puts = new ArrayList<>();
+    for (long i = from; i < to; i++) {
+      puts.add(new Put(toBytes(i)).addColumn(F, toBytes("note"), toBytes(note(i)))
+          .addColumn(F, toBytes("id"), toBytes("PT-" + i)));
+    }
+    t.put(puts);
+  }
+
+  private static List<Long> scanRows(Table t, Scan scan) throws IOException {
+    List<Long> rows = new ArrayList<>();
+    try (ResultScanner s = t.getScanner(scan)) {
+      for (Result r = s.next(); r != null; r = s.next()) {
+        long row = Bytes.toLong(r.getRow());
+        assertEquals(note(row), Bytes.toString(r.getValue(F, toBytes("note"))));
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** Every cluster's raw cells: no value in the clear, every row key stored alike. */
+  private static void assertNoPlaintextOnAnyCluster(TableSchema schema) throws IOException {
+    for (String name : NAMES) {
+      try (Table raw = CONNECTIONS.get(name).getTable(TableName.valueOf(schema.tableName()));
+          ResultScanner s = raw.getScanner(new Scan())) {
+        int cells = 0;
+        for (Result r : s) {
+          for (Cell c : r.rawCells()) {
+            String stored = Bytes.toStringBinary(CellUtil.cloneValue(c));
+            assertFalse(stored.contains("patient") || stored.contains("PT-"), name + " stores a value: " + stored);
+            cells++;
+          }
+        }
+        assertTrue(cells > 0, name + " holds no shares");
+      }
+    }
+  }
+
+  @Test
+  @Order(1)
+  void everySchemeRoundTripsThroughTheTableApi() throws Exception {
+    for (String scheme : List.of("SHAMIR", "PACKED_SHAMIR", "SECURE_RAID", "AONT_RS", "AES_RS")) {
+      // One scheme with OPE row keys, for row ranges; the others with DET row keys.
+      TableSchema schema = schema(scheme, scheme.equals("SECURE_RAID") ? "OPE, type: long" : "DET");
+      try (SecureConnection secure = secure(schema)) {
+        secure.createTable(schema);
+        try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+          write(t, 0, ROWS);
+          Result r = t.get(new Get(toBytes(7L)));
+          assertEquals(note(7), Bytes.toString(r.getValue(F, toBytes("note"))), scheme);
+          assertEquals("PT-7", Bytes.toString(r.getValue(F, toBytes("id"))), scheme);
+          assertTrue(t.exists(new Get(toBytes(8L))));
+          assertFalse(t.exists(new Get(toBytes(ROWS + 5L))));
+          List<Long> all = scanRows(t, new Scan());
+          assertEquals(ROWS, all.size(), scheme);
+          t.delete(new Delete(toBytes(3L)));
+          t.delete(new Delete(toBytes(4L)).addColumns(F, toBytes("id")));
+          assertTrue(t.get(new Get(toBytes(3L))).isEmpty(), scheme);
+          Result four = t.get(new Get(toBytes(4L)));
+          assertEquals(note(4), Bytes.toString(four.getValue(F, toBytes("note"))));
+          assertEquals(null, four.getValue(F, toBytes("id")));
+          assertEquals(ROWS - 1, scanRows(t, new Scan()).size(), scheme);
+          if (scheme.equals("SECURE_RAID")) {
+            // OPE row keys keep their order on every cluster: row ranges run on the servers.
+            assertEquals(List.of(10L, 11L, 12L), scanRows(t, new Scan().withStartRow(toBytes(10L)).withStopRow(toBytes(13L))));
+            // Filters run on the client over decoded rows, with the caller's opt-in only.
+            SingleColumnValueFilter idIs12 = new SingleColumnValueFilter(F, toBytes("id"), CompareOperator.EQUAL,
+                toBytes("PT-12"));
+            idIs12.setFilterIfMissing(true); // row 4 has no id any more: HBase would keep it otherwise
+            Scan filtered = new Scan().setFilter(idIs12);
+            UnsupportedSecureOperationException refused = assertThrows(UnsupportedSecureOperationException.class,
+                () -> t.getScanner(filtered));
+            assertTrue(refused.getMessage().contains("SecureScans.allowClientSideEvaluation"), refused.getMessage());
+            assertEquals(List.of(12L), scanRows(t, SecureScans.allowClientSideEvaluation(filtered)));
+            // Reversed, merged in descending stored order on every cluster.
+            assertEquals(List.of(12L, 11L, 10L), scanRows(t, new Scan().withStartRow(toBytes(12L))
+                .withStopRow(toBytes(9L)).setReversed(true)));
+          }
+          UnsupportedSecureOperationException cas = assertThrows(UnsupportedSecureOperationException.class,
+              () -> t.checkAndMutate(CheckAndMutate.newBuilder(toBytes(1L)).ifEquals(F, toBytes("id"), toBytes("PT-1"))
+                  .build(new Put(toBytes(1L)).addColumn(F, toBytes("id"), toBytes("x")))));
+          assertTrue(cas.getMessage().contains("checkAndMutate on a SHARED table"), cas.getMessage());
+        }
+        assertNoPlaintextOnAnyCluster(schema);
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aCorruptShareIsDetectedOrCorrected() throws Exception {
+    for (String scheme : List.of("SECURE_RAID", "SHAMIR")) {
+      TableSchema schema = schema(scheme, "DET");
+      try (SecureConnection secure = secure(schema)) {
+        secure.createTable(schema);
+        try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+          write(t, 0, 3);
+          // Alter one byte of the share on one cluster, keeping its timestamp.
+          try (Table raw = CONNECTIONS.get("north").getTable(TableName.valueOf(schema.tableName()));
+              ResultScanner s = raw.getScanner(new Scan())) {
+            Result stored = s.next();
+            Cell share = stored.getColumnLatestCell(F, toBytes("note"));
+            byte[] altered = CellUtil.cloneValue(share);
+            altered[altered.length - 1] ^= 1;
+            raw.put(new Put(stored.getRow()).addColumn(F, toBytes("note"), share.getTimestamp(), altered));
+          }
+          if (scheme.equals("SHAMIR")) {
+            // Any 2 of 4 decode: 2 spare shares correct one corrupt share.
+            assertEquals(3, scanRows(t, new Scan()).size());
+          } else {
+            // Secure RAID needs 3 of 4: one spare detects, never a wrong value.
+            IOException e = assertThrows(IOException.class, () -> scanRows(t, new Scan()));
+            assertTrue(e.getMessage().contains("shares disagree"), e.getMessage());
+          }
+        }
+      }
+    }
+  }
+
+  /** A 64 KiB document of 512 numbered 128-byte fields, {@code tag} in each. */
+  private static byte[] document(String tag) {
+    StringBuilder doc = new StringBuilder();
+    for (int f = 0; f < 512; f++) {
+      String field = String.format("field %03d of %s: diagnosis code %d;", f, tag, f * 7919 % 1000);
+      doc.append(field).append(" ".repeat(127 - field.length())).append('\n');
+    }
+    return toBytes(doc.toString());
+  }
+
+  private static void replaceShare(String cluster, TableName name, byte[] storedRow, Cell share, byte[] value)
+      throws IOException {
+    try (Table raw = CONNECTIONS.get(cluster).getTable(name)) {
+      raw.put(new Put(storedRow).addColumn(F, CellUtil.cloneQualifier(share), share.getTimestamp(), value));
+    }
+  }
+
+  private static Cell storedCell(String cluster, TableName name) throws IOException {
+    try (Table raw = CONNECTIONS.get(cluster).getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
+      return s.next().rawCells()[0];
+    }
+  }
+
+  @Test
+  @Order(3)
+  void secureRaidReadsOneFieldFromTheSharesHoldingItAndNeverAStaleOne() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    byte[] doc = document("v1");
+    byte[] q = toBytes("doc");
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (SecureTable t = secure.getSecureTable(name)) {
+        t.put(new Put(toBytes(1L)).addColumn(F, q, doc));
+        // n = 4, r = z = 1: k = 2 chunks of 32 KiB; east holds the key share, west chunk 0, north chunk 1.
+        int[][] ranges = {{0, 128}, {128 * 300, 128}, {32_700, 200}, {65_500, 100}, {70_000, 10}, {5, 0}};
+        for (int[] range : ranges) {
+          byte[] expected = java.util.Arrays.copyOfRange(doc, Math.min(range[0], doc.length),
+              Math.min(doc.length, range[0] + range[1]));
+          assertArrayEquals(expected, t.getValueRange(toBytes(1L), F, q, range[0], range[1]), range[0] + "+" + range[1]);
+        }
+        assertEquals(null, t.getValueRange(toBytes(2L), F, q, 0, 10), "an absent cell");
+        assertThrows(IllegalArgumentException.class, () -> t.getValueRange(toBytes(1L), F, q, -1, 10));
+
+        // Corrupt the shares on north and south: a get (3 of 4 needed) finds them disagreeing, while
+        // a field of chunk 0 still reads right, so it was read from east and west alone.
+        Cell north = storedCell("north", name);
+        Cell south = storedCell("south", name);
+        byte[] storedRow = CellUtil.cloneRow(north);
+        for (Cell share : List.of(north, south)) {
+          byte[] altered = CellUtil.cloneValue(share);
+          altered[altered.length - 1] ^= 1;
+          replaceShare(share == north ? "north" : "south", name, storedRow, share, altered);
+        }
+        IOException disagree = assertThrows(IOException.class, () -> t.get(new Get(toBytes(1L))));
+        assertTrue(disagree.getMessage().contains("shares disagree"), disagree.getMessage());
+        assertArrayEquals(java.util.Arrays.copyOfRange(doc, 256, 384), t.getValueRange(toBytes(1L), F, q, 256, 128));
+        replaceShare("north", name, storedRow, north, CellUtil.cloneValue(north));
+        replaceShare("south", name, storedRow, south, CellUtil.cloneValue(south));
+        assertArrayEquals(doc, t.get(new Get(toBytes(1L))).getValue(F, q));
+      }
+      // East (the key share) misses a write: a client whose east connection is closed writes v2 to the others.
+      Connection closed = ConnectionFactory.createConnection(CONNECTIONS.get("east").getConfiguration());
+      closed.close();
+      byte[] v2 = document("v2");
+      try (SecureConnection withoutEast = SecureConnection.builder().keys(KEYS).schema(schema)
+              .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("west"))
+              .cluster("east", closed).cluster("west", CONNECTIONS.get("west"))
+              .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
+          Table t = withoutEast.getTable(name)) {
+        t.put(new Put(toBytes(1L)).addColumn(F, q, v2));
+      }
+      try (SecureTable t = secure.getSecureTable(name)) {
+        // East's key share is of v1 and the others of v2: the partial read sees the newer timestamp
+        // elsewhere and reads v2 from three shares, never v1 (nor a mix).
+        assertArrayEquals(java.util.Arrays.copyOfRange(v2, 0, 128), t.getValueRange(toBytes(1L), F, q, 0, 128));
+      }
+    }
+  }
+
+  @Test
+  @Order(4)
+  void rSurvivesOutagesAndRepairBringsABackClusterInLine() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    // A second table takes four concurrent writers while south is killed under them.
+    TableSchema busy = schema("SECURE_RAID", "DET");
+    TableName busyName = TableName.valueOf(busy.tableName());
+    Set<Long> acked = ConcurrentHashMap.newKeySet();
+    try (SecureConnection secure = secure(schema); SecureConnection busySecure = secure(busy)) {
+      secure.createTable(schema);
+      busySecure.createTable(busy);
+      try (Table t = secure.getTable(name)) {
+        write(t, 0, ROWS);
+        ExecutorService writers = Executors.newFixedThreadPool(4);
+        for (int w = 0; w < 4; w++) {
+          long base = 10_000L * w;
+          writers.submit(() -> {
+            try (Table bt = busySecure.getTable(busyName)) {
+              for (long from = base; from < base + 150; from += 5) {
+                try {
+                  write(bt, from, from + 5);
+                  for (long i = from; i < from + 5; i++) {
+                    acked.add(i);
+                  }
+                } catch (IOException notAcknowledged) {
+                  // a write the layout did not acknowledge: nothing is promised of it
+                }
+              }
+            }
+            return null;
+          });
+        }
+        Thread.sleep(300);
+        kill(3); // south, under the writers
+        writers.shutdown();
+        assertTrue(writers.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES));
+        assertTrue(acked.size() > 300, "most writes acknowledged with one cluster down: " + acked.size());
+        assertAcknowledgedRowsReadBack(busySecure, busyName, acked);
+        assertEquals(ROWS, scanRows(t, new Scan()).size());
+        assertEquals(note(9), Bytes.toString(t.get(new Get(toBytes(9L))).getValue(F, toBytes("note"))));
+        write(t, ROWS, ROWS + 5); // acknowledged by east, west and north
+        t.delete(new Delete(toBytes(5L)));
+        assertEquals(note(ROWS + 2), Bytes.toString(t.get(new Get(toBytes(ROWS + 2L))).getValue(F, toBytes("note"))));
+        assertEquals(ROWS + 4, scanRows(t, new Scan()).size());
+      }
+    }
+    // South comes back with what it had: it missed five rows and a delete.
+    restart(3);
+    try (SecureConnection secure = secure(schema)) {
+      try (Table t = secure.getTable(name)) {
+        assertEquals(ROWS + 4, scanRows(t, new Scan()).size(), "all four answer; the delete south missed holds");
+      }
+      List<SharedTableRepair.Report> progress = new ArrayList<>();
+      SharedTableRepair.Report report;
+      try (SharedTableRepair repair = SharedTables.of(secure).repair(name)) {
+        report = repair.run(progress::add);
+      }
+      assertEquals(ROWS + 5, report.rows(), "every stored row examined (row 5 is still stored on south)");
+      assertEquals(5 * 2, report.sharesWritten(), "two cells of each of the five rows south missed");
+      assertEquals(2, report.straysDeleted(), "row 5's two cells on south");
+      assertEquals(0, report.unrepairable());
+      assertFalse(progress.isEmpty());
+      try (SharedTableRepair again = SharedTables.of(secure).repair(name)) {
+        SharedTableRepair.Report second = again.run(r -> { });
+        assertEquals(0, second.sharesWritten() + second.straysDeleted(), "a repaired table needs nothing");
+      }
+    }
+    try (SecureConnection busySecure = secure(busy)) {
+      try (SharedTableRepair repair = SharedTables.of(busySecure).repair(busyName)) {
+        assertTrue(repair.run(r -> { }).sharesWritten() > 0, "south missed the writes made after it was killed");
+      }
+      try (SharedTableRepair again = SharedTables.of(busySecure).repair(busyName)) {
+        SharedTableRepair.Report second = again.run(r -> { });
+        assertEquals(0, second.sharesWritten() + second.straysDeleted(), "a repaired table needs nothing");
+      }
+    }
+    // Now a different cluster goes down: every acknowledged write still reads back.
+    kill(2); // north
+    try (SecureConnection busySecure = secure(busy)) {
+      assertAcknowledgedRowsReadBack(busySecure, busyName, acked);
+    }
+    try (SecureConnection secure = secure(schema); Table t = secure.getTable(name)) {
+      List<Long> rows = scanRows(t, new Scan());
+      assertEquals(ROWS + 4, rows.size());
+      assertFalse(rows.contains(5L));
+      for (long i = ROWS; i < ROWS + 5; i++) {
+        assertEquals(note(i), Bytes.toString(t.get(new Get(toBytes(i))).getValue(F, toBytes("note"))));
+      }
+      kill(0); // east as well: more than r = 1 down
+      IOException read = assertThrows(IOException.class, () -> t.get(new Get(toBytes(9L))));
+      assertTrue(read.getMessage().contains("2 of 4 clusters answered, 3 needed"), read.getMessage());
+      assertTrue(read.getMessage().contains("not answering: [east, north]"), read.getMessage());
+      IOException write = assertThrows(IOException.class, () -> write(t, 100, 101));
+      assertTrue(write.getMessage().contains("reached 2 of 4 clusters, 3 needed"), write.getMessage());
+    }
+    // A client opening the table now reads its descriptor from the first cluster that answers (west).
+    try (SecureConnection fresh = secure(schema); Table t = fresh.getTable(name)) {
+      IOException read = assertThrows(IOException.class, () -> t.get(new Get(toBytes(9L))));
+      assertTrue(read.getMessage().contains("2 of 4 clusters answered, 3 needed"), read.getMessage());
+    }
+  }
+
+  /** Every acknowledged row of the busy table reads back exactly, by get and by a scan. */
+  private static void assertAcknowledgedRowsReadBack(SecureConnection secure, TableName name, Set<Long> acked)
+      throws IOException {
+    try (Table t = secure.getTable(name)) {
+      for (long i : acked) {
+        assertEquals(note(i), Bytes.toString(t.get(new Get(toBytes(i))).getValue(F, toBytes("note"))), "row " + i);
+      }
+      assertTrue(scanRows(t, new Scan()).containsAll(acked));
+    }
+  }
+
+  private static void kill(int cluster) throws Exception {
+    ProcessHandle.of(CLUSTERS.get(cluster).pid()).ifPresent(ProcessHandle::destroyForcibly);
+    ProcessHandle.of(CLUSTERS.get(cluster).pid()).ifPresent(p -> p.onExit().join());
+  }
+
+  /** Starts cluster {@code index} again on its data directory (new ports: a new connection). */
+  private static void restart(int index) throws Exception {
+    CLUSTERS.get(index).close();
+    CLUSTERS.set(index, EmbeddedHBase.builder().dataDir(DIRS.get(index)).maxHeap("384m").start());
+    CONNECTIONS.get(NAMES.get(index)).close();
+    CONNECTIONS.put(NAMES.get(index), connect(CLUSTERS.get(index)));
+  }
+}

@@ -1,0 +1,75 @@
+package dev.cryptoworker.layout.shared;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.schema.InvalidSchemaException;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.sharing.SharingKind;
+import dev.cryptoworker.sharing.SharingParameters;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The SHARED {@code layout:} section, read through the installed {@link SharedLayoutProvider}. */
+class SharedTableLayoutTest {
+  private static final String SHARED = String.join("\n",
+      "table: records",
+      "rowKey: { box: DET }",
+      "layout: { type: SHARED, scheme: SECURE_RAID, n: 4, r: 1, z: 1, clusters: [east, west, north, south] }",
+      "families:",
+      "  f:",
+      "    default: { box: STD }",
+      "");
+
+  private static InvalidSchemaException refused(String yaml) {
+    return assertThrows(InvalidSchemaException.class, () -> TableSchema.parse(yaml, "t.yaml"));
+  }
+
+  @Test
+  void readsSharedLayoutsAndWritesThemBack() {
+    TableSchema shared = TableSchema.parse(SHARED);
+    SharedTableLayout layout = (SharedTableLayout) shared.layout();
+    assertEquals(SharingKind.SECURE_RAID, layout.scheme());
+    assertEquals(new SharingParameters(4, 1, 1), layout.parameters());
+    assertEquals(List.of("east", "west", "north", "south"), layout.clusters());
+    assertEquals(shared, TableSchema.parse(shared.toYaml()));
+
+  }
+
+  @Test
+  void impossibleParametersAreRefusedAtTheirLine() {
+    InvalidSchemaException e = refused(SHARED.replace("r: 1, z: 1", "r: 2, z: 2"));
+    assertEquals(3, e.line());
+    assertTrue(e.getMessage().contains("t.yaml:3: layout: z + r must be below n (z=2, r=2, n=4)"), e.getMessage());
+    assertTrue(refused(SHARED.replace("n: 4", "n: four")).getMessage().contains("must be a whole number"));
+    assertTrue(refused(SHARED.replace("SECURE_RAID", "RAID6")).getMessage().contains("unknown scheme 'RAID6'"));
+    assertTrue(refused(SHARED.replace(", north, south", ", north")).getMessage()
+        .contains("n is 4 but 3 clusters are named"));
+    assertTrue(refused(SHARED.replace("north, south", "north, east")).getMessage()
+        .contains("cluster 'east' is named twice"));
+    assertTrue(refused(SHARED.replace("type: SHARED", "type: TILES")).getMessage()
+        .contains("unknown layout type 'TILES'"));
+  }
+
+  @Test
+  void sharedTablesShareEveryValueUnderRowKeysEveryClusterStoresAlike() {
+    InvalidSchemaException rowKey = refused(SHARED.replace("rowKey: { box: DET }", "rowKey: { box: STD }"));
+    assertTrue(rowKey.getMessage().contains("t.yaml:2: rowKey: a SHARED table needs row keys every cluster"
+        + " stores alike"), rowKey.getMessage());
+    InvalidSchemaException column = refused(SHARED + "    columns:\n      id: { box: DET }\n");
+    assertTrue(column.getMessage().contains("families.f.columns.id: a SHARED table shares every value"),
+        column.getMessage());
+    // The builder refuses the same way, naming the YAML path.
+    InvalidSchemaException built = assertThrows(InvalidSchemaException.class, () -> TableSchema.builder("t")
+        .rowKey(ColumnPolicy.of(BoxKind.DET))
+        .layout(new SharedTableLayout(SharingKind.SHAMIR, new SharingParameters(3, 1, 1), List.of("a", "b", "c")))
+        .family(FamilySchema.builder("f").defaultPolicy(ColumnPolicy.of(BoxKind.OPE)).build())
+        .build());
+    assertTrue(built.getMessage().contains("families.f.default: a SHARED table shares every value"),
+        built.getMessage());
+  }
+}
