@@ -81,9 +81,9 @@ public final class SecureTableOptions {
   /**
    * Whether the connection merges the epochs of the APPEND-mode PACKED tables it opens into packs in
    * the background (on by default): one daemon thread per connection, a round per table every
-   * half of its epoch or lease length, whichever is shorter. Off, run {@link
-   * SecureConnection#mergePackEpochs} yourself (from a dedicated process, say): entries not merged
-   * stay readable but make reads slower.
+   * half of its epoch or lease length, whichever is shorter. Off, run {@code
+   * PackedTables.of(secure).mergeEpochs(table)} (module layout-packed) yourself, from a dedicated
+   * process say: entries not merged stay readable but make reads slower.
    */
   public boolean backgroundMerges() {
     return backgroundMerges;

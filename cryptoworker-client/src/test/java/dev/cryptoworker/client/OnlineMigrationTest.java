@@ -240,6 +240,7 @@ class OnlineMigrationTest {
       assertEquals(new TableMigration.Counts(100, 99, 1, 0, 99, true), counts); // p-0007 also in the new form
       assertEquals(99, SecureFixture.scanAll(t, new Scan()).size());
       assertEquals("m-7b", Bytes.toString(t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(7)))).getValue(ID, MAIN_ID)));
+      BatchContract.check(t, Bytes.toBytes("contacts"), "zz-contract-"); // while rows move, batches keep it too
     }
     try (SecureConnection after = SecureConnection.wrap(hbase, keys, List.of(ope));
         Table t = after.getTable(SecureFixture.name(ope))) {

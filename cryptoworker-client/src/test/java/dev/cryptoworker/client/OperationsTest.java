@@ -99,6 +99,12 @@ class OperationsTest {
   }
 
   @Test
+  void batchesKeepTheOneBatchContract(Connection hbase) throws Exception {
+    BatchContract.check(table, F, "contract-");
+    BatchContract.check(table(hbase, "PLAIN"), F, "contract-");
+  }
+
+  @Test
   void listOperations() throws IOException {
     putRow("a", "open", "sa");
     putRow("b", "closed", "sb");

@@ -9,6 +9,7 @@ import dev.cryptoworker.client.aggregate.AggregationClient;
 import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.search.IndexSearchPlanner;
+import dev.cryptoworker.client.spi.OneByOneBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,6 +30,7 @@ import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
 import org.apache.hadoop.hbase.client.Row;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
@@ -220,26 +222,49 @@ public final class CellLayout implements StorageLayout {
   @Override
   public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
       throws IOException, InterruptedException {
-    List<Row> encoded = this.<Row, Row>encodeBatch(actions, encoder::encodeAction);
+    // Each action is encoded on its own: one that cannot be (a family the schema lacks, a value of
+    // the wrong type) fails alone, in its result, like an action the servers refuse.
+    List<Row> encoded = new ArrayList<>(actions.size());
+    int[] positions = new int[actions.size()];
+    encoder.takeSearchEntriesAhead(actions);
+    try {
+      for (int i = 0; i < actions.size(); i++) {
+        try {
+          encoded.add(encoder.encodeAction(actions.get(i)));
+          positions[encoded.size() - 1] = i;
+        } catch (IOException | RuntimeException e) {
+          results[i] = e;
+        }
+      }
+    } finally {
+      encoder.releaseSearchEntries();
+    }
+    Object[] sent = new Object[encoded.size()];
     try {
       if (callback == null) {
-        raw.batch(encoded, results);
+        raw.batch(encoded, sent);
       } else {
         // The callback names rows: map stored rows back to the caller's.
         Map<ByteBuffer, byte[]> plainRows = new HashMap<>();
-        for (int i = 0; i < actions.size(); i++) {
-          plainRows.put(ByteBuffer.wrap(encoded.get(i).getRow()), actions.get(i).getRow());
+        for (int j = 0; j < encoded.size(); j++) {
+          plainRows.put(ByteBuffer.wrap(encoded.get(j).getRow()), actions.get(positions[j]).getRow());
         }
-        raw.batchCallback(encoded, results, (region, storedRow, result) -> {
+        raw.batchCallback(encoded, sent, (region, storedRow, result) -> {
           Object decoded = result instanceof Result ? decodeOrError((Result) result) : result;
           @SuppressWarnings("unchecked")
           R typed = (R) decoded;
           callback.update(region, plainRows.getOrDefault(ByteBuffer.wrap(storedRow), storedRow), typed);
         });
       }
+    } catch (RetriesExhaustedWithDetailsException e) {
+      // The failed actions' causes are in their results; reported below with the encoding failures.
     } finally {
-      decodeBatchResults(results);
+      decodeBatchResults(sent);
+      for (int j = 0; j < sent.length; j++) {
+        results[positions[j]] = sent[j];
+      }
     }
+    OneByOneBatch.throwIfAnyFailed(actions, results);
   }
 
   private Object decodeOrError(Result r) {

@@ -14,6 +14,7 @@ import dev.cryptoworker.client.cell.ResultDecoder;
 import dev.cryptoworker.client.cell.ScanPlan;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.spi.MergedRows;
+import dev.cryptoworker.client.spi.OneByOneBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -180,32 +181,10 @@ public final class MovingRowsLayout implements StorageLayout {
 
   /** Runs each action on its own: puts, deletes and gets as above; anything else is refused. */
   @Override
-  @SuppressWarnings("unchecked")
   public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback) throws IOException {
-    for (int i = 0; i < actions.size(); i++) {
-      Row action = actions.get(i);
-      Object result;
-      try {
-        if (action instanceof Put) {
-          put(List.of((Put) action));
-          result = Result.EMPTY_RESULT;
-        } else if (action instanceof Delete) {
-          delete(List.of((Delete) action));
-          result = Result.EMPTY_RESULT;
-        } else if (action instanceof Get) {
-          result = get(List.of((Get) action))[0];
-        } else {
-          throw refused("batch " + action.getClass().getSimpleName());
-        }
-      } catch (IOException | RuntimeException e) {
-        result = e;
-      }
-      results[i] = result;
-      if (callback != null && !(result instanceof Throwable)) {
-        callback.update(null, action.getRow(), (R) result);
-      }
-    }
+    OneByOneBatch.run(this, codec.table(), "migrating (rows moving)", actions, results, callback);
   }
+
 
   @Override
   public SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow)

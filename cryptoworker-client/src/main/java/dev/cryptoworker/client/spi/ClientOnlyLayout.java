@@ -77,7 +77,7 @@ public abstract class ClientOnlyLayout implements StorageLayout {
 
   @Override
   public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
-      throws IOException, InterruptedException {
+      throws IOException {
     OneByOneBatch.run(this, codec.table(), layout, actions, results, callback);
   }
 

@@ -82,8 +82,11 @@ public interface StorageLayout extends Closeable {
   Result increment(Increment increment) throws IOException;
 
   /**
-   * Runs {@code actions} as {@link Table#batchCallback}: {@code results[i]} is action i's logical
-   * result or its exception; {@code callback} (may be null) sees logical rows.
+   * Runs {@code actions} as {@link Table#batchCallback}, under the one batch contract of every
+   * layout ({@link OneByOneBatch}): {@code results[i]} is action i's logical result or its
+   * exception (one that cannot be encoded fails alone), {@code callback} (may be null) sees
+   * logical rows, and if any action failed the call ends with HBase's {@code
+   * RetriesExhaustedWithDetailsException} naming each failed action and its cause.
    */
   <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
       throws IOException, InterruptedException;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.BatchContract;
 import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureFixture;
@@ -248,6 +249,21 @@ class PackedLayoutTest {
     }
     assertTrue(packs < oracle.rows.size(), packs + " packs for " + oracle.rows.size() + " rows");
     assertTrue(packs > 5, "packs split: " + packs);
+  }
+
+  @Test
+  void batchesKeepTheOneBatchContractAndToolsAskForCapabilities(Connection hbase) throws Exception {
+    TableSchema schema = schema("PLAIN");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = create(hbase, schema, null); Table t = secure.getTable(name)) {
+      BatchContract.check(t, F, "contract-");
+      UnsupportedOperationException inspect = assertThrows(UnsupportedOperationException.class,
+          () -> secure.inspector(name));
+      assertTrue(inspect.getMessage().contains("the PACKED layout lacks capability INSPECTION"), inspect.getMessage());
+    }
+    IllegalArgumentException migrate = assertThrows(IllegalArgumentException.class, () -> SecureConnection.builder()
+        .connection(hbase).keys(SecureFixture.randomKeys()).schema(schema).migratingFrom(schema).build());
+    assertTrue(migrate.getMessage().contains("the PACKED layout lacks capability MIGRATION"), migrate.getMessage());
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.BatchContract;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureFixture;
 import dev.cryptoworker.client.SecureScans;
@@ -226,6 +227,28 @@ class SharedLayoutTest {
         assertNoPlaintextOnAnyCluster(schema);
       }
     }
+  }
+
+  @Test
+  @Order(1)
+  void batchesKeepTheOneBatchContractAndToolsAskForCapabilities() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        BatchContract.check(t, F, "contract-");
+      }
+      UnsupportedOperationException inspect = assertThrows(UnsupportedOperationException.class,
+          () -> secure.inspector(name));
+      assertTrue(inspect.getMessage().contains("the SHARED layout lacks capability INSPECTION"), inspect.getMessage());
+    }
+    IllegalArgumentException migrate = assertThrows(IllegalArgumentException.class,
+        () -> SecureConnection.builder().keys(KEYS).cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"))
+            .cluster("east", CONNECTIONS.get("east")).cluster("west", CONNECTIONS.get("west"))
+            .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south"))
+            .schema(schema).migratingFrom(schema).build());
+    assertTrue(migrate.getMessage().contains("the SHARED layout lacks capability MIGRATION"), migrate.getMessage());
   }
 
   @Test
