@@ -421,11 +421,10 @@ public final class SecureConnection implements Closeable {
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name);
     }
-    BoxKind kind = codec.rowBox().kind();
-    if (kind != BoxKind.DET && kind != BoxKind.STD) {
-      throw new IllegalArgumentException("table " + name + ": uniform split keys need DET or STD row keys, whose"
-          + " stored form is pseudo-random; " + kind + " row keys keep the plaintext's order, so split them at"
-          + " plaintext points");
+    if (codec.rowKeysKeepOrder()) {
+      throw new IllegalArgumentException("table " + name + ": uniform split keys need row keys whose stored form is"
+          + " pseudo-random (DET, STD); " + codec.rowBox().kind() + " row keys keep the plaintext's order, so split"
+          + " them at plaintext points");
     }
     if (regions < 1 || regions > 65_536) {
       throw new IllegalArgumentException("regions must be in [1, 65536], got " + regions);
@@ -616,6 +615,7 @@ public final class SecureConnection implements Closeable {
     private static StoredFormat newTableFormat(KeyProvider keys) {
       try {
         StoredFormat.LATEST.requireDistinctHeaders(
+            // kind: key-derivation label of a probe ring (only its key ids are read)
             keys.keyRing(KeyScope.column("cryptoworker-format-probe", "", "", BoxKind.STD), 32), "keyset");
         return StoredFormat.LATEST;
       } catch (GeneralSecurityException e) {

@@ -1,11 +1,19 @@
 package dev.cryptoworker.client;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import dev.cryptoworker.schema.TableLayout;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +52,35 @@ class ArchitectureTest {
     noClasses().should().dependOnClassesThat().implement(TableLayout.class)
         .because("what a layout can do is asked of its LayoutProvider (capabilities), not read off its type")
         .check(client);
+  }
+
+  /**
+   * No decision by box kind: no comparison, switch or set of {@code BoxKind} constants in the
+   * client. A constant may appear where a kind is registered ({@code BoxRegistry}) or on a line
+   * (or below a comment) marked {@code // kind:} with the reason: key-derivation labels, which must
+   * stay as they are for stored data to open, and the fixed boxes of the client's own stored parts.
+   */
+  @Test
+  void theClientDecidesNothingByBoxKind() throws IOException {
+    Pattern constant = Pattern.compile("BoxKind\\.(PLAIN|STD|DET|OPE|ASHE|SSE|SPLASHE)\\b");
+    Pattern decision = Pattern.compile("[!=]=\\s*BoxKind\\.|BoxKind\\.\\w+\\s*[!=]=|EnumSet\\.of\\(BoxKind"
+        + "|case\\s+(PLAIN|STD|DET|OPE|ASHE|SSE|SPLASHE)\\b|BoxKind\\.\\w+\\.equals\\(");
+    List<String> found = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) {
+          String line = lines.get(i);
+          boolean marked = line.contains("// kind:") || i > 0 && lines.get(i - 1).strip().startsWith("// kind:");
+          boolean registry = file.endsWith("BoxRegistry.java");
+          if (decision.matcher(line).find() || constant.matcher(line).find() && !marked && !registry
+              && !line.strip().startsWith("*")) {
+            found.add(file + ":" + (i + 1) + ": " + line.strip());
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), found, "ask the box's capabilities or its kind's BoxTraits instead");
   }
 
   @Test

@@ -17,7 +17,8 @@ class UnsupportedBoxTest {
   void aBoxMissingFromTheRegistryIsRefusedWithTableColumnAndReason() {
     TableSchema schema = TableSchema.parse(
         "table: notes\nrowKey: { box: PLAIN }\nfamilies:\n  n:\n    default: { box: PLAIN }\n    columns:\n      words: { box: SSE }\n");
-    BoxRegistry plainOnly = new BoxRegistry.Builder().register(BoxKind.PLAIN, c -> PlainBox.get()).build();
+    BoxRegistry plainOnly = new BoxRegistry.Builder()
+        .register(BoxKind.PLAIN, BoxRegistry.standard().traits(BoxKind.PLAIN), c -> PlainBox.get()).build();
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
         () -> new TableCodec(schema, SecureFixture.randomKeys(), plainOnly, scope -> () -> 1,
             SearchCounters.unavailable("notes"), 16));

@@ -224,15 +224,9 @@ public final class AggregationClient {
     return server;
   }
 
+  /** The region-side addition the measure's box asks for, as the protocol names it (alike). */
   private static AggregationRequest.Mode mode(AdditiveAggregation additive) {
-    switch (additive.regionAddition()) {
-      case ASHE:
-        return AggregationRequest.Mode.ASHE;
-      case PLAIN:
-        return AggregationRequest.Mode.PLAIN;
-      default:
-        throw new AssertionError(additive.regionAddition());
-    }
+    return AggregationRequest.Mode.valueOf(additive.regionAddition().name());
   }
 
   private String kindOf(byte[] family, byte[] qualifier) {

@@ -10,37 +10,41 @@ import dev.cryptoworker.cryptobox.sse.SearchableBox;
 import dev.cryptoworker.cryptobox.std.RandomizedBox;
 import dev.cryptoworker.schema.ValueType;
 import java.security.GeneralSecurityException;
-import java.util.EnumMap;
-import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The boxes this client can build, one factory per {@link BoxKind}: a new box is a new module and
- * one {@code register} line in {@link #standard()}. Immutable once built; no global state.
+ * The boxes this client can build, one factory and one {@link BoxTraits} per {@link BoxKind}: a new
+ * box is a new module and one {@code register} line in {@link #standard()}. Immutable once built; no global state.
  */
 public final class BoxRegistry {
+  private static final BoxTraits ADDITIVE = new BoxTraits(BoxTraits.KeyHeader.KEY_ID_PREFIX, false, true, false, true,
+      false);
   private static final BoxRegistry STANDARD = new Builder()
-      .register(BoxKind.PLAIN, c -> PlainBox.get())
-      .register(BoxKind.STD, c -> RandomizedBox.create(c.keyRing(RandomizedBox.KEY_LENGTH_BYTES), c.storedFormat()))
-      .register(BoxKind.DET, c -> DeterministicBox.create(c.keyRing(DeterministicBox.KEY_LENGTH_BYTES),
-          c.storedFormat()))
-      .register(BoxKind.OPE, c -> OrderPreservingBox.create(c.keyRing(OrderPreservingBox.KEY_LENGTH_BYTES),
-          c.storedFormat(), orderEncoding(c.type()), c.companion(), c.orderPreservingMemoEntries()))
-      .registerWithRegionWork(BoxKind.ASHE, BoxRegistry::ashe)
-      // SPLASHE stores its dimension as ASHE 0/1 indicators.
-      .registerWithRegionWork(BoxKind.SPLASHE, BoxRegistry::ashe)
-      .registerSearchable(BoxKind.SSE, c -> SearchableBox.create(c.keyRing(SearchableBox.KEY_LENGTH_BYTES)))
+      .register(BoxKind.PLAIN, new BoxTraits(BoxTraits.KeyHeader.NONE, true, false, false, false, false),
+          c -> PlainBox.get())
+      .register(BoxKind.STD, BoxTraits.keyed(false),
+          c -> RandomizedBox.create(c.keyRing(RandomizedBox.KEY_LENGTH_BYTES), c.storedFormat()))
+      .register(BoxKind.DET, BoxTraits.keyed(true),
+          c -> DeterministicBox.create(c.keyRing(DeterministicBox.KEY_LENGTH_BYTES), c.storedFormat()))
+      .register(BoxKind.OPE, BoxTraits.keyed(true),
+          c -> OrderPreservingBox.create(c.keyRing(OrderPreservingBox.KEY_LENGTH_BYTES), c.storedFormat(),
+              orderEncoding(c.type()), c.companion(), c.orderPreservingMemoEntries()))
+      .register(BoxKind.ASHE, ADDITIVE, BoxRegistry::ashe)
+      // SPLASHE stores its dimension as ASHE 0/1 indicators, and its measures splayed per value.
+      .register(BoxKind.SPLASHE, new BoxTraits(BoxTraits.KeyHeader.KEY_ID_PREFIX, false, true, false, true, true),
+          BoxRegistry::ashe)
+      .register(BoxKind.SSE, new BoxTraits(BoxTraits.KeyHeader.KEY_ID_PREFIX, false, true, true, false, false),
+          c -> SearchableBox.create(c.keyRing(SearchableBox.KEY_LENGTH_BYTES)))
       .build();
 
   private final Map<BoxKind, BoxFactory> factories;
-  private final Set<BoxKind> regionWork;
-  private final Set<BoxKind> searchIndexes;
+  private final Map<BoxKind, BoxTraits> traits;
 
   private BoxRegistry(Builder b) {
-    this.factories = new EnumMap<>(b.factories);
-    this.regionWork = Set.copyOf(b.regionWork);
-    this.searchIndexes = Set.copyOf(b.searchIndexes);
+    this.factories = new LinkedHashMap<>(b.factories);
+    this.traits = new LinkedHashMap<>(b.traits);
   }
 
   /** Every box of this version: PLAIN, STD, DET, OPE, ASHE, SPLASHE, SSE. */
@@ -79,40 +83,36 @@ public final class BoxRegistry {
     return factory.create(context);
   }
 
-  /** Whether {@code kind}'s stored values need the region-side observer (aggregation). */
-  public boolean needsRegionWork(BoxKind kind) {
-    return regionWork.contains(kind);
+  /**
+   * What the client knows of {@code kind}.
+   *
+   * @throws UnsupportedOperationException if no box of that kind is registered
+   */
+  public BoxTraits traits(BoxKind kind) {
+    BoxTraits t = traits.get(kind);
+    if (t == null) {
+      throw new UnsupportedOperationException("the " + kind + " box is not implemented yet (see the README's status"
+          + " section)");
+    }
+    return t;
   }
 
-  /** Whether {@code kind}'s columns keep a search index the regions must hold (SSE). */
-  public boolean keepsSearchIndex(BoxKind kind) {
-    return searchIndexes.contains(kind);
+  /** The registered kinds whose stored values are under a key, in registration order. */
+  public List<BoxKind> keyedKinds() {
+    return traits.entrySet().stream().filter(e -> e.getValue().keyed()).map(Map.Entry::getKey).toList();
   }
 
   /** Builder of a registry. */
   public static final class Builder {
-    private final Map<BoxKind, BoxFactory> factories = new EnumMap<>(BoxKind.class);
-    private final EnumSet<BoxKind> regionWork = EnumSet.noneOf(BoxKind.class);
-    private final EnumSet<BoxKind> searchIndexes = EnumSet.noneOf(BoxKind.class);
+    private final Map<BoxKind, BoxFactory> factories = new LinkedHashMap<>();
+    private final Map<BoxKind, BoxTraits> traits = new LinkedHashMap<>();
 
-    public Builder register(BoxKind kind, BoxFactory factory) {
+    /** Registers the boxes of {@code kind}: what the client knows of them, and how to build one. */
+    public Builder register(BoxKind kind, BoxTraits kindTraits, BoxFactory factory) {
       if (factories.putIfAbsent(kind, factory) != null) {
         throw new IllegalArgumentException("a factory for " + kind + " is already registered");
       }
-      return this;
-    }
-
-    /** Registers a box whose stored values region servers work on (the observer is installed). */
-    public Builder registerWithRegionWork(BoxKind kind, BoxFactory factory) {
-      register(kind, factory);
-      regionWork.add(kind);
-      return this;
-    }
-
-    /** Registers a box whose columns are found through a search index kept in every region. */
-    public Builder registerSearchable(BoxKind kind, BoxFactory factory) {
-      registerWithRegionWork(kind, factory);
-      searchIndexes.add(kind);
+      traits.put(kind, kindTraits);
       return this;
     }
 

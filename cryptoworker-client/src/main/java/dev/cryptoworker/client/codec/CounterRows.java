@@ -18,6 +18,7 @@ public final class CounterRows {
 
   /** The counter row of the ASHE column {@code scope} (under the keyset's oldest key: names never rotate). */
   public static byte[] name(KeyProvider keys, KeyScope scope) throws GeneralSecurityException {
+    // kind: key-derivation label of counter names, kept so that existing counters are found
     KeyScope counter = new KeyScope(scope.table(), scope.family(), scope.column(), "identifier-counter", BoxKind.ASHE);
     return KeyedPrf.of(keys, counter, AssociatedData.of("identifier-counter", utf8(scope.table()),
         utf8(scope.family()), utf8(scope.column()))).tag();

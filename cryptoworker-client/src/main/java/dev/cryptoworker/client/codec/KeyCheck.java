@@ -47,7 +47,7 @@ public final class KeyCheck {
   }
 
   private static KeyScope scope(String table) {
-    return new KeyScope(table, "", "", "key-check", BoxKind.STD);
+    return new KeyScope(table, "", "", "key-check", BoxKind.STD); // kind: key-derivation label
   }
 
   private static byte[] message(String table) {

@@ -27,12 +27,12 @@ public final class RegionSupport {
 
   /** Whether any column's box needs the region-side observer (ASHE sums, SPLASHE, SSE). */
   public static boolean needsRegionWork(TableSchema schema) {
-    return anyBox(schema, BoxRegistry.standard()::needsRegionWork);
+    return anyBox(schema, kind -> BoxRegistry.standard().traits(kind).regionWork());
   }
 
   /** Whether any column's box keeps a search index in every region (SSE). */
   public static boolean keepsSearchIndex(TableSchema schema) {
-    return anyBox(schema, BoxRegistry.standard()::keepsSearchIndex);
+    return anyBox(schema, kind -> BoxRegistry.standard().traits(kind).searchIndex());
   }
 
   /** Whether any policy of {@code schema} (family defaults and listed columns) uses a box {@code test} accepts. */

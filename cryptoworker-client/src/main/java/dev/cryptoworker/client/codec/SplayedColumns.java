@@ -29,7 +29,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class SplayedColumns implements ColumnExpansion {
   static final byte SEPARATOR = 0;
-  private static final ColumnPolicy INDICATOR_POLICY = ColumnPolicy.of(BoxKind.ASHE, ValueType.LONG);
+  private static final ColumnPolicy INDICATOR_POLICY = ColumnPolicy.of(BoxKind.ASHE, ValueType.LONG); // kind: SPLASHE's indicators are ASHE
 
   private final TableCodec codec;
   private final FamilySchema family;

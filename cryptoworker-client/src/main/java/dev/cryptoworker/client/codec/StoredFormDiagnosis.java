@@ -16,8 +16,6 @@ import java.util.function.Function;
  * says what the cell was written as. Runs only on the failure path; never reports a value.
  */
 final class StoredFormDiagnosis {
-  private static final List<BoxKind> CANDIDATES = List.of(BoxKind.STD, BoxKind.DET, BoxKind.OPE, BoxKind.ASHE);
-
   private final String table;
   private final KeyProvider keys;
   private final BoxRegistry registry;
@@ -39,7 +37,7 @@ final class StoredFormDiagnosis {
   String explain(String family, String column, ColumnPolicy expected, byte[] stored,
       Function<CryptoBox, byte[]> associatedData, OptionalInt keyId) {
     for (String scopeColumn : column.equals("*") ? List.of("*") : List.of(column, "*")) {
-      for (BoxKind kind : CANDIDATES) {
+      for (BoxKind kind : registry.keyedKinds()) {
         if (kind == expected.box() && scopeColumn.equals(column)) {
           continue; // the policy that just failed
         }

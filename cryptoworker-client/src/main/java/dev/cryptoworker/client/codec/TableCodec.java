@@ -28,7 +28,6 @@ import dev.cryptoworker.schema.ValueType;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,11 +47,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * must match across rows); row keys bind the table; protected qualifiers bind table and family.
  */
 public final class TableCodec {
-  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
+  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES); // kind: names are looked up, so deterministic
   /** What a layout's own stored units (PACKED's packs) are sealed with. */
-  private static final ColumnPolicy LAYOUT_POLICY = ColumnPolicy.of(BoxKind.STD, ValueType.BYTES);
+  private static final ColumnPolicy LAYOUT_POLICY = ColumnPolicy.of(BoxKind.STD, ValueType.BYTES); // kind: sealed units are never compared
   /** The boxes whose ciphertexts follow the table's stored format; the others' keep format 1. */
-  private static final Set<BoxKind> FORMATTED = EnumSet.of(BoxKind.STD, BoxKind.DET, BoxKind.OPE);
 
   private final TableSchema schema;
   private final String table;
@@ -61,6 +59,7 @@ public final class TableCodec {
   /** Builds the boxes of this table's scopes. */
   private final BoxFactoryCall boxes;
   private final KeyProvider keys;
+  private final BoxRegistry registry;
   /** Boxes layouts seal their own stored units with, by key scope, built on first use. */
   private final Map<KeyScope, CryptoBox> layoutBoxes = new ConcurrentHashMap<>();
   private final Map<String, FamilyCodec> families = new HashMap<>();
@@ -118,6 +117,7 @@ public final class TableCodec {
     this.tableBytes = Bytes.toBytes(table);
     this.diagnosis = new StoredFormDiagnosis(table, keys, registry, format);
     try {
+      // kind: key-derivation label of the ring whose ids are the keyset's (any scope has them)
       this.allKeys = keys.keyRing(KeyScope.column(table, "", "", BoxKind.STD), 32);
       this.keyCheck = identityKeyId.isPresent() ? KeyCheck.of(keys, table, identityKeyId.getAsInt())
           : KeyCheck.of(keys, table);
@@ -130,6 +130,7 @@ public final class TableCodec {
             () -> new GeneralSecurityException("no enabled key " + Integer.toUnsignedString(identityKeyId.getAsInt(), 16))));
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
     this.keys = keys;
+    this.registry = registry;
     this.boxes = (policy, scope, provider, what) -> {
       try {
         return registry.create(new BoxContext(policy, scope, provider, format, identifiers, orderPreservingMemoEntries,
@@ -143,7 +144,7 @@ public final class TableCodec {
     this.rowBox = boxes.create(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities, "row key");
     for (FamilySchema family : schema.families().values()) {
       CryptoBox qualifierBox = family.protectQualifiers()
-          ? boxes.create(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), BoxKind.DET), identities,
+          ? boxes.create(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), QUALIFIER_POLICY.box()), identities,
               "qualifiers of " + family.name())
           : null;
       BoxKind defaultKind = family.defaultPolicy().box();
@@ -230,7 +231,8 @@ public final class TableCodec {
 
   /**
    * The key id in the header of {@code stored}, written by a {@code box} (null: unknown, read as
-   * format 1): STD, DET and OPE ciphertexts carry the table's format, ASHE and SSE ones format 1's.
+   * format 1): each kind's {@link BoxTraits#header()} says in which form (STD, DET and OPE
+   * ciphertexts carry the table's format, ASHE and SSE ones format 1's).
    * Empty if there is none, or (format 2) no key of the keyset ends in its byte.
    */
   public OptionalInt keyIdOf(byte[] stored, BoxKind box) {
@@ -239,14 +241,21 @@ public final class TableCodec {
 
   /** As {@link #keyIdOf(byte[], BoxKind)}, format 2's headers also resolved among {@code moreKeyIds} (disabled keys). */
   public OptionalInt keyIdOf(byte[] stored, BoxKind box, Collection<Integer> moreKeyIds) {
-    if (box == BoxKind.PLAIN) {
-      return OptionalInt.empty();
+    BoxTraits.KeyHeader header = box == null ? BoxTraits.KeyHeader.KEY_ID_PREFIX : registry.traits(box).header();
+    switch (header) {
+      case NONE:
+        return OptionalInt.empty();
+      case KEY_ID_PREFIX:
+        return KeyIdPrefix.keyIdOf(stored);
+      default:
+        OptionalInt known = format.keyIdOf(stored, allKeys);
+        return known.isPresent() ? known : format.keyIdOf(stored, moreKeyIds);
     }
-    if (box == null || !FORMATTED.contains(box)) {
-      return KeyIdPrefix.keyIdOf(stored);
-    }
-    OptionalInt known = format.keyIdOf(stored, allKeys);
-    return known.isPresent() ? known : format.keyIdOf(stored, moreKeyIds);
+  }
+
+  /** As {@link #keyIdOf(byte[], BoxKind, Collection)} for a stored qualifier name ({@code protectQualifiers}). */
+  public OptionalInt qualifierKeyIdOf(byte[] stored, Collection<Integer> moreKeyIds) {
+    return keyIdOf(stored, QUALIFIER_POLICY.box(), moreKeyIds);
   }
 
   public String table() {

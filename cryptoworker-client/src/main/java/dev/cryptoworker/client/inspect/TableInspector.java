@@ -5,7 +5,6 @@ import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
-import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
@@ -175,8 +174,8 @@ public final class TableInspector {
     byte[] q = CellUtil.cloneQualifier(cell);
     return new InspectedCell.KeyIds(
         codec.keyIdOf(CellUtil.cloneRow(cell), codec.schema().rowKeyPolicy().box(), keysetKeyIds),
-        codec.keyIdOf(kind == InspectedCell.Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q,
-            BoxKind.DET, keysetKeyIds),
+        codec.qualifierKeyIdOf(kind == InspectedCell.Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q,
+            keysetKeyIds),
         codec.keyIdOf(CellUtil.cloneValue(cell), policy == null ? null : policy.box(), keysetKeyIds));
   }
 }

@@ -1,5 +1,7 @@
 package dev.cryptoworker.client.migrate;
 
+import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.BoxTraits;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
@@ -39,9 +41,12 @@ public final class ColumnMigration {
       throw new IllegalArgumentException("migration between schemas of different tables: " + from.tableName()
           + " (" + from.source() + ") and " + table + " (" + to.source() + ")");
     }
-    if (!from.rowKeyPolicy().equals(to.rowKeyPolicy())
-        && (from.rowKeyPolicy().box() == BoxKind.STD || to.rowKeyPolicy().box() == BoxKind.STD)) {
-      throw unsupported(table, "row key", "rows cannot move to or from STD row keys (" + from.rowKeyPolicy() + " to "
+    BoxRegistry boxes = BoxRegistry.standard();
+    if (!from.rowKeyPolicy().equals(to.rowKeyPolicy()) && !(boxes.traits(from.rowKeyPolicy().box()).findsStoredRows()
+        && boxes.traits(to.rowKeyPolicy().box()).findsStoredRows())) {
+      BoxKind lost = boxes.traits(from.rowKeyPolicy().box()).findsStoredRows() ? to.rowKeyPolicy().box()
+          : from.rowKeyPolicy().box();
+      throw unsupported(table, "row key", "rows cannot move to or from " + lost + " row keys (" + from.rowKeyPolicy() + " to "
           + to.rowKeyPolicy() + "): randomized keys cannot be found again, so the two forms of a row could not be"
           + " read together");
     }
@@ -56,14 +61,16 @@ public final class ColumnMigration {
       for (String column : migration.changedColumns(old, now)) {
         ColumnPolicy before = old.policyFor(column);
         ColumnPolicy after = now.policyFor(column);
-        if (before.box() == BoxKind.SPLASHE || after.box() == BoxKind.SPLASHE
+        BoxTraits was = boxes.traits(before.box());
+        BoxTraits becomes = boxes.traits(after.box());
+        if (was.severalCellsPerValue() || becomes.severalCellsPerValue()
             || ((old.hasSplayedColumns() || now.hasSplayedColumns()) && column.equals("*"))) {
-          throw unsupported(table, "column " + old.name() + ":" + column, "SPLASHE columns are stored as several"
-              + " cells per value; migrating them is not supported by this version");
+          throw unsupported(table, "column " + old.name() + ":" + column, "columns stored as several cells per value"
+              + " (SPLASHE dimensions, and the measures splayed beside them) cannot be migrated by this version");
         }
-        if (before.box() == BoxKind.SSE && after.box() != BoxKind.SSE) {
-          throw unsupported(table, "column " + old.name() + ":" + column, "moving a column off SSE leaves its"
-              + " index cells behind; not supported by this version");
+        if (was.searchIndex() && !becomes.searchIndex()) {
+          throw unsupported(table, "column " + old.name() + ":" + column, "moving a column off " + before.box()
+              + " leaves its index cells behind; not supported by this version");
         }
       }
     }

@@ -6,6 +6,8 @@ import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.cell.FilterTranslator;
 import dev.cryptoworker.client.cell.OperationEncoder;
 import dev.cryptoworker.client.cell.ResultDecoder;
+import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.BoxTraits;
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.KeyCheck;
 import dev.cryptoworker.client.codec.RegionSupport;
@@ -163,6 +165,7 @@ public final class TableMigration {
     }
     this.encoder = new OperationEncoder(codec, new FilterTranslator(codec, SecureTableOptions.defaults()));
     try {
+      // kind: key-derivation label of a ring read for the keyset's primary key id only
       this.primaryKeyId = b.keys.keyRing(KeyScope.column(to.tableName(), "", "", BoxKind.STD), 32).primary().keyId();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + to.tableName() + ": cannot derive keys", e);
@@ -177,18 +180,26 @@ public final class TableMigration {
    * Otherwise they keep the oldest (PLAIN and STD row keys: rows that cannot move).
    */
   public static OptionalInt identityKeyAfterRekey(KeyProvider keys, TableSchema schema) {
-    BoxKind rowKeys = schema.rowKeyPolicy().box();
-    if (rowKeys != BoxKind.DET && rowKeys != BoxKind.OPE) {
-      return OptionalInt.empty(); // PLAIN keys have no key; STD rows cannot be found again to move
-    }
-    if (RegionSupport.anyBox(schema, box -> box == BoxKind.ASHE || box == BoxKind.SPLASHE)) {
+    if (!rowsMoveToNewKeys(schema)) {
       return OptionalInt.empty();
     }
     try {
+      // kind: key-derivation label of a ring read for the keyset's primary key id only
       return OptionalInt.of(keys.keyRing(KeyScope.rowKey(schema.tableName(), BoxKind.DET), 32).primary().keyId());
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + schema.tableName() + ": cannot derive keys", e);
     }
+  }
+
+  /**
+   * Whether a re-key moves {@code schema}'s rows to the primary key: row keys under a key whose
+   * rows can be found again (DET, OPE; PLAIN keys have no key, STD rows cannot be found to move),
+   * and no column leasing identifiers from counters named under the oldest key (ASHE, SPLASHE).
+   */
+  private static boolean rowsMoveToNewKeys(TableSchema schema) {
+    BoxTraits rowKeys = BoxRegistry.standard().traits(schema.rowKeyPolicy().box());
+    return rowKeys.keyed() && rowKeys.findsStoredRows()
+        && !RegionSupport.anyBox(schema, box -> BoxRegistry.standard().traits(box).identifierCounters());
   }
 
   public static Builder builder() {
@@ -208,8 +219,10 @@ public final class TableMigration {
             + (codec.rowsMove() && codec.previousForm().orElseThrow().keyCheck().keyId() != codec.keyCheck().keyId()
                 ? ", row keys and qualifier names too (rows move: copied, then the old forms deleted)"
                 : " (row keys and qualifier names stay under the oldest key: "
-                    + (to.rowKeyPolicy().box() == BoxKind.DET || to.rowKeyPolicy().box() == BoxKind.OPE
-                        ? "the table has ASHE or SPLASHE columns" : to.rowKeyPolicy().box() + " row keys") + ")")
+                    + (BoxRegistry.standard().traits(to.rowKeyPolicy().box()).findsStoredRows()
+                        && BoxRegistry.standard().traits(to.rowKeyPolicy().box()).keyed()
+                        ? "the table has columns whose identifier counters stay under it (ASHE, SPLASHE)"
+                        : to.rowKeyPolicy().box() + " row keys") + ")")
             : codec.rowsMove() ? "; row keys change protection (rows move: copied, then the old forms deleted)" : "");
   }
 
@@ -491,7 +504,7 @@ public final class TableMigration {
     if (codec.isMigrating(family, qualifier) && !codec.inOwnForm(row, family, qualifier, stored)) {
       return true;
     }
-    if (!rekey || codec.policy(family, qualifier).box() == BoxKind.PLAIN) {
+    if (!rekey || !BoxRegistry.standard().traits(codec.policy(family, qualifier).box()).keyed()) {
       return false;
     }
     OptionalInt keyId = codec.keyIdOf(stored, codec.policy(family, qualifier).box());
