@@ -2,6 +2,8 @@ package dev.cryptoworker.cli;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.inspect.InspectedCell;
+import dev.cryptoworker.client.inspect.TableInspector;
+import dev.cryptoworker.client.spi.RowWalk;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.keys.KeysetKey;
@@ -25,6 +27,8 @@ import picocli.CommandLine.Option;
         + " decrypt, cells under key ids the keyset does not have or has disabled, cells under keys to retire"
         + " (--retiring), and protected values, qualifier names or row keys that are not in CryptoWorker's format"
         + " (plaintext?).",
+        "Resumable: a checkpoint (rows done and counts so far) in HBase every --checkpoint-every rows; run the"
+            + " same command again after a crash to continue (examples found before it are not shown again).",
         "Exit 1 if any cell is in one of those classes."})
 final class AuditCommand extends Subcommand {
   @Mixin ClusterOptions cluster;
@@ -40,6 +44,18 @@ final class AuditCommand extends Subcommand {
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
+
+  @Option(names = "--checkpoint-every", paramLabel = "ROWS", defaultValue = "10000",
+      description = "Rows between checkpoints (default ${DEFAULT-VALUE}).")
+  int checkpointEvery;
+
+  @Option(names = "--restart", description = "Start from the first row, ignoring the checkpoint of an unfinished audit.")
+  boolean restart;
+
+  /** Checkpoint counts besides the findings' (RowWalk): rows, cells, and values per key id. */
+  private static final String ROWS = "rows";
+  private static final String CELLS = "cells";
+  private static final String KEY = "key-";
 
   /** The classes of findings, in the order a cell is classified. */
   enum Finding {
@@ -74,18 +90,36 @@ final class AuditCommand extends Subcommand {
     boolean plainRowKeys = schema.rowKeyPolicy().box() == BoxKind.PLAIN;
     try (ClusterOptions.OpenCluster open = cluster.open();
         SecureConnection secure = tableOptions.secure(open.connection(), root().environment())) {
-      secure.inspector(TableName.valueOf(schema.tableName())).resolvingKeyIds(keyset.keySet()).forEachRow(row -> {
-        rows++;
+      TableInspector inspector = secure.inspector(TableName.valueOf(schema.tableName())).resolvingKeyIds(keyset.keySet());
+      RowWalk walk = RowWalk.named(open.connection(), "audit/" + schema.tableName(), checkpointEvery);
+      RowWalk.Checkpoint from = restart ? RowWalk.Checkpoint.start()
+          : walk.load().filter(c -> !c.done()).orElse(RowWalk.Checkpoint.start());
+      if (from.after() != null) {
+        err().printf("resuming after %,d rows (checkpoint)%n", from.count(ROWS));
+      }
+      RowWalk.Checkpoint end = walk.walk(from, inspector::rows, row -> row.get(0).storedRow(), (row, walked) -> {
+        walked.add(ROWS, 1);
         for (InspectedCell cell : row) {
-          cells++;
-          Finding finding = classify(cell, plainRowKeys, keyset, retire);
+          walked.add(CELLS, 1);
+          Finding finding = classify(cell, plainRowKeys, keyset, retire, walked);
           if (finding != null) {
-            counts.merge(finding, 1L, Long::sum);
+            walked.add(finding.name(), 1);
             if (examples.size() < show) {
               examples.add(finding.name() + " " + InspectCommand.column(cell) + " @" + cell.timestamp() + ": "
                   + cell.problem().orElse(finding.meaning) + keyNote(cell));
             }
           }
+        }
+      }, () -> { }, c -> { });
+      walk.clear();
+      rows = end.count(ROWS);
+      cells = end.count(CELLS);
+      for (Finding f : Finding.values()) {
+        counts.put(f, end.count(f.name()));
+      }
+      end.counts().forEach((name, n) -> {
+        if (name.startsWith(KEY)) {
+          cellsByKey.put(Integer.parseUnsignedInt(name.substring(KEY.length()), 16), n);
         }
       });
     }
@@ -98,7 +132,9 @@ final class AuditCommand extends Subcommand {
     return findings == 0 ? OK : FAILED;
   }
 
-  private Finding classify(InspectedCell cell, boolean plainRowKeys, Map<Integer, KeysetKey> keyset, Set<Integer> retire) {
+  /** The cell's finding, or null; counts a decrypting protected value under its key id in {@code walked}. */
+  private static Finding classify(InspectedCell cell, boolean plainRowKeys, Map<Integer, KeysetKey> keyset,
+      Set<Integer> retire, RowWalk.Counts walked) {
     OptionalInt rowKey = cell.rowKeyId();
     OptionalInt qualifierKey = cell.qualifierKeyId();
     OptionalInt valueKey = cell.valueKeyId();
@@ -122,7 +158,7 @@ final class AuditCommand extends Subcommand {
       return Finding.UNDECRYPTABLE;
     }
     if (protectedValue) {
-      cellsByKey.merge(valueKey.getAsInt(), 1L, Long::sum);
+      walked.add(KEY + KeysetKey.hex(valueKey.getAsInt()), 1);
     }
     if ((rowKey.isPresent() && retire.contains(rowKey.getAsInt()))
         || (qualifierKey.isPresent() && retire.contains(qualifierKey.getAsInt()))

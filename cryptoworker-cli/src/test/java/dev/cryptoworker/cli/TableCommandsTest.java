@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.spi.RowWalk;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeysetFiles;
@@ -225,6 +226,42 @@ class TableCommandsTest {
     assertEquals(1, retiring.exitCode(), retiring.out());
     assertTrue(retiring.out().contains("findings (first 3):"), retiring.out());
     assertTrue(retiring.out().matches("(?s).*under a key to retire: +[1-9][0-9]*\\R.*"), retiring.out());
+  }
+
+  @Test
+  void aKilledAuditResumesAfterItsCheckpointWithItsCounts(Connection hbase, Configuration conf) throws Exception {
+    setUp(conf);
+    createTable(hbase);
+    for (int i = 0; i < 5; i++) {
+      writePatient(hbase, "p-" + i, "Silva");
+    }
+    List<Result> stored = new ArrayList<>();
+    try (Table raw = hbase.getTable(TableName.valueOf(table));
+        ResultScanner scanner = raw.getScanner(new Scan().readAllVersions())) {
+      scanner.forEach(stored::add);
+    }
+    long cellsOfTwo = stored.get(0).rawCells().length + stored.get(1).rawCells().length;
+    long allCells = stored.stream().mapToLong(r -> r.rawCells().length).sum();
+    // As a run killed after two rows leaves it: its position and its counts so far (one finding, here made up).
+    RowWalk walk = RowWalk.named(hbase, "audit/" + table, 1);
+    walk.save(new RowWalk.Checkpoint(stored.get(1).getRow(), 0, false,
+        Map.of("rows", 2L, "cells", cellsOfTwo, "PLAINTEXT", 1L)));
+
+    Cli.Result resumed = run("audit", "--json");
+    assertEquals(1, resumed.exitCode(), resumed.out() + resumed.err());
+    assertTrue(resumed.err().contains("resuming after 2 rows"), resumed.err());
+    JsonNode doc = new ObjectMapper().readTree(resumed.out());
+    assertEquals(5, doc.get("rows").asLong(), "the checkpoint's two rows and the three after them");
+    assertEquals(allCells, doc.get("cells").asLong());
+    assertEquals(1, doc.get("findings").get("PLAINTEXT").asLong(), "the finding counted before the crash");
+    assertTrue(walk.load().isEmpty(), "a finished audit leaves no checkpoint");
+
+    Cli.Result fresh = run("audit", "--json");
+    assertEquals(0, fresh.exitCode(), fresh.out() + fresh.err());
+    walk.save(new RowWalk.Checkpoint(stored.get(3).getRow(), 0, false, Map.of("rows", 4L, "PLAINTEXT", 1L)));
+    Cli.Result restarted = run("audit", "--json", "--restart");
+    assertEquals(0, restarted.exitCode(), restarted.out() + restarted.err());
+    assertEquals(5, new ObjectMapper().readTree(restarted.out()).get("rows").asLong());
   }
 
   @Test

@@ -239,7 +239,9 @@ public final class SecureConnection implements Closeable {
   private SecureTable open(TableName name, TableCodec codec) throws IOException {
     requireOpen();
     TableCodec resolved = resolve(name, codec);
-    return new SecureTable(StorageLayouts.of(codec.schema().layout()).open(context(name, resolved)), resolved.table());
+    LayoutProvider provider = StorageLayouts.of(codec.schema().layout());
+    return new SecureTable(provider.open(context(name, resolved)), resolved.table(), codec.schema().layout().type(),
+        provider.capabilities(codec.schema().layout()));
   }
 
   /**

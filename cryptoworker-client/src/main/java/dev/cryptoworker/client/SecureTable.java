@@ -1,11 +1,13 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.client.spi.StorageLayout;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
@@ -50,10 +52,29 @@ import org.apache.hadoop.hbase.util.Bytes;
 public final class SecureTable implements Table {
   private final StorageLayout layout;
   private final String table;
+  private final String layoutType;
+  private final Set<LayoutCapability> capabilities;
 
-  SecureTable(StorageLayout layout, String table) {
+  SecureTable(StorageLayout layout, String table, String layoutType, Set<LayoutCapability> capabilities) {
     this.layout = layout;
     this.table = table;
+    this.layoutType = layoutType;
+    this.capabilities = Set.copyOf(capabilities);
+  }
+
+  /** What the table's layout can do beyond reads and writes (CELL: everything). */
+  public Set<LayoutCapability> capabilities() {
+    return capabilities;
+  }
+
+  /**
+   * Refuses {@code what} (for messages) unless the table's layout has {@code capability}: how tools
+   * (bulk loads, MapReduce inputs) ask before they start.
+   *
+   * @throws UnsupportedSecureOperationException naming the table, its layout and the capability
+   */
+  public void requireCapability(LayoutCapability capability, String what) throws UnsupportedSecureOperationException {
+    capability.require(capabilities, layoutType, table, what);
   }
 
   /** The plain HBase table underneath (the first, for layouts over several), which sees only ciphertext. */

@@ -1,6 +1,8 @@
 package dev.cryptoworker.mapreduce;
 
 import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.spi.LayoutCapability;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -74,7 +76,8 @@ public final class SecureBulkLoad {
    * A bulk load into {@code table} staging its HFiles under {@code stagingDirectory} (a new
    * directory per round is made inside it and removed after the load).
    */
-  public static SecureBulkLoad into(SecureTable table, Path stagingDirectory) {
+  public static SecureBulkLoad into(SecureTable table, Path stagingDirectory) throws UnsupportedSecureOperationException {
+    table.requireCapability(LayoutCapability.BULK_LOAD, "a bulk load");
     return new SecureBulkLoad(table, table::encodeForBulkLoad, stagingDirectory);
   }
 

@@ -2,6 +2,7 @@ package dev.cryptoworker.mapreduce;
 
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.spi.LayoutCapability;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
         RegionLocator regions = table.getRegionLocator()) {
       // Refused scans (say, a filter only the client could evaluate, not opted in) fail the job here,
       // at submission, with the reason, rather than in every task.
+      table.requireCapability(LayoutCapability.STORED_RANGE_SCANS, "a MapReduce input (one split per region)");
       Scan scan = scan(conf);
       LOG.debug("Table {}: {}", table.getName(), table.explain(scan));
       List<InputSplit> splits = new ArrayList<>();

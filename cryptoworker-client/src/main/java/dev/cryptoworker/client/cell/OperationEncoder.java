@@ -81,21 +81,30 @@ public final class OperationEncoder {
   void takeSearchEntriesAhead(List<? extends Row> actions) throws IOException {
     List<ValueIndex> indexes = new ArrayList<>();
     for (Row action : actions) {
-      if (!(action instanceof Put)) {
-        continue;
-      }
-      for (Map.Entry<byte[], List<Cell>> e : ((Put) action).getFamilyCellMap().entrySet()) {
-        for (Cell cell : e.getValue()) {
-          byte[] qualifier = CellUtil.cloneQualifier(cell);
-          if (codec.isSearchable(e.getKey(), qualifier)) {
-            indexes.add(codec.valueIndexes(e.getKey(), qualifier, CellUtil.cloneValue(cell)).get(0));
-          }
+      if (action instanceof Put put) {
+        try {
+          indexes.addAll(searchIndexes(put));
+        } catch (IOException | RuntimeException e) {
+          // This put cannot be encoded either: it fails alone when it is (one batch contract).
         }
       }
     }
     if (indexes.size() > 1) {
       codec.searchCounters().takeAhead(indexes);
     }
+  }
+
+  private List<ValueIndex> searchIndexes(Put put) throws IOException {
+    List<ValueIndex> indexes = new ArrayList<>();
+    for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
+      for (Cell cell : e.getValue()) {
+        byte[] qualifier = CellUtil.cloneQualifier(cell);
+        if (codec.isSearchable(e.getKey(), qualifier)) {
+          indexes.add(codec.valueIndexes(e.getKey(), qualifier, CellUtil.cloneValue(cell)).get(0));
+        }
+      }
+    }
+    return indexes;
   }
 
   void releaseSearchEntries() {

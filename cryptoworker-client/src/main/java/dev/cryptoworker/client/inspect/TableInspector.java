@@ -5,6 +5,7 @@ import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.RowWalk;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
@@ -83,13 +84,44 @@ public final class TableInspector {
    * decode is handed over with its {@link InspectedCell#problem() problem}, never skipped.
    */
   public void forEachRow(RowVisitor visitor) throws IOException {
-    requireTable();
-    try (Table table = cluster.getTable(name);
-        ResultScanner scanner = table.getScanner(new Scan().readAllVersions().setCaching(SCAN_CACHING))) {
-      for (Result stored : scanner) {
-        visitor.visit(inspect(stored));
+    try (RowWalk.Rows<List<InspectedCell>> rows = rows(null)) {
+      for (List<InspectedCell> row = rows.next(); row != null; row = rows.next()) {
+        visitor.visit(row);
       }
     }
+  }
+
+  /**
+   * The stored rows after stored row {@code after} (null: from the table's start), every version,
+   * each as its inspected cells, in stored order: what an audit walks and resumes ({@link RowWalk}).
+   */
+  public RowWalk.Rows<List<InspectedCell>> rows(byte[] after) throws IOException {
+    requireTable();
+    Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
+    if (after != null) {
+      scan.withStartRow(after, false);
+    }
+    Table table = cluster.getTable(name);
+    ResultScanner scanner;
+    try {
+      scanner = table.getScanner(scan);
+    } catch (IOException | RuntimeException e) {
+      table.close();
+      throw e;
+    }
+    return new RowWalk.Rows<>() {
+      @Override
+      public List<InspectedCell> next() throws IOException {
+        Result stored = scanner.next();
+        return stored == null ? null : inspect(stored);
+      }
+
+      @Override
+      public void close() throws IOException {
+        scanner.close();
+        table.close();
+      }
+    };
   }
 
   /** Fails naming the table, rather than with HBase's bare table name from deep in a scanner. */

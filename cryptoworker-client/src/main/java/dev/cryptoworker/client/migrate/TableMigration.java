@@ -8,10 +8,10 @@ import dev.cryptoworker.client.cell.OperationEncoder;
 import dev.cryptoworker.client.cell.ResultDecoder;
 import dev.cryptoworker.client.codec.BoxRegistry;
 import dev.cryptoworker.client.codec.BoxTraits;
-import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.KeyCheck;
 import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.RowWalk;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
@@ -37,7 +37,6 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
@@ -68,7 +67,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  *       cells it replaces being unchanged, so a concurrent write is never overwritten with older
  *       data (the row is read again and retried).
  *   <li><b>Resumable.</b> Every {@link Builder#checkpointEvery(int)} rows the position and counts
- *       go to a checkpoint row in the counter table; a killed migration continues after the last
+ *       go to a checkpoint row in the counter table ({@link RowWalk}); a killed migration continues after the last
  *       checkpoint.
  *   <li><b>Idempotent.</b> A cell already in the new form (and, re-keying, under the primary key)
  *       is left alone, so rows done before a crash are only counted again as skipped.
@@ -88,15 +87,6 @@ public final class TableMigration {
    */
   public record Counts(long rowsRead, long rowsRewritten, long rowsSkipped, long rowsFailed, long oldRowsDeleted,
       boolean done) {
-    Counts plus(Counts o) {
-      return new Counts(rowsRead + o.rowsRead, rowsRewritten + o.rowsRewritten, rowsSkipped + o.rowsSkipped,
-          rowsFailed + o.rowsFailed, oldRowsDeleted + o.oldRowsDeleted, o.done);
-    }
-
-    Counts finished() {
-      return new Counts(rowsRead, rowsRewritten, rowsSkipped, rowsFailed, oldRowsDeleted, true);
-    }
-
     private static final Counts READ_ONE = new Counts(1, 0, 0, 0, 0, false);
     private static final Counts REWROTE_ONE = new Counts(1, 1, 0, 0, 0, false);
     private static final Counts SKIPPED_ONE = new Counts(1, 0, 1, 0, 0, false);
@@ -111,14 +101,12 @@ public final class TableMigration {
     void progress(Counts counts);
   }
 
-  private static final byte[] NEXT = Bytes.toBytes("m:next");
-  private static final byte[] READ = Bytes.toBytes("m:read");
-  private static final byte[] REWRITTEN = Bytes.toBytes("m:rewritten");
-  private static final byte[] SKIPPED = Bytes.toBytes("m:skipped");
-  private static final byte[] FAILED = Bytes.toBytes("m:failed");
-  private static final byte[] DONE = Bytes.toBytes("m:done");
-  private static final byte[] DELETED = Bytes.toBytes("m:deleted");
-  private static final byte[] PHASE = Bytes.toBytes("m:phase");
+  // The checkpoint's counts (RowWalk), named as migrations have always saved them.
+  private static final String READ = "read";
+  private static final String REWRITTEN = "rewritten";
+  private static final String SKIPPED = "skipped";
+  private static final String FAILED = "failed";
+  private static final String DELETED = "deleted";
   /** Phases of a migration that moves rows: copy every old form, wait, then delete them. */
   private static final long COPYING = 0;
   private static final long WAITING = 1;
@@ -240,19 +228,26 @@ public final class TableMigration {
 
   /** The last checkpoint of this migration, if it has run before. */
   public Optional<Counts> checkpoint() throws IOException {
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
-      Result r;
-      try {
-        r = counters.get(new Get(checkpointRow()));
-      } catch (TableNotFoundException e) {
-        return Optional.empty(); // no migration has run on this cluster yet
-      }
-      if (r.isEmpty()) {
-        return Optional.empty();
-      }
-      return Optional.of(new Counts(number(r, READ), number(r, REWRITTEN), number(r, SKIPPED), number(r, FAILED),
-          number(r, DELETED), number(r, DONE) == 1));
-    }
+    return walk().load().map(TableMigration::counts);
+  }
+
+  /** The walk over the stored rows, checkpointed in the counter table under this migration's id. */
+  private RowWalk walk() {
+    return RowWalk.named(connection, "migration/" + name.getNameAsString() + "/" + id, checkpointEvery);
+  }
+
+  private static Counts counts(RowWalk.Checkpoint c) {
+    return new Counts(c.count(READ), c.count(REWRITTEN), c.count(SKIPPED), c.count(FAILED), c.count(DELETED), c.done());
+  }
+
+  private static Map<String, Long> countsOf(Counts c) {
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put(READ, c.rowsRead());
+    out.put(REWRITTEN, c.rowsRewritten());
+    out.put(SKIPPED, c.rowsSkipped());
+    out.put(FAILED, c.rowsFailed());
+    out.put(DELETED, c.oldRowsDeleted());
+    return out;
   }
 
   /** Up to twenty rows that failed in the last {@link #run}, each with its reason. */
@@ -272,29 +267,27 @@ public final class TableMigration {
       RegionSupport.createCounterTable(admin); // where checkpoints live, even if no box needs counters
       RegionSupport.prepareForSchema(admin, to);
     }
-    Optional<Counts> saved = restart ? Optional.empty() : checkpoint();
-    if (saved.isPresent() && saved.get().done()) {
-      return saved.get();
+    RowWalk walk = walk();
+    RowWalk.Checkpoint at = restart ? RowWalk.Checkpoint.start() : walk.load().orElse(RowWalk.Checkpoint.start());
+    if (at.done()) {
+      return counts(at);
     }
-    Counts counts = saved.orElse(new Counts(0, 0, 0, 0, 0, false));
-    long phase = saved.isPresent() ? savedNumber(PHASE) : COPYING;
-    byte[] next = saved.isPresent() ? storedNext() : null;
     failures.clear();
-    if (phase == COPYING) {
-      counts = pass(next, counts, COPYING, listener);
-      next = null;
+    if (at.phase() == COPYING) {
+      at = pass(walk, at, listener);
       // Waiting protects scans against old forms vanishing; with nothing copied, nothing vanishes.
-      phase = codec.rowsMove() && counts.rowsRewritten() > 0 ? WAITING : CLEANING;
-      saveCheckpoint(null, counts, phase);
+      at = new RowWalk.Checkpoint(null, codec.rowsMove() && at.count(REWRITTEN) > 0 ? WAITING : CLEANING, false,
+          at.counts());
+      walk.save(at);
     }
-    if (phase == WAITING) {
+    if (at.phase() == WAITING) {
       // Scans that started before the copies were made may still be on their way to old forms.
       sleep(cleanupDelay.toMillis());
-      phase = CLEANING;
-      saveCheckpoint(null, counts, phase);
+      at = new RowWalk.Checkpoint(null, CLEANING, false, at.counts());
+      walk.save(at);
     }
     if (codec.rowsMove()) {
-      counts = pass(next, counts, CLEANING, listener);
+      at = pass(walk, at, listener);
       try (Admin admin = connection.getAdmin()) {
         // New clients check the table's keys against the key its rows are now under (a change reopens regions).
         TableDescriptor current = admin.getDescriptor(name);
@@ -304,32 +297,47 @@ public final class TableMigration {
         }
       }
     }
-    counts = counts.finished();
-    saveCheckpoint(null, counts, CLEANING);
-    listener.progress(counts);
-    return counts;
+    at = new RowWalk.Checkpoint(null, CLEANING, true, at.counts());
+    walk.save(at);
+    Counts done = counts(at);
+    listener.progress(done);
+    return done;
   }
 
-  /** One pass over the stored rows from after {@code next}: the copy pass or the cleanup pass. */
-  private Counts pass(byte[] next, Counts counts, long phase, ProgressListener listener) throws IOException {
-    Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
-    if (next != null) {
-      scan.withStartRow(next, false);
-    }
+  /** One pass over the stored rows after {@code from}'s: the copy pass or the cleanup pass. */
+  private RowWalk.Checkpoint pass(RowWalk walk, RowWalk.Checkpoint from, ProgressListener listener)
+      throws IOException {
     long started = System.nanoTime();
-    long rowsThisPass = 0;
-    try (Table table = connection.getTable(name); ResultScanner scanner = table.getScanner(scan)) {
-      for (Result stored = scanner.next(); stored != null; stored = scanner.next()) {
-        counts = counts.plus(phase == COPYING ? migrateRow(table, stored) : cleanRow(table, stored));
-        rowsThisPass++;
-        if (rowsThisPass % checkpointEvery == 0) {
-          saveCheckpoint(stored.getRow(), counts, phase);
-        }
-        listener.progress(counts);
-        throttle(started, rowsThisPass);
-      }
+    long[] rowsThisPass = {0};
+    try (Table table = connection.getTable(name)) {
+      return walk.walk(from, after -> rows(table, after), Result::getRow, (stored, counts) -> {
+        Counts row = from.phase() == COPYING ? migrateRow(table, stored) : cleanRow(table, stored);
+        countsOf(row).forEach(counts::add);
+        listener.progress(new Counts(counts.get(READ), counts.get(REWRITTEN), counts.get(SKIPPED),
+            counts.get(FAILED), counts.get(DELETED), false));
+        throttle(started, ++rowsThisPass[0]);
+      }, () -> { }, c -> { });
     }
-    return counts;
+  }
+
+  /** The stored rows of {@code table} after {@code after}, every version. */
+  private static RowWalk.Rows<Result> rows(Table table, byte[] after) throws IOException {
+    Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
+    if (after != null) {
+      scan.withStartRow(after, false);
+    }
+    ResultScanner scanner = table.getScanner(scan);
+    return new RowWalk.Rows<>() {
+      @Override
+      public Result next() throws IOException {
+        return scanner.next();
+      }
+
+      @Override
+      public void close() {
+        scanner.close();
+      }
+    };
   }
 
   private static void sleep(long millis) throws InterruptedIOException {
@@ -509,45 +517,6 @@ public final class TableMigration {
     }
     OptionalInt keyId = codec.keyIdOf(stored, codec.policy(family, qualifier).box());
     return keyId.isPresent() && keyId.getAsInt() != primaryKeyId;
-  }
-
-  // ---- checkpoint
-
-  private byte[] checkpointRow() {
-    return Bytes.toBytes("migration/" + name.getNameAsString() + "/" + id);
-  }
-
-  private long savedNumber(byte[] qualifier) throws IOException {
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
-      return number(counters.get(new Get(checkpointRow())), qualifier);
-    }
-  }
-
-  private byte[] storedNext() throws IOException {
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
-      byte[] next = counters.get(new Get(checkpointRow())).getValue(HBaseIdentifierSource.FAMILY, NEXT);
-      return next == null || next.length == 0 ? null : next;
-    }
-  }
-
-  private void saveCheckpoint(byte[] next, Counts counts, long phase) throws IOException {
-    Put put = new Put(checkpointRow())
-        .addColumn(HBaseIdentifierSource.FAMILY, PHASE, Bytes.toBytes(phase))
-        .addColumn(HBaseIdentifierSource.FAMILY, DELETED, Bytes.toBytes(counts.oldRowsDeleted()))
-        .addColumn(HBaseIdentifierSource.FAMILY, READ, Bytes.toBytes(counts.rowsRead()))
-        .addColumn(HBaseIdentifierSource.FAMILY, REWRITTEN, Bytes.toBytes(counts.rowsRewritten()))
-        .addColumn(HBaseIdentifierSource.FAMILY, SKIPPED, Bytes.toBytes(counts.rowsSkipped()))
-        .addColumn(HBaseIdentifierSource.FAMILY, FAILED, Bytes.toBytes(counts.rowsFailed()))
-        .addColumn(HBaseIdentifierSource.FAMILY, DONE, Bytes.toBytes(counts.done() ? 1L : 0L))
-        .addColumn(HBaseIdentifierSource.FAMILY, NEXT, next == null ? new byte[0] : next);
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
-      counters.put(put);
-    }
-  }
-
-  private static long number(Result r, byte[] qualifier) {
-    byte[] v = r.getValue(HBaseIdentifierSource.FAMILY, qualifier);
-    return v == null ? 0 : Bytes.toLong(v);
   }
 
   private static String idOf(TableSchema from, TableSchema to, boolean rekey) {

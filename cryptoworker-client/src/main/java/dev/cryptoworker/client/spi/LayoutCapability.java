@@ -2,6 +2,7 @@ package dev.cryptoworker.client.spi;
 
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.schema.TableLayout;
+import java.util.Set;
 
 /**
  * What a layout can do beyond reads and writes, asked by tools and the client instead of testing
@@ -39,8 +40,19 @@ public enum LayoutCapability {
    */
   public void require(LayoutProvider provider, TableLayout layout, String table, String what)
       throws UnsupportedSecureOperationException {
-    if (!provider.capabilities(layout).contains(this)) {
-      throw new UnsupportedSecureOperationException(table, what, "the " + layout.type() + " layout lacks capability "
+    require(provider.capabilities(layout), layout.type(), table, what);
+  }
+
+  /**
+   * Refuses {@code what} on table {@code table}, stored in layout {@code layoutType}, unless {@code
+   * capabilities} has this one.
+   *
+   * @throws UnsupportedSecureOperationException naming the table, the layout and the capability
+   */
+  public void require(Set<LayoutCapability> capabilities, String layoutType, String table, String what)
+      throws UnsupportedSecureOperationException {
+    if (!capabilities.contains(this)) {
+      throw new UnsupportedSecureOperationException(table, what, "the " + layoutType + " layout lacks capability "
           + name() + " (" + description + ")");
     }
   }

@@ -16,6 +16,7 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.packs.PackRows;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -257,6 +259,11 @@ class PackedLayoutTest {
     TableName name = TableName.valueOf(schema.tableName());
     try (SecureConnection secure = create(hbase, schema, null); Table t = secure.getTable(name)) {
       BatchContract.check(t, F, "contract-");
+      SecureTable st = secure.getSecureTable(name);
+      assertEquals(Set.of(LayoutCapability.CHECK_AND_MUTATE), st.capabilities());
+      UnsupportedSecureOperationException bulk = assertThrows(UnsupportedSecureOperationException.class,
+          () -> st.requireCapability(LayoutCapability.BULK_LOAD, "a bulk load"));
+      assertTrue(bulk.getMessage().contains("the PACKED layout lacks capability BULK_LOAD"), bulk.getMessage());
       UnsupportedOperationException inspect = assertThrows(UnsupportedOperationException.class,
           () -> secure.inspector(name));
       assertTrue(inspect.getMessage().contains("the PACKED layout lacks capability INSPECTION"), inspect.getMessage());

@@ -1,7 +1,7 @@
 package dev.cryptoworker.layout.shared;
 
-import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.spi.MergedRows;
+import dev.cryptoworker.client.spi.RowWalk;
 import dev.cryptoworker.sharing.Reconstruction;
 import dev.cryptoworker.sharing.SecretSharing;
 import dev.cryptoworker.sharing.ShareDecodingException;
@@ -17,7 +17,6 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
-import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -33,18 +32,22 @@ import org.slf4j.LoggerFactory;
  * and decodes, and writes that version's share to each cluster that lacks it, holds an older one or
  * a corrupt one (the share the original split made, {@link SecretSharing#regenerate}); versions too
  * few clusters hold (writes never acknowledged, deletes a cluster missed) are deleted. Resumable: it
- * records the last stored row it finished in the counter table, every {@value #CHECKPOINT_EVERY} rows,
- * and starts after it next time. Obtained from {@link SharedTables#repair(TableName)}.
+ * records the last stored row it finished and its counts in the counter table (a {@link RowWalk}),
+ * every {@value #CHECKPOINT_EVERY} rows, and starts after it next time. Obtained from {@link SharedTables#repair(TableName)}.
  */
 public final class SharedTableRepair implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedTableRepair.class);
   private static final int CHECKPOINT_EVERY = 500;
-  private static final byte[] LAST = Bytes.toBytes("repair-last");
+  // The checkpoint's counts (RowWalk).
+  private static final String ROWS = "rows";
+  private static final String WRITTEN = "written";
+  private static final String DELETED = "deleted";
+  private static final String UNREPAIRABLE = "unrepairable";
 
   /**
    * How far a repair got.
    *
-   * @param rows stored rows examined (this run)
+   * @param rows stored rows examined (since the repair started: a resumed run counts on)
    * @param sharesWritten shares written to clusters that lacked them or held stale or corrupt ones
    * @param straysDeleted shares of versions too few clusters hold, deleted
    * @param unrepairable cells whose shares do not decode (left as they are, see the log)
@@ -68,10 +71,6 @@ public final class SharedTableRepair implements AutoCloseable {
     layout.close();
   }
 
-  private byte[] checkpointRow() {
-    return Bytes.toBytes("repair/" + table.getNameAsString());
-  }
-
   /**
    * Repairs the table from where the last unfinished run stopped (or from the start), calling
    * {@code progress} every {@value #CHECKPOINT_EVERY} rows and at the end.
@@ -81,11 +80,36 @@ public final class SharedTableRepair implements AutoCloseable {
    */
   public Report run(Consumer<Report> progress) throws IOException {
     List<Table> tables = layout.storedTables();
-    byte[] after;
-    try (Table c = counters.getTable(HBaseIdentifierSource.TABLE)) {
-      after = c.get(new Get(checkpointRow()).addColumn(HBaseIdentifierSource.FAMILY, LAST))
-          .getValue(HBaseIdentifierSource.FAMILY, LAST);
-    }
+    RowWalk walk = RowWalk.named(counters, "repair/" + table.getNameAsString(), CHECKPOINT_EVERY);
+    RowWalk.Checkpoint from = walk.load().orElse(RowWalk.Checkpoint.start());
+    byte[] resumedAfter = from.after();
+    Batch batch = new Batch(tables.size());
+    RowWalk.Checkpoint end = walk.walk(from, after -> mergedRows(tables, after), MergedRows::row, (merged, counts) -> {
+      for (int i = 0; i < tables.size(); i++) {
+        if (merged.perCluster()[i] == null) {
+          throw new IOException("table " + table + ": cluster " + layout.clusterNames().get(i)
+              + " stopped answering during the repair; run it again when it is back (it resumes)");
+        }
+      }
+      long[] row = new long[3]; // written, deleted, unrepairable
+      repairRow(merged.row(), merged.perCluster(), batch, row);
+      counts.add(ROWS, 1);
+      counts.add(WRITTEN, row[0]);
+      counts.add(DELETED, row[1]);
+      counts.add(UNREPAIRABLE, row[2]);
+    }, () -> batch.flush(tables), at -> progress.accept(report(at, resumedAfter)));
+    walk.clear();
+    Report done = report(end, resumedAfter);
+    progress.accept(done);
+    return done;
+  }
+
+  private static Report report(RowWalk.Checkpoint at, byte[] resumedAfter) {
+    return new Report(at.count(ROWS), at.count(WRITTEN), at.count(DELETED), at.count(UNREPAIRABLE), resumedAfter);
+  }
+
+  /** Every cluster's stored rows after {@code after}, merged by stored row key. */
+  private RowWalk.Rows<MergedRows> mergedRows(List<Table> tables, byte[] after) throws IOException {
     ResultScanner[] scanners = new ResultScanner[tables.size()];
     try {
       for (int i = 0; i < scanners.length; i++) {
@@ -104,39 +128,18 @@ public final class SharedTableRepair implements AutoCloseable {
       throw new IOException("table " + table + ": a repair needs every cluster, and one does not answer: "
           + e.getMessage(), e);
     }
-    long rows = 0;
-    long[] counts = new long[3]; // written, deleted, unrepairable
-    Batch batch = new Batch(tables.size());
-    try (MergedRows merged = new MergedRows(scanners, false)) {
-      while (merged.next()) {
-        for (int i = 0; i < tables.size(); i++) {
-          if (merged.perCluster()[i] == null) {
-            throw new IOException("table " + table + ": cluster " + layout.clusterNames().get(i)
-                + " stopped answering during the repair; run it again when it is back (it resumes)");
-          }
-        }
-        repairRow(merged.row(), merged.perCluster(), batch, counts);
-        rows++;
-        if (rows % CHECKPOINT_EVERY == 0) {
-          batch.flush(tables);
-          checkpoint(merged.row());
-          progress.accept(new Report(rows, counts[0], counts[1], counts[2], after));
-        }
+    MergedRows merged = new MergedRows(scanners, false);
+    return new RowWalk.Rows<>() {
+      @Override
+      public MergedRows next() throws IOException {
+        return merged.next() ? merged : null;
       }
-    }
-    batch.flush(tables);
-    try (Table c = counters.getTable(HBaseIdentifierSource.TABLE)) {
-      c.delete(new Delete(checkpointRow()));
-    }
-    Report done = new Report(rows, counts[0], counts[1], counts[2], after);
-    progress.accept(done);
-    return done;
-  }
 
-  private void checkpoint(byte[] storedRow) throws IOException {
-    try (Table c = counters.getTable(HBaseIdentifierSource.TABLE)) {
-      c.put(new Put(checkpointRow()).addColumn(HBaseIdentifierSource.FAMILY, LAST, storedRow));
-    }
+      @Override
+      public void close() throws IOException {
+        merged.close();
+      }
+    };
   }
 
   /** Mutations per cluster, written in groups. */

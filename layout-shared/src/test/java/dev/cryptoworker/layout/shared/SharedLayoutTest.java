@@ -14,6 +14,7 @@ import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
@@ -239,6 +240,12 @@ class SharedLayoutTest {
       try (Table t = secure.getTable(name)) {
         BatchContract.check(t, F, "contract-");
       }
+      SecureTable st = secure.getSecureTable(name);
+      assertEquals(Set.of(), st.capabilities());
+      UnsupportedSecureOperationException splits = assertThrows(UnsupportedSecureOperationException.class,
+          () -> st.requireCapability(LayoutCapability.STORED_RANGE_SCANS, "a MapReduce input"));
+      assertTrue(splits.getMessage().contains("the SHARED layout lacks capability STORED_RANGE_SCANS"),
+          splits.getMessage());
       UnsupportedOperationException inspect = assertThrows(UnsupportedOperationException.class,
           () -> secure.inspector(name));
       assertTrue(inspect.getMessage().contains("the SHARED layout lacks capability INSPECTION"), inspect.getMessage());
