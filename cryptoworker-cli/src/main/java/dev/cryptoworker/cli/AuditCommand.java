@@ -4,7 +4,6 @@ import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.inspect.InspectedCell;
 import dev.cryptoworker.client.inspect.TableInspector;
 import dev.cryptoworker.client.spi.RowWalk;
-import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.keys.KeysetKey;
 import dev.cryptoworker.schema.TableSchema;
@@ -87,7 +86,6 @@ final class AuditCommand extends Subcommand {
     for (Finding f : Finding.values()) {
       counts.put(f, 0L);
     }
-    boolean plainRowKeys = schema.rowKeyPolicy().box() == BoxKind.PLAIN;
     try (ClusterOptions.OpenCluster open = cluster.open();
         SecureConnection secure = tableOptions.secure(open.connection(), root().environment())) {
       TableInspector inspector = secure.inspector(TableName.valueOf(schema.tableName())).resolvingKeyIds(keyset.keySet());
@@ -100,8 +98,11 @@ final class AuditCommand extends Subcommand {
       RowWalk.Checkpoint end = walk.walk(from, inspector::rows, row -> row.get(0).storedRow(), (row, walked) -> {
         walked.add(ROWS, 1);
         for (InspectedCell cell : row) {
+          if (cell.kind() == InspectedCell.Kind.IN_PACK) {
+            continue; // a row inside a pack: the pack is the stored cell, audited on its own
+          }
           walked.add(CELLS, 1);
-          Finding finding = classify(cell, plainRowKeys, keyset, retire, walked);
+          Finding finding = classify(cell, keyset, retire, walked);
           if (finding != null) {
             walked.add(finding.name(), 1);
             if (examples.size() < show) {
@@ -133,13 +134,13 @@ final class AuditCommand extends Subcommand {
   }
 
   /** The cell's finding, or null; counts a decrypting protected value under its key id in {@code walked}. */
-  private static Finding classify(InspectedCell cell, boolean plainRowKeys, Map<Integer, KeysetKey> keyset,
-      Set<Integer> retire, RowWalk.Counts walked) {
+  private static Finding classify(InspectedCell cell, Map<Integer, KeysetKey> keyset, Set<Integer> retire,
+      RowWalk.Counts walked) {
     OptionalInt rowKey = cell.rowKeyId();
     OptionalInt qualifierKey = cell.qualifierKeyId();
     OptionalInt valueKey = cell.valueKeyId();
-    boolean protectedValue = cell.box().map(b -> b != BoxKind.PLAIN).orElse(true);
-    if ((!plainRowKeys && rowKey.isEmpty()) || (cell.hasProtectedQualifier() && qualifierKey.isEmpty())
+    boolean protectedValue = cell.valueKeyExpected();
+    if ((cell.rowKeyExpected() && rowKey.isEmpty()) || (cell.hasProtectedQualifier() && qualifierKey.isEmpty())
         || (protectedValue && valueKey.isEmpty())) {
       return Finding.PLAINTEXT;
     }

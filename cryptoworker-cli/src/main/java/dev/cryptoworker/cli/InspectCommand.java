@@ -87,7 +87,11 @@ final class InspectCommand extends Subcommand {
         continue;
       }
       String box = cell.box().map(Enum::name).orElse("?");
-      String what = cell.kind() == InspectedCell.Kind.SEARCH_INDEX_ENTRY ? "search index entry" : valueText(cell);
+      String what = switch (cell.kind()) {
+        case SEARCH_INDEX_ENTRY -> "search index entry";
+        case VALUE, IN_PACK -> valueText(cell);
+        default -> cell.kind() + cell.note().map(n -> ": " + n).orElse("");
+      } + cell.cluster().map(c -> " (cluster " + c + ")").orElse("");
       out().printf("  %-32s %-8s key %-8s @%d  %s%n", column(cell), box, keyIdText(cell.valueKeyId()),
           cell.timestamp(), cell.problem().map(p -> "DOES NOT DECRYPT: " + p).orElse(what));
       if (raw) {
@@ -104,8 +108,11 @@ final class InspectCommand extends Subcommand {
     out.put("box", cell.box().map(Enum::name).orElse(null));
     out.put("keyId", keyId(cell.valueKeyId()));
     out.put("timestamp", cell.timestamp());
-    out.put("value", cell.kind() == InspectedCell.Kind.VALUE && cell.problem().isEmpty() ? valueText(cell) : null);
+    out.put("value", (cell.kind() == InspectedCell.Kind.VALUE || cell.kind() == InspectedCell.Kind.IN_PACK)
+        && cell.problem().isEmpty() ? valueText(cell) : null);
     out.put("problem", cell.problem().orElse(null));
+    out.put("note", cell.note().orElse(null));
+    out.put("cluster", cell.cluster().orElse(null));
     out.put("storedQualifier", ValueText.hex(cell.storedQualifier()));
     out.put("storedValue", ValueText.hex(cell.storedValue()));
     return out;

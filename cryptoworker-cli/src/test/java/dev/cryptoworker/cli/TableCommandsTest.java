@@ -229,6 +229,50 @@ class TableCommandsTest {
   }
 
   @Test
+  void inspectAndAuditReportPackedTablesPerPack(Connection hbase, Configuration conf) throws Exception {
+    setUp(conf);
+    Files.writeString(schemaFile, String.join("\n",
+        "table: " + table,
+        "rowKey: { box: DET, type: string }",
+        "layout: { type: PACKED, rowsPerPack: 4 }",
+        "families:",
+        "  id:",
+        "    default: { box: STD, type: string }",
+        ""));
+    createTable(hbase);
+    try (SecureConnection secure = secure(hbase); Table t = secure.getTable(TableName.valueOf(table))) {
+      for (int i = 0; i < 10; i++) {
+        t.put(new Put(Bytes.toBytes("p-" + i)).addColumn(Bytes.toBytes("id"), Bytes.toBytes("name"),
+            Bytes.toBytes("Ana " + i)));
+      }
+    }
+    Cli.Result row = run("inspect", "--row", "p-3");
+    assertEquals(0, row.exitCode(), row.out() + row.err());
+    assertTrue(row.out().contains("PACK: pack of "), row.out());
+    assertTrue(row.out().contains("Ana 3"), row.out());
+
+    Cli.Result clean = run("audit", "--json");
+    assertEquals(0, clean.exitCode(), clean.out() + clean.err());
+    JsonNode doc = new ObjectMapper().readTree(clean.out());
+    long stored;
+    try (Table raw = hbase.getTable(TableName.valueOf(table)); ResultScanner s = raw.getScanner(new Scan())) {
+      List<Result> rows = new ArrayList<>();
+      s.forEach(rows::add);
+      stored = rows.size();
+      // The server alters a pack: the audit says it does not decrypt.
+      Result victim = rows.get(rows.size() - 1);
+      byte[] pack = victim.getValue(Bytes.toBytes("p"), Bytes.toBytes("k"));
+      pack[pack.length - 1] ^= 1;
+      raw.put(new Put(victim.getRow()).addColumn(Bytes.toBytes("p"), Bytes.toBytes("k"), pack));
+    }
+    assertEquals(stored, doc.get("rows").asLong(), "every stored row: packs, and the first pack's records");
+    Cli.Result tampered = run("audit", "--json");
+    assertEquals(1, tampered.exitCode(), tampered.out() + tampered.err());
+    assertEquals(1, new ObjectMapper().readTree(tampered.out()).get("findings").get("UNDECRYPTABLE").asLong(),
+        tampered.out());
+  }
+
+  @Test
   void aKilledAuditResumesAfterItsCheckpointWithItsCounts(Connection hbase, Configuration conf) throws Exception {
     setUp(conf);
     createTable(hbase);

@@ -197,17 +197,13 @@ public final class SecureConnection implements Closeable {
     if (codec == null) {
       throw new IllegalArgumentException("no schema for table " + name + "; known: " + codecs.keySet());
     }
+    LayoutProvider provider = StorageLayouts.of(codec.schema().layout());
     try {
-      LayoutCapability.INSPECTION.require(StorageLayouts.of(codec.schema().layout()), codec.schema().layout(),
-          name.getNameAsString(), "inspecting");
+      LayoutCapability.INSPECTION.require(provider, codec.schema().layout(), name.getNameAsString(), "inspecting");
     } catch (UnsupportedSecureOperationException e) {
       throw new UnsupportedOperationException(e.getMessage(), e);
     }
-    try {
-      return new TableInspector(resolve(name, codec), clusters.get(codec.schema().layout().clusters().get(0)), name);
-    } catch (IOException e) {
-      throw new UncheckedIOException("table " + name + ": cannot read its descriptor", e);
-    }
+    return new TableInspector(keyIds -> provider.storedUnits(layoutContext(name), keyIds));
   }
 
   /**

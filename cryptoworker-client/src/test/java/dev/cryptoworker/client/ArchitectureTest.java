@@ -83,6 +83,21 @@ class ArchitectureTest {
     assertEquals(List.of(), found, "ask the box's capabilities or its kind's BoxTraits instead");
   }
 
+  /**
+   * No cast to a concrete box: the client reaches box modules only where it builds boxes (the
+   * registry and its context) and hands ASHE its identifier leases; the rest asks capabilities.
+   */
+  @Test
+  void onlyTheRegistryKnowsConcreteBoxes() {
+    noClasses().that().doNotHaveSimpleName("BoxRegistry").and().doNotHaveSimpleName("BoxContext")
+        .and().doNotHaveSimpleName("HBaseIdentifierSource").and().doNotHaveSimpleName("SecureTableOptions")
+        .should().dependOnClassesThat().resideInAnyPackage("dev.cryptoworker.cryptobox.std..",
+            "dev.cryptoworker.cryptobox.det..", "dev.cryptoworker.cryptobox.ope..", "dev.cryptoworker.cryptobox.ashe..",
+            "dev.cryptoworker.cryptobox.sse..")
+        .because("boxes are asked for capabilities (CryptoBox.capability), never cast")
+        .check(client);
+  }
+
   @Test
   void schemasNameNoSchemeModule() {
     noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.cryptoworker.packs..",

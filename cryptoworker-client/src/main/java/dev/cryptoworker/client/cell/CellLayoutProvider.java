@@ -1,14 +1,17 @@
 package dev.cryptoworker.client.cell;
 
+import dev.cryptoworker.client.inspect.StoredCells;
 import dev.cryptoworker.client.migrate.MovingRowsLayout;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.client.spi.LayoutContext;
 import dev.cryptoworker.client.spi.LayoutProvider;
 import dev.cryptoworker.client.spi.StorageLayout;
+import dev.cryptoworker.client.spi.StoredUnits;
 import dev.cryptoworker.schema.CellLayoutDefinition;
 import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.hadoop.hbase.client.Table;
@@ -35,5 +38,10 @@ public final class CellLayoutProvider extends CellLayoutDefinition implements La
       return new MovingRowsLayout(stored, context.codec(), context.options(), context.pool());
     }
     return new CellLayout(stored, context.codec(), context.options(), context.pool());
+  }
+
+  @Override
+  public StoredUnits storedUnits(LayoutContext context, Collection<Integer> keysetKeyIds) {
+    return new StoredCells(context.codec(), context.homeCluster(), context.table(), keysetKeyIds);
   }
 }

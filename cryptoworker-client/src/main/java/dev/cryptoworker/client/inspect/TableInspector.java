@@ -1,53 +1,39 @@
 package dev.cryptoworker.client.inspect;
 
-import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
-import dev.cryptoworker.client.codec.ColumnExpansion;
-import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.spi.RowWalk;
-import dev.cryptoworker.region.SearchIndexCells;
-import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.client.spi.StoredUnits;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.TableNotFoundException;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 
 /**
  * Reads a protected table's stored cells and decodes each one on its own, so that an operator sees
  * what is stored beside what it means, and a cell that does not decode is reported with its reason
- * instead of failing the read ({@link SecureTable} refuses such rows). Obtained from {@link
- * SecureConnection#inspector(TableName)}; reads only, on the table's own cluster.
+ * instead of failing the read ({@link SecureTable} refuses such rows). What a stored cell is comes
+ * from the table's layout ({@link StoredUnits}): one per logical cell (CELL), packs and the rows in
+ * them (PACKED), shares per cluster (SHARED). Obtained from {@link
+ * SecureConnection#inspector(TableName)}; reads only.
  */
 public final class TableInspector {
-  /** Rows fetched per scanner round trip while walking a table. */
-  private static final int SCAN_CACHING = 500;
-
-  private final TableCodec codec;
-  private final Connection cluster;
-  private final TableName name;
-  private final Set<Integer> keysetKeyIds;
-
-  public TableInspector(TableCodec codec, Connection cluster, TableName name) {
-    this(codec, cluster, name, Set.of());
+  /** Opens the layout's stored units, format-2 key headers also resolved among the given key ids. */
+  @FunctionalInterface
+  public interface Opener {
+    StoredUnits open(Collection<Integer> keysetKeyIds) throws IOException;
   }
 
-  private TableInspector(TableCodec codec, Connection cluster, TableName name, Set<Integer> keysetKeyIds) {
-    this.codec = codec;
-    this.cluster = cluster;
-    this.name = name;
+  private final Opener opener;
+  private final Set<Integer> keysetKeyIds;
+
+  public TableInspector(Opener opener) {
+    this(opener, Set.of());
+  }
+
+  private TableInspector(Opener opener, Set<Integer> keysetKeyIds) {
+    this.opener = opener;
     this.keysetKeyIds = keysetKeyIds;
   }
 
@@ -57,7 +43,7 @@ public final class TableInspector {
    * every id of the keyset (enabled or not) so that cells under a disabled key are named as such.
    */
   public TableInspector resolvingKeyIds(Collection<Integer> keyIds) {
-    return new TableInspector(codec, cluster, name, Set.copyOf(keyIds));
+    return new TableInspector(opener, Set.copyOf(keyIds));
   }
 
   /** Receives the stored cells of one stored row at a time. */
@@ -67,16 +53,12 @@ public final class TableInspector {
   }
 
   /**
-   * The stored cells of row {@code row} (as the application writes it), every stored version.
+   * The stored cells that hold row {@code row} (as the application writes it), every stored version.
    *
    * @throws IOException if HBase fails, or the row key cannot be encrypted
    */
   public List<InspectedCell> row(byte[] row) throws IOException {
-    codec.checkRowType(row);
-    requireTable();
-    try (Table table = cluster.getTable(name)) {
-      return inspect(table.get(new Get(codec.encodeRow(row)).readAllVersions()));
-    }
+    return opener.open(keysetKeyIds).row(row);
   }
 
   /**
@@ -96,118 +78,6 @@ public final class TableInspector {
    * each as its inspected cells, in stored order: what an audit walks and resumes ({@link RowWalk}).
    */
   public RowWalk.Rows<List<InspectedCell>> rows(byte[] after) throws IOException {
-    requireTable();
-    Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
-    if (after != null) {
-      scan.withStartRow(after, false);
-    }
-    Table table = cluster.getTable(name);
-    ResultScanner scanner;
-    try {
-      scanner = table.getScanner(scan);
-    } catch (IOException | RuntimeException e) {
-      table.close();
-      throw e;
-    }
-    return new RowWalk.Rows<>() {
-      @Override
-      public List<InspectedCell> next() throws IOException {
-        Result stored = scanner.next();
-        return stored == null ? null : inspect(stored);
-      }
-
-      @Override
-      public void close() throws IOException {
-        scanner.close();
-        table.close();
-      }
-    };
-  }
-
-  /** Fails naming the table, rather than with HBase's bare table name from deep in a scanner. */
-  private void requireTable() throws IOException {
-    try (Admin admin = cluster.getAdmin()) {
-      if (!admin.tableExists(name)) {
-        throw new TableNotFoundException("table " + name + " does not exist on this cluster");
-      }
-    }
-  }
-
-  private List<InspectedCell> inspect(Result stored) {
-    List<InspectedCell> out = new ArrayList<>();
-    if (stored == null || stored.isEmpty()) {
-      return out;
-    }
-    byte[] row;
-    String rowProblem = null;
-    try {
-      row = codec.decodeRow(stored.getRow());
-    } catch (CellDecodingException e) {
-      row = null;
-      rowProblem = e.getMessage();
-    }
-    for (Cell cell : stored.rawCells()) {
-      out.add(inspect(row, rowProblem, cell));
-    }
-    return out;
-  }
-
-  private InspectedCell inspect(byte[] row, String rowProblem, Cell cell) {
-    byte[] family = CellUtil.cloneFamily(cell);
-    byte[] storedQualifier = CellUtil.cloneQualifier(cell);
-    InspectedCell.Kind kind = SearchIndexCells.isIndexQualifier(storedQualifier)
-        ? InspectedCell.Kind.SEARCH_INDEX_ENTRY : InspectedCell.Kind.VALUE;
-    ColumnPolicy policy = null;
-    boolean protectedQualifier = false;
-    try {
-      ColumnExpansion expansion = codec.expansion(family);
-      protectedQualifier = codec.familySchema(family).protectQualifiers();
-      if (rowProblem != null) {
-        return InspectedCell.failed(cell, kind, null, null, rowProblem, protectedQualifier, keyIds(cell, kind, null));
-      }
-      if (kind == InspectedCell.Kind.SEARCH_INDEX_ENTRY) {
-        byte[] valueQualifier = codec.decodeQualifier(row, family, SearchIndexCells.storedQualifierOf(storedQualifier));
-        policy = codec.policy(family, valueQualifier);
-        return InspectedCell.decoded(cell, kind, row, valueQualifier, null, policy, protectedQualifier,
-            keyIds(cell, kind, policy));
-      }
-      policy = expansion.storedPolicy(storedQualifier).orElse(null);
-      Cell logical = expansion.decode(row, family, cell);
-      if (logical == null) {
-        return InspectedCell.decoded(cell, kind, row, null, null, policy, protectedQualifier,
-            keyIds(cell, kind, policy));
-      }
-      byte[] qualifier = CellUtil.cloneQualifier(logical);
-      if (policy == null) {
-        policy = codec.policy(family, qualifier);
-      }
-      return InspectedCell.decoded(cell, kind, row, qualifier, CellUtil.cloneValue(logical), policy, protectedQualifier,
-          keyIds(cell, kind, policy));
-    } catch (IOException | RuntimeException e) {
-      if (policy == null && !protectedQualifier && kind == InspectedCell.Kind.VALUE) {
-        policy = policyOfClearQualifier(family, storedQualifier);
-      }
-      return InspectedCell.failed(cell, kind, row, policy, e.getMessage(), protectedQualifier,
-          keyIds(cell, kind, policy));
-    }
-  }
-
-  /** The policy of a cell whose stored qualifier is its name; null if the family is unknown. */
-  private ColumnPolicy policyOfClearQualifier(byte[] family, byte[] qualifier) {
-    try {
-      return codec.policy(family, qualifier);
-    } catch (RuntimeException | IOException unknownFamily) {
-      return null;
-    }
-  }
-
-  /** The key ids in the cell's headers; an index entry's qualifier is its value column's, under DET. */
-  private InspectedCell.KeyIds keyIds(Cell cell, InspectedCell.Kind kind, ColumnPolicy policy) {
-    byte[] q = CellUtil.cloneQualifier(cell);
-    return new InspectedCell.KeyIds(
-        codec.keyIdOf(CellUtil.cloneRow(cell), codec.schema().rowKeyPolicy().box(), keysetKeyIds),
-        codec.qualifierKeyIdOf(kind == InspectedCell.Kind.SEARCH_INDEX_ENTRY ? SearchIndexCells.storedQualifierOf(q) : q,
-            keysetKeyIds),
-        codec.keyIdOf(CellUtil.cloneValue(cell), policy == null ? null : policy.box(), keysetKeyIds));
+    return opener.open(keysetKeyIds).rows(after);
   }
 }

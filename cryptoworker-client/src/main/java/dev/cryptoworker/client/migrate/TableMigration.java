@@ -310,7 +310,8 @@ public final class TableMigration {
     long started = System.nanoTime();
     long[] rowsThisPass = {0};
     try (Table table = connection.getTable(name)) {
-      return walk.walk(from, after -> rows(table, after), Result::getRow, (stored, counts) -> {
+      return walk.walk(from, after -> RowWalk.scanned(table, new Scan().readAllVersions().setCaching(SCAN_CACHING), after),
+          Result::getRow, (stored, counts) -> {
         Counts row = from.phase() == COPYING ? migrateRow(table, stored) : cleanRow(table, stored);
         countsOf(row).forEach(counts::add);
         listener.progress(new Counts(counts.get(READ), counts.get(REWRITTEN), counts.get(SKIPPED),
@@ -318,26 +319,6 @@ public final class TableMigration {
         throttle(started, ++rowsThisPass[0]);
       }, () -> { }, c -> { });
     }
-  }
-
-  /** The stored rows of {@code table} after {@code after}, every version. */
-  private static RowWalk.Rows<Result> rows(Table table, byte[] after) throws IOException {
-    Scan scan = new Scan().readAllVersions().setCaching(SCAN_CACHING);
-    if (after != null) {
-      scan.withStartRow(after, false);
-    }
-    ResultScanner scanner = table.getScanner(scan);
-    return new RowWalk.Rows<>() {
-      @Override
-      public Result next() throws IOException {
-        return scanner.next();
-      }
-
-      @Override
-      public void close() {
-        scanner.close();
-      }
-    };
   }
 
   private static void sleep(long millis) throws InterruptedIOException {

@@ -1,9 +1,11 @@
 package dev.cryptoworker.client.spi;
 
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.schema.LayoutDefinition;
 import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.Set;
 
 /**
@@ -33,4 +35,18 @@ public interface LayoutProvider extends LayoutDefinition {
    * layout (PACKED: the first pack). Runs again harmlessly on a table that has it.
    */
   default void initialize(LayoutContext context) throws IOException {}
+
+  /**
+   * The table's stored cells for inspection and audits, format-2 key headers resolved among the
+   * codec's keys and {@code keysetKeyIds} (disabled keys too). Layouts with capability {@link
+   * LayoutCapability#INSPECTION} override this.
+   *
+   * @throws UnsupportedSecureOperationException naming the capability the layout lacks
+   */
+  default StoredUnits storedUnits(LayoutContext context, Collection<Integer> keysetKeyIds) throws IOException {
+    LayoutCapability.INSPECTION.require(capabilities(context.layout()), type(), context.table().getNameAsString(),
+        "inspecting");
+    throw new UnsupportedSecureOperationException(context.table().getNameAsString(), "inspecting", "the " + type()
+        + " layout declares INSPECTION but does not implement storedUnits");
+  }
 }

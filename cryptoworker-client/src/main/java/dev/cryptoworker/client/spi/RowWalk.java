@@ -21,6 +21,8 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -96,6 +98,48 @@ public final class RowWalk {
   /** A walker's stored rows from a point on, in stored-key order; {@link #next()} is null at the end. */
   public interface Rows<T> extends Closeable {
     T next() throws IOException;
+
+    /** These rows, each as {@code convert} makes it. */
+    default <U> Rows<U> map(Conversion<T, U> convert) {
+      Rows<T> rows = this;
+      return new Rows<>() {
+        @Override
+        public U next() throws IOException {
+          T row = rows.next();
+          return row == null ? null : convert.apply(row);
+        }
+
+        @Override
+        public void close() throws IOException {
+          rows.close();
+        }
+      };
+    }
+  }
+
+  /** Turns one row into another form. */
+  @FunctionalInterface
+  public interface Conversion<T, U> {
+    U apply(T row) throws IOException;
+  }
+
+  /** The rows {@code scan} reads from {@code table} after stored row {@code after} (null: from the scan's start). */
+  public static Rows<Result> scanned(Table table, Scan scan, byte[] after) throws IOException {
+    if (after != null) {
+      scan.withStartRow(after, false);
+    }
+    ResultScanner scanner = table.getScanner(scan);
+    return new Rows<>() {
+      @Override
+      public Result next() throws IOException {
+        return scanner.next();
+      }
+
+      @Override
+      public void close() {
+        scanner.close();
+      }
+    };
   }
 
   /** Opens a walker's rows after stored row {@code after} (null: from the table's start). */

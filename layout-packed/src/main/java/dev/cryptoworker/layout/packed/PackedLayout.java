@@ -22,6 +22,7 @@ import java.io.InterruptedIOException;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -97,6 +98,18 @@ public final class PackedLayout extends ClientOnlyLayout {
   /** The layout of the table {@code context} names, for one {@code SecureTable}. */
   static PackedLayout open(LayoutContext context) throws IOException {
     return new PackedLayout(context.homeCluster().getTable(context.table()), context.codec(), context.options());
+  }
+
+  /**
+   * The stored cells of the table {@code context} names, for inspection and audits (a {@code
+   * Table} handle holds no resources to release, so the units keep theirs).
+   */
+  static PackedUnits storedUnits(LayoutContext context, Collection<Integer> keysetKeyIds) throws IOException {
+    Table table = context.homeCluster().getTable(context.table());
+    PackDictionaryStore dictionaries = new PackDictionaryStore(table, context.codec(),
+        ((PackedTableLayout) context.layout()).compression());
+    return new PackedUnits(table, context.codec(), packCodec(context.codec(), dictionaries::get), dictionaries,
+        keysetKeyIds);
   }
 
   private PackedLayout(Table table, TableCodec codec, SecureTableOptions options) throws IOException {

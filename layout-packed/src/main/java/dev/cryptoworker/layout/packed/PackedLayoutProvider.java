@@ -4,6 +4,7 @@ import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.client.spi.LayoutContext;
 import dev.cryptoworker.client.spi.LayoutProvider;
 import dev.cryptoworker.client.spi.StorageLayout;
+import dev.cryptoworker.client.spi.StoredUnits;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackMode;
@@ -14,6 +15,7 @@ import dev.cryptoworker.schema.Location;
 import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +30,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Registered in {@code META-INF/services/dev.cryptoworker.schema.LayoutDefinition}.
  */
 public final class PackedLayoutProvider implements LayoutProvider {
-  /** Inside a pack no server sees values, so checks and writes need only the packs. */
-  private static final Set<LayoutCapability> GENERIC = Set.of(LayoutCapability.CHECK_AND_MUTATE);
-  private static final Set<LayoutCapability> APPEND = Set.of();
+  /** Conditional writes need only the pack (GENERIC); packs and entries can be inspected one by one. */
+  private static final Set<LayoutCapability> GENERIC = Set.of(LayoutCapability.CHECK_AND_MUTATE,
+      LayoutCapability.INSPECTION);
+  private static final Set<LayoutCapability> APPEND = Set.of(LayoutCapability.INSPECTION);
 
   @Override
   public String type() {
@@ -151,6 +154,11 @@ public final class PackedLayoutProvider implements LayoutProvider {
       context.connectionService(EpochMergers.class, EpochMergers::new).mergeInBackground(context);
     }
     return PackedLayout.open(context);
+  }
+
+  @Override
+  public StoredUnits storedUnits(LayoutContext context, Collection<Integer> keysetKeyIds) throws IOException {
+    return PackedLayout.storedUnits(context, keysetKeyIds);
   }
 
   @Override

@@ -16,6 +16,7 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.inspect.InspectedCell;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.packs.PackCodec;
@@ -264,13 +265,52 @@ class PackedLayoutTest {
       UnsupportedSecureOperationException bulk = assertThrows(UnsupportedSecureOperationException.class,
           () -> st.requireCapability(LayoutCapability.BULK_LOAD, "a bulk load"));
       assertTrue(bulk.getMessage().contains("the PACKED layout lacks capability BULK_LOAD"), bulk.getMessage());
-      UnsupportedOperationException inspect = assertThrows(UnsupportedOperationException.class,
-          () -> secure.inspector(name));
-      assertTrue(inspect.getMessage().contains("the PACKED layout lacks capability INSPECTION"), inspect.getMessage());
     }
     IllegalArgumentException migrate = assertThrows(IllegalArgumentException.class, () -> SecureConnection.builder()
         .connection(hbase).keys(SecureFixture.randomKeys()).schema(schema).migratingFrom(schema).build());
     assertTrue(migrate.getMessage().contains("the PACKED layout lacks capability MIGRATION"), migrate.getMessage());
+  }
+
+  @Test
+  void inspectionReportsEachPackAndTheRowsInIt(Connection hbase) throws Exception {
+    TableSchema schema = schema("DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = create(hbase, schema, null); Table t = secure.getTable(name)) {
+      for (int i = 0; i < 12; i++) {
+        t.put(new Put(toBytes(key(i))).addColumn(F, toBytes("q"), toBytes("secret " + i)));
+      }
+      List<InspectedCell> row = secure.inspector(name).row(toBytes(key(5)));
+      InspectedCell pack = row.get(0);
+      assertEquals(InspectedCell.Kind.PACK, pack.kind());
+      assertTrue(pack.problem().isEmpty(), pack.problem().orElse(""));
+      assertTrue(pack.note().orElseThrow().startsWith("pack of "), pack.note().orElse(""));
+      assertTrue(pack.rowKeyId().isPresent() && pack.valueKeyId().isPresent(), "a pack's id and seal name their keys");
+      List<InspectedCell> inPack = row.stream().filter(c -> c.kind() == InspectedCell.Kind.IN_PACK).toList();
+      assertEquals(1, inPack.size());
+      assertEquals("secret 5", Bytes.toString(inPack.get(0).value().orElseThrow()));
+      assertTrue(secure.inspector(name).row(toBytes("absent")).isEmpty());
+
+      List<List<InspectedCell>> stored = new ArrayList<>();
+      secure.inspector(name).forEachRow(stored::add);
+      long packs = stored.stream().flatMap(List::stream).filter(c -> c.kind() == InspectedCell.Kind.PACK).count();
+      long rawPacks;
+      try (Table raw = hbase.getTable(name); ResultScanner s = raw.getScanner(new Scan().addColumn(toBytes("p"),
+          toBytes("k")))) {
+        rawPacks = java.util.stream.StreamSupport.stream(s.spliterator(), false).count();
+      }
+      assertEquals(rawPacks, packs, "one unit per stored pack");
+      assertTrue(stored.stream().flatMap(List::stream).allMatch(c -> c.problem().isEmpty()), "every pack opens");
+
+      // A pack altered by the server does not open, and is reported, not skipped.
+      try (Table raw = hbase.getTable(name)) {
+        Result r = raw.get(new Get(pack.storedRow()));
+        byte[] altered = r.getValue(toBytes("p"), toBytes("k"));
+        altered[altered.length - 1] ^= 1;
+        raw.put(new Put(pack.storedRow()).addColumn(toBytes("p"), toBytes("k"), altered));
+      }
+      InspectedCell broken = secure.inspector(name).row(toBytes(key(5))).get(0);
+      assertTrue(broken.problem().orElseThrow().contains("pack"), broken.problem().orElseThrow());
+    }
   }
 
   @Test

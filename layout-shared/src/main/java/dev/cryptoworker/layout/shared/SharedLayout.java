@@ -7,6 +7,9 @@ import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.spi.ClientOnlyLayout;
 import dev.cryptoworker.client.spi.ClientSideFilter;
 import dev.cryptoworker.client.spi.LayoutContext;
+import dev.cryptoworker.client.spi.MergedRows;
+import dev.cryptoworker.client.spi.RowWalk;
+import dev.cryptoworker.client.spi.StoredUnits;
 import dev.cryptoworker.cryptobox.PlainBox;
 import dev.cryptoworker.sharing.PartialReads;
 import dev.cryptoworker.sharing.SecretSharing;
@@ -16,6 +19,7 @@ import dev.cryptoworker.sharing.SharingKind;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,10 +93,56 @@ public final class SharedLayout extends ClientOnlyLayout {
     this.sharing = SecretSharings.create(spec.scheme(), spec.parameters(), encryptsFirst ? PlainBox.get() : null);
     this.tables = List.copyOf(tables);
     this.calls = new ClusterCalls(pool, options.clusterTimeout().toNanos(), tables.size());
-    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(),
-        (row, family, qualifier, joined) -> encryptsFirst ? codec.decodeValue(row, family, qualifier, joined) : joined);
+    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined);
     this.writeQuorum = spec.parameters().n() - spec.parameters().r();
     this.options = options;
+  }
+
+  /** The value of joined shares: AES_RS disperses the column's STD ciphertext, which this decrypts. */
+  byte[] decodeJoined(byte[] row, byte[] family, byte[] qualifier, byte[] joined) throws IOException {
+    return encryptsFirst ? codec.decodeValue(row, family, qualifier, joined) : joined;
+  }
+
+  /**
+   * Every cluster's stored rows after {@code after} (null: from the start), merged by stored key,
+   * for walks that need every cluster ({@code what}, for the message when one does not answer).
+   */
+  RowWalk.Rows<MergedRows> everyCluster(byte[] after, Scan scan, String what) throws IOException {
+    ResultScanner[] scanners = new ResultScanner[tables.size()];
+    try {
+      for (int i = 0; i < scanners.length; i++) {
+        Scan own = new Scan(scan);
+        if (after != null) {
+          own.withStartRow(after, false);
+        }
+        scanners[i] = tables.get(i).getScanner(own);
+      }
+    } catch (IOException e) {
+      for (ResultScanner s : scanners) {
+        if (s != null) {
+          s.close();
+        }
+      }
+      throw new IOException("table " + codec.table() + ": " + what + " needs every cluster, and one does not answer: "
+          + e.getMessage(), e);
+    }
+    MergedRows merged = new MergedRows(scanners, false);
+    return new RowWalk.Rows<>() {
+      @Override
+      public MergedRows next() throws IOException {
+        return merged.next() ? merged : null;
+      }
+
+      @Override
+      public void close() {
+        merged.close();
+      }
+    };
+  }
+
+  /** The stored shares, for inspection and audits. */
+  StoredUnits storedUnits(Collection<Integer> keysetKeyIds) {
+    return new SharedUnits(this, codec, keysetKeyIds);
   }
 
   @Override

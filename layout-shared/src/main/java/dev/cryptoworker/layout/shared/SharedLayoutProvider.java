@@ -4,6 +4,7 @@ import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.client.spi.LayoutContext;
 import dev.cryptoworker.client.spi.LayoutProvider;
 import dev.cryptoworker.client.spi.StorageLayout;
+import dev.cryptoworker.client.spi.StoredUnits;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
@@ -14,6 +15,7 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.sharing.SharingKind;
 import dev.cryptoworker.sharing.SharingParameters;
 import java.io.IOException;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -105,10 +107,18 @@ public final class SharedLayoutProvider implements LayoutProvider {
     return schema.families().keySet();
   }
 
-  /** Servers hold shares they cannot compute on, and one write spans independent clusters. */
+  /**
+   * Servers hold shares they cannot compute on, and one write spans independent clusters: shares
+   * can only be inspected.
+   */
   @Override
   public Set<LayoutCapability> capabilities(TableLayout layout) {
-    return Set.of();
+    return Set.of(LayoutCapability.INSPECTION);
+  }
+
+  @Override
+  public StoredUnits storedUnits(LayoutContext context, Collection<Integer> keysetKeyIds) throws IOException {
+    return SharedLayout.open(context).storedUnits(keysetKeyIds);
   }
 
   @Override

@@ -19,7 +19,6 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -84,7 +83,8 @@ public final class SharedTableRepair implements AutoCloseable {
     RowWalk.Checkpoint from = walk.load().orElse(RowWalk.Checkpoint.start());
     byte[] resumedAfter = from.after();
     Batch batch = new Batch(tables.size());
-    RowWalk.Checkpoint end = walk.walk(from, after -> mergedRows(tables, after), MergedRows::row, (merged, counts) -> {
+    RowWalk.Checkpoint end = walk.walk(from, after -> layout.everyCluster(after, new Scan().setCaching(CHECKPOINT_EVERY),
+        "a repair"), MergedRows::row, (merged, counts) -> {
       for (int i = 0; i < tables.size(); i++) {
         if (merged.perCluster()[i] == null) {
           throw new IOException("table " + table + ": cluster " + layout.clusterNames().get(i)
@@ -108,39 +108,6 @@ public final class SharedTableRepair implements AutoCloseable {
     return new Report(at.count(ROWS), at.count(WRITTEN), at.count(DELETED), at.count(UNREPAIRABLE), resumedAfter);
   }
 
-  /** Every cluster's stored rows after {@code after}, merged by stored row key. */
-  private RowWalk.Rows<MergedRows> mergedRows(List<Table> tables, byte[] after) throws IOException {
-    ResultScanner[] scanners = new ResultScanner[tables.size()];
-    try {
-      for (int i = 0; i < scanners.length; i++) {
-        Scan scan = new Scan().setCaching(CHECKPOINT_EVERY);
-        if (after != null) {
-          scan.withStartRow(after, false);
-        }
-        scanners[i] = tables.get(i).getScanner(scan);
-      }
-    } catch (IOException e) {
-      for (ResultScanner s : scanners) {
-        if (s != null) {
-          s.close();
-        }
-      }
-      throw new IOException("table " + table + ": a repair needs every cluster, and one does not answer: "
-          + e.getMessage(), e);
-    }
-    MergedRows merged = new MergedRows(scanners, false);
-    return new RowWalk.Rows<>() {
-      @Override
-      public MergedRows next() throws IOException {
-        return merged.next() ? merged : null;
-      }
-
-      @Override
-      public void close() throws IOException {
-        merged.close();
-      }
-    };
-  }
 
   /** Mutations per cluster, written in groups. */
   private static final class Batch {

@@ -14,6 +14,7 @@ import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.inspect.InspectedCell;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
@@ -137,6 +138,17 @@ class SharedLayoutTest {
         .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
   }
 
+  /** Alters one byte of the first stored row's note share on {@code cluster}, keeping its timestamp. */
+  private static void alterFirstNote(String cluster, TableName name) throws IOException {
+    try (Table raw = CONNECTIONS.get(cluster).getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
+      Result stored = s.next();
+      Cell share = stored.getColumnLatestCell(F, toBytes("note"));
+      byte[] altered = CellUtil.cloneValue(share);
+      altered[altered.length - 1] ^= 1;
+      raw.put(new Put(stored.getRow()).addColumn(F, toBytes("note"), share.getTimestamp(), altered));
+    }
+  }
+
   private static String note(long i) {
     return "record of patient " + i + ": allergic to penicillin";
   }
@@ -241,14 +253,11 @@ class SharedLayoutTest {
         BatchContract.check(t, F, "contract-");
       }
       SecureTable st = secure.getSecureTable(name);
-      assertEquals(Set.of(), st.capabilities());
+      assertEquals(Set.of(LayoutCapability.INSPECTION), st.capabilities());
       UnsupportedSecureOperationException splits = assertThrows(UnsupportedSecureOperationException.class,
           () -> st.requireCapability(LayoutCapability.STORED_RANGE_SCANS, "a MapReduce input"));
       assertTrue(splits.getMessage().contains("the SHARED layout lacks capability STORED_RANGE_SCANS"),
           splits.getMessage());
-      UnsupportedOperationException inspect = assertThrows(UnsupportedOperationException.class,
-          () -> secure.inspector(name));
-      assertTrue(inspect.getMessage().contains("the SHARED layout lacks capability INSPECTION"), inspect.getMessage());
     }
     IllegalArgumentException migrate = assertThrows(IllegalArgumentException.class,
         () -> SecureConnection.builder().keys(KEYS).cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"))
@@ -256,6 +265,38 @@ class SharedLayoutTest {
             .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south"))
             .schema(schema).migratingFrom(schema).build());
     assertTrue(migrate.getMessage().contains("the SHARED layout lacks capability MIGRATION"), migrate.getMessage());
+  }
+
+  @Test
+  @Order(1)
+  void inspectionReportsEveryShareAndFlagsACorruptOne() throws Exception {
+    TableSchema schema = schema("SHAMIR", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        write(t, 0, 3);
+      }
+      List<InspectedCell> row = secure.inspector(name).row(toBytes(1L));
+      List<InspectedCell> notes = row.stream().filter(c -> "note".equals(c.qualifier().map(Bytes::toString).orElse(null)))
+          .toList();
+      assertEquals(NAMES, notes.stream().map(c -> c.cluster().orElseThrow()).sorted(
+          java.util.Comparator.comparing(NAMES::indexOf)).toList(), "one share per cluster");
+      for (InspectedCell share : notes) {
+        assertEquals(InspectedCell.Kind.SHARE, share.kind());
+        assertEquals(note(1), Bytes.toString(share.value().orElseThrow()), "decoded with the other clusters' shares");
+        assertTrue(share.problem().isEmpty() && share.rowKeyId().isPresent() && !share.valueKeyExpected());
+      }
+      // A share altered on north: Shamir's spare shares decode the value and name north's as corrupt.
+      alterFirstNote("north", name);
+      List<InspectedCell> problems = new ArrayList<>();
+      secure.inspector(name).forEachRow(cells -> cells.stream().filter(c -> c.problem().isPresent())
+          .forEach(problems::add));
+      assertEquals(1, problems.size(), problems.toString());
+      assertEquals("north", problems.get(0).cluster().orElseThrow());
+      assertTrue(problems.get(0).problem().orElseThrow().contains("corrupt share on cluster north"),
+          problems.get(0).problem().orElseThrow());
+    }
   }
 
   @Test
@@ -267,15 +308,7 @@ class SharedLayoutTest {
         secure.createTable(schema);
         try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
           write(t, 0, 3);
-          // Alter one byte of the share on one cluster, keeping its timestamp.
-          try (Table raw = CONNECTIONS.get("north").getTable(TableName.valueOf(schema.tableName()));
-              ResultScanner s = raw.getScanner(new Scan())) {
-            Result stored = s.next();
-            Cell share = stored.getColumnLatestCell(F, toBytes("note"));
-            byte[] altered = CellUtil.cloneValue(share);
-            altered[altered.length - 1] ^= 1;
-            raw.put(new Put(stored.getRow()).addColumn(F, toBytes("note"), share.getTimestamp(), altered));
-          }
+          alterFirstNote("north", TableName.valueOf(schema.tableName()));
           if (scheme.equals("SHAMIR")) {
             // Any 2 of 4 decode: 2 spare shares correct one corrupt share.
             assertEquals(3, scanRows(t, new Scan()).size());
