@@ -106,10 +106,10 @@ public final class PackedLayout extends ClientOnlyLayout {
    */
   static PackedUnits storedUnits(LayoutContext context, Collection<Integer> keysetKeyIds) throws IOException {
     Table table = context.homeCluster().getTable(context.table());
-    PackDictionaryStore dictionaries = new PackDictionaryStore(table, context.codec(),
-        ((PackedTableLayout) context.layout()).compression());
+    PackedTableLayout spec = (PackedTableLayout) context.layout();
+    PackDictionaryStore dictionaries = new PackDictionaryStore(table, context.codec(), spec.compression());
     return new PackedUnits(table, context.codec(), packCodec(context.codec(), dictionaries::get), dictionaries,
-        keysetKeyIds);
+        spec.mode() == PackMode.APPEND, keysetKeyIds);
   }
 
   private PackedLayout(Table table, TableCodec codec, SecureTableOptions options) throws IOException {

@@ -41,14 +41,17 @@ final class PackedUnits implements StoredUnits {
   private final PackDictionaryStore dictionaries;
   private final List<Integer> keysetKeyIds;
   private final boolean rowKeyed;
+  /** APPEND mode: rows may have entries not merged into their pack yet. */
+  private final boolean entries;
 
-  PackedUnits(Table table, TableCodec codec, PackCodec packs, PackDictionaryStore dictionaries,
+  PackedUnits(Table table, TableCodec codec, PackCodec packs, PackDictionaryStore dictionaries, boolean entries,
       Collection<Integer> keysetKeyIds) {
     this.table = table;
     this.codec = codec;
     this.packs = packs;
     this.dictionaries = dictionaries;
     this.keysetKeyIds = List.copyOf(keysetKeyIds);
+    this.entries = entries;
     this.rowKeyed = !codec.rowKeysInPlaintext();
   }
 
@@ -69,11 +72,13 @@ final class PackedUnits implements StoredUnits {
         }
       }
     }
-    Result entries = table.get(new Get(storedKey).addFamily(AppendEntries.FAMILY).readAllVersions());
-    for (Cell cell : entries.rawCells()) {
-      PackRows rows = openEntry(cell, row, out);
-      if (rows != null) {
-        addRow(rows, storedKey, row, cell.getTimestamp(), out);
+    if (entries) {
+      Result stored = table.get(new Get(storedKey).addFamily(AppendEntries.FAMILY).readAllVersions());
+      for (Cell cell : stored.rawCells()) {
+        PackRows rows = openEntry(cell, row, out);
+        if (rows != null) {
+          addRow(rows, storedKey, row, cell.getTimestamp(), out);
+        }
       }
     }
     // The pack found is the one below the key: it holds the row only if it has its cells. One that

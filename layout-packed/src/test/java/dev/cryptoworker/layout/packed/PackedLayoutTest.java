@@ -261,7 +261,7 @@ class PackedLayoutTest {
     try (SecureConnection secure = create(hbase, schema, null); Table t = secure.getTable(name)) {
       BatchContract.check(t, F, "contract-");
       SecureTable st = secure.getSecureTable(name);
-      assertEquals(Set.of(LayoutCapability.CHECK_AND_MUTATE), st.capabilities());
+      assertEquals(Set.of(LayoutCapability.CHECK_AND_MUTATE, LayoutCapability.INSPECTION), st.capabilities());
       UnsupportedSecureOperationException bulk = assertThrows(UnsupportedSecureOperationException.class,
           () -> st.requireCapability(LayoutCapability.BULK_LOAD, "a bulk load"));
       assertTrue(bulk.getMessage().contains("the PACKED layout lacks capability BULK_LOAD"), bulk.getMessage());
@@ -284,7 +284,9 @@ class PackedLayoutTest {
       assertEquals(InspectedCell.Kind.PACK, pack.kind());
       assertTrue(pack.problem().isEmpty(), pack.problem().orElse(""));
       assertTrue(pack.note().orElseThrow().startsWith("pack of "), pack.note().orElse(""));
-      assertTrue(pack.rowKeyId().isPresent() && pack.valueKeyId().isPresent(), "a pack's id and seal name their keys");
+      assertTrue(pack.valueKeyId().isPresent(), "a pack's seal names its key");
+      assertEquals(pack.rowKeyExpected(), pack.rowKeyId().isPresent(), "a DET pack id names its key (the first pack's"
+          + " id, a fixed byte, has none and is expected to have none)");
       List<InspectedCell> inPack = row.stream().filter(c -> c.kind() == InspectedCell.Kind.IN_PACK).toList();
       assertEquals(1, inPack.size());
       assertEquals("secret 5", Bytes.toString(inPack.get(0).value().orElseThrow()));
