@@ -1,7 +1,7 @@
 package dev.cryptoworker.client;
 
-import dev.cryptoworker.client.codec.BoxContext;
 import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.ColumnBoxContext;
 import dev.cryptoworker.client.codec.CounterRows;
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.KeyCheck;
@@ -550,7 +550,7 @@ public final class SecureConnection implements Closeable {
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
       Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
-      BoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
+      ColumnBoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
       SearchCounters searchCounters = new SearchCounters(connection);
       for (TableSchema schema : schemas) {
         TableName name = TableName.valueOf(schema.tableName());

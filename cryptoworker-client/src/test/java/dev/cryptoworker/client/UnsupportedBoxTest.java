@@ -1,5 +1,6 @@
 package dev.cryptoworker.client;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,23 +8,31 @@ import dev.cryptoworker.client.codec.BoxRegistry;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.BoxKind;
-import dev.cryptoworker.cryptobox.PlainBox;
+import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxProviders;
+import dev.cryptoworker.cryptobox.PlainBoxProvider;
 import dev.cryptoworker.schema.TableSchema;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A box the schema format knows but the registry lacks is refused when the codec is built. */
 class UnsupportedBoxTest {
   @Test
-  void aBoxMissingFromTheRegistryIsRefusedWithTableColumnAndReason() {
+  void aBoxNotInstalledIsRefusedWithTableColumnAndModule() {
     TableSchema schema = TableSchema.parse(
         "table: notes\nrowKey: { box: PLAIN }\nfamilies:\n  n:\n    default: { box: PLAIN }\n    columns:\n      words: { box: SSE }\n");
-    BoxRegistry plainOnly = new BoxRegistry.Builder()
-        .register(BoxKind.PLAIN, BoxRegistry.standard().traits(BoxKind.PLAIN), c -> PlainBox.get()).build();
+    BoxRegistry plainOnly = BoxRegistry.of(List.of(new PlainBoxProvider()));
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
         () -> new TableCodec(schema, SecureFixture.randomKeys(), plainOnly, scope -> () -> 1,
             SearchCounters.unavailable("notes"), 16));
     assertTrue(e.getMessage().contains("table notes") && e.getMessage().contains("column n:words")
-        && e.getMessage().contains("SSE box is not implemented yet"), e.getMessage());
+        && e.getMessage().contains("SSE box is not installed: its module (cryptobox-sse)"), e.getMessage());
+  }
+
+  @Test
+  void everyKindOfThisVersionIsFoundThroughServiceLoader() {
+    // One META-INF/services line per box module: no kind is wired into the client.
+    assertEquals(List.of(BoxKind.values()), BoxProviders.installed().stream().map(BoxProvider::kind).toList());
   }
 
   @Test

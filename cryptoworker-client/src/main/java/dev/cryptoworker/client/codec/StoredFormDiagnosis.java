@@ -42,7 +42,7 @@ final class StoredFormDiagnosis {
           continue; // the policy that just failed
         }
         try {
-          CryptoBox box = registry.create(new BoxContext(ColumnPolicy.of(kind, expected.type()),
+          CryptoBox box = registry.create(new ColumnBoxContext(ColumnPolicy.of(kind, expected.type()),
               KeyScope.column(table, family, scopeColumn, kind), keys, format,
               scope -> () -> {
                 throw new IllegalStateException("diagnosis never encrypts");

@@ -9,6 +9,7 @@ import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
@@ -97,7 +98,7 @@ public final class TableCodec {
   private TableCodec previous;
   private ColumnMigration migration;
 
-  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
+  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.IdentifierSources identifiers,
       SearchCounters searchCounters, int orderPreservingMemoEntries) {
     this(schema, keys, registry, identifiers, searchCounters, orderPreservingMemoEntries, OptionalInt.empty(),
         schema.storedFormat().orElse(StoredFormat.LATEST));
@@ -108,7 +109,7 @@ public final class TableCodec {
    *     empty (always, except while a re-key moves them to another)
    * @param format the stored format of the table's keyed ciphertexts
    */
-  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, BoxContext.IdentifierSources identifiers,
+  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.IdentifierSources identifiers,
       SearchCounters searchCounters, int orderPreservingMemoEntries, OptionalInt identityKeyId, StoredFormat format) {
     this.schema = schema;
     this.format = format;
@@ -133,7 +134,7 @@ public final class TableCodec {
     this.registry = registry;
     this.boxes = (policy, scope, provider, what) -> {
       try {
-        return registry.create(new BoxContext(policy, scope, provider, format, identifiers, orderPreservingMemoEntries,
+        return registry.create(new ColumnBoxContext(policy, scope, provider, format, identifiers, orderPreservingMemoEntries,
             registry));
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);

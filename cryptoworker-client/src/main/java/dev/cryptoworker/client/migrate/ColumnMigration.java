@@ -1,8 +1,8 @@
 package dev.cryptoworker.client.migrate;
 
 import dev.cryptoworker.client.codec.BoxRegistry;
-import dev.cryptoworker.client.codec.BoxTraits;
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;

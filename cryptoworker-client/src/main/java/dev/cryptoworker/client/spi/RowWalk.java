@@ -14,7 +14,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -178,11 +177,12 @@ public final class RowWalk {
 
   /** The walk's last checkpoint, if it has one. */
   public Optional<Checkpoint> load() throws IOException {
+    if (!counterTableExists()) {
+      return Optional.empty(); // nothing has ever run on this cluster
+    }
     Result r;
     try (Table counters = cluster.getTable(HBaseIdentifierSource.TABLE)) {
       r = counters.get(new Get(row).addFamily(HBaseIdentifierSource.FAMILY));
-    } catch (TableNotFoundException e) {
-      return Optional.empty(); // nothing has ever run on this cluster
     }
     if (r.isEmpty()) {
       return Optional.empty();
@@ -216,24 +216,29 @@ public final class RowWalk {
         .addColumn(HBaseIdentifierSource.FAMILY, qualifier(DONE), Bytes.toBytes(checkpoint.done ? 1L : 0L));
     checkpoint.counts.forEach((name, n) -> put.addColumn(HBaseIdentifierSource.FAMILY, qualifier(name),
         Bytes.toBytes(n)));
-    try (Table counters = cluster.getTable(HBaseIdentifierSource.TABLE)) {
-      counters.put(put);
-    } catch (TableNotFoundException e) {
+    if (!counterTableExists()) {
       try (Admin admin = cluster.getAdmin()) {
         RegionSupport.createCounterTable(admin);
       }
-      try (Table counters = cluster.getTable(HBaseIdentifierSource.TABLE)) {
-        counters.put(put);
-      }
+    }
+    try (Table counters = cluster.getTable(HBaseIdentifierSource.TABLE)) {
+      counters.put(put);
     }
   }
 
   /** Forgets the checkpoint: the next walk starts from the beginning. */
   public void clear() throws IOException {
+    if (!counterTableExists()) {
+      return; // nothing saved
+    }
     try (Table counters = cluster.getTable(HBaseIdentifierSource.TABLE)) {
       counters.delete(new Delete(row));
-    } catch (TableNotFoundException e) {
-      // nothing saved
+    }
+  }
+
+  private boolean counterTableExists() throws IOException {
+    try (Admin admin = cluster.getAdmin()) {
+      return admin.tableExists(HBaseIdentifierSource.TABLE);
     }
   }
 

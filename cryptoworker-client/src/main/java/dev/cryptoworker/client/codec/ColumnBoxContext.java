@@ -1,5 +1,6 @@
 package dev.cryptoworker.client.codec;
 
+import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyRing;
@@ -8,15 +9,17 @@ import dev.cryptoworker.cryptobox.ashe.IdentifierSource;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
-import dev.cryptoworker.schema.ValueType;
 import java.security.GeneralSecurityException;
+import java.util.Optional;
 
 /**
- * What a {@link BoxFactory} may use to build one column's box: the policy, the keys of the
- * column's scope, the table's stored format, identifier leases, options, and the registry (for a
- * companion box).
+ * The {@link BoxContext} of one column: its policy, the keys of its scope, the table's stored
+ * format, identifier leases, the connection's options, and the registry (for a companion box).
  */
-public final class BoxContext {
+public final class ColumnBoxContext implements BoxContext {
+  /** The option box providers ask for the OPE memo size by (the connection's {@code orderPreservingMemoEntries}). */
+  private static final String MEMO_ENTRIES = "ope.memoEntries";
+
   /** Creates the identifier source of an ASHE column from its key scope. */
   @FunctionalInterface
   public interface IdentifierSources {
@@ -31,7 +34,7 @@ public final class BoxContext {
   private final int orderPreservingMemoEntries;
   private final BoxRegistry registry;
 
-  BoxContext(ColumnPolicy policy, KeyScope scope, KeyProvider keys, StoredFormat format,
+  public ColumnBoxContext(ColumnPolicy policy, KeyScope scope, KeyProvider keys, StoredFormat format,
       IdentifierSources identifiers, int orderPreservingMemoEntries, BoxRegistry registry) {
     this.policy = policy;
     this.scope = scope;
@@ -42,41 +45,45 @@ public final class BoxContext {
     this.registry = registry;
   }
 
-  ColumnPolicy policy() {
+  /** The column's policy: which kind of box it asks for. */
+  public ColumnPolicy policy() {
     return policy;
   }
 
-  ValueType type() {
-    return policy.type();
-  }
-
-  /** The keys of this column's scope, each {@code lengthBytes} long. */
-  KeyRing keyRing(int lengthBytes) throws GeneralSecurityException {
+  @Override
+  public KeyRing keyRing(int lengthBytes) throws GeneralSecurityException {
     return keys.keyRing(scope, lengthBytes);
   }
 
-  /** The stored format of the table's keyed ciphertexts. */
-  StoredFormat storedFormat() {
+  @Override
+  public StoredFormat storedFormat() {
     return format;
   }
 
-  /** The policy's companion box (its own key scope), or null. */
-  CryptoBox companion() throws GeneralSecurityException {
+  @Override
+  public String valueType() {
+    return policy.type().yamlName();
+  }
+
+  @Override
+  public CryptoBox companion() throws GeneralSecurityException {
     if (policy.companion().isEmpty()) {
       return null;
     }
     BoxKind kind = policy.companion().get();
     KeyScope companionScope = new KeyScope(scope.table(), scope.family(), scope.column(), "companion", kind);
-    return registry.create(new BoxContext(ColumnPolicy.of(kind, policy.type()), companionScope, keys, format, identifiers,
-        orderPreservingMemoEntries, registry));
+    return registry.create(new ColumnBoxContext(ColumnPolicy.of(kind, policy.type()), companionScope, keys, format,
+        identifiers, orderPreservingMemoEntries, registry));
   }
 
-  /** Identifier leases for this column (ASHE), unique across every writer. */
-  IdentifierSource identifiers() throws GeneralSecurityException {
-    return identifiers.forScope(scope);
+  @Override
+  public <S> Optional<S> service(Class<S> type) throws GeneralSecurityException {
+    // Identifier leases for this column (ASHE), unique across every writer.
+    return type == IdentifierSource.class ? Optional.of(type.cast(identifiers.forScope(scope))) : Optional.empty();
   }
 
-  int orderPreservingMemoEntries() {
-    return orderPreservingMemoEntries;
+  @Override
+  public int option(String name, int fallback) {
+    return MEMO_ENTRIES.equals(name) ? orderPreservingMemoEntries : fallback;
   }
 }

@@ -1,12 +1,12 @@
-package dev.cryptoworker.client.codec;
+package dev.cryptoworker.cryptobox;
 
 import java.util.Objects;
 
 /**
  * What the client must know of a box kind beyond what its boxes answer as capabilities: facts
  * about the stored form that tools need before any box exists (migrations plan from schemas, audits
- * read headers). Declared where the kind is registered ({@link BoxRegistry}), so that no other
- * class decides by kind.
+ * read headers). Each kind's {@link BoxProvider} declares them, so that the client decides nothing
+ * by kind.
  *
  * @param header how a stored value names the key it is under
  * @param findsStoredRows as a row key, whether a row's stored key can be computed again from its

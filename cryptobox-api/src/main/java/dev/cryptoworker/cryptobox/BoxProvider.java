@@ -1,0 +1,24 @@
+package dev.cryptoworker.cryptobox;
+
+import java.security.GeneralSecurityException;
+
+/**
+ * A kind of box: builds the kind's boxes for columns and says what its stored form implies ({@link
+ * BoxTraits}). Found through {@link java.util.ServiceLoader}: a box module lists its provider in
+ * {@code META-INF/services/dev.cryptoworker.cryptobox.BoxProvider}, one line ({@link
+ * BoxProviders}). Implementations are stateless and thread-safe.
+ */
+public interface BoxProvider {
+  /** The kind schemas name. */
+  BoxKind kind();
+
+  /** What the kind's stored form implies, for tools that plan before any box exists. */
+  BoxTraits traits();
+
+  /**
+   * A box for the column {@code context} describes.
+   *
+   * @throws GeneralSecurityException if its keys cannot be derived or are unfit
+   */
+  CryptoBox create(BoxContext context) throws GeneralSecurityException;
+}

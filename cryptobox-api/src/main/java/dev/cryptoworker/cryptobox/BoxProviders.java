@@ -1,0 +1,30 @@
+package dev.cryptoworker.cryptobox;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/** The box providers on the class path ({@link ServiceLoader}), found once, one per kind. */
+public final class BoxProviders {
+  private static final Map<BoxKind, BoxProvider> INSTALLED = load();
+
+  private BoxProviders() {}
+
+  private static Map<BoxKind, BoxProvider> load() {
+    Map<BoxKind, BoxProvider> byKind = new LinkedHashMap<>();
+    for (BoxProvider p : ServiceLoader.load(BoxProvider.class, BoxProviders.class.getClassLoader())) {
+      BoxProvider before = byKind.putIfAbsent(p.kind(), p);
+      if (before != null) {
+        throw new IllegalStateException("two box providers of kind " + p.kind() + " on the class path: "
+            + before.getClass().getName() + " and " + p.getClass().getName());
+      }
+    }
+    return byKind;
+  }
+
+  /** Every installed provider, in {@link BoxKind} order. */
+  public static List<BoxProvider> installed() {
+    return INSTALLED.values().stream().sorted((a, b) -> a.kind().compareTo(b.kind())).toList();
+  }
+}

@@ -1,0 +1,29 @@
+package dev.cryptoworker.cryptobox.sse;
+
+import dev.cryptoworker.cryptobox.BoxContext;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxTraits;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import java.security.GeneralSecurityException;
+
+/** The SSE kind ({@link SearchableBox}): values found through a search index kept in every region. */
+public final class SearchableBoxProvider implements BoxProvider {
+  private static final BoxTraits TRAITS = new BoxTraits(BoxTraits.KeyHeader.KEY_ID_PREFIX, false, true, true, false,
+      false);
+
+  @Override
+  public BoxKind kind() {
+    return BoxKind.SSE;
+  }
+
+  @Override
+  public BoxTraits traits() {
+    return TRAITS;
+  }
+
+  @Override
+  public CryptoBox create(BoxContext context) throws GeneralSecurityException {
+    return SearchableBox.create(context.keyRing(SearchableBox.KEY_LENGTH_BYTES));
+  }
+}

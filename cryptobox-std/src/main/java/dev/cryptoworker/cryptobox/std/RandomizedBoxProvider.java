@@ -1,0 +1,26 @@
+package dev.cryptoworker.cryptobox.std;
+
+import dev.cryptoworker.cryptobox.BoxContext;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxTraits;
+import dev.cryptoworker.cryptobox.CryptoBox;
+import java.security.GeneralSecurityException;
+
+/** The STD kind: randomized authenticated encryption ({@link RandomizedBox}); its rows cannot be found again. */
+public final class RandomizedBoxProvider implements BoxProvider {
+  @Override
+  public BoxKind kind() {
+    return BoxKind.STD;
+  }
+
+  @Override
+  public BoxTraits traits() {
+    return BoxTraits.keyed(false);
+  }
+
+  @Override
+  public CryptoBox create(BoxContext context) throws GeneralSecurityException {
+    return RandomizedBox.create(context.keyRing(RandomizedBox.KEY_LENGTH_BYTES), context.storedFormat());
+  }
+}
