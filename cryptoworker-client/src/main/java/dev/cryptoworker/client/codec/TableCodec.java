@@ -48,10 +48,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * must match across rows); row keys bind the table; protected qualifiers bind table and family.
  */
 public final class TableCodec {
-  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES); // kind: names are looked up, so deterministic
+  // kind: qualifier names are looked up, so deterministic
+  private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
   /** What a layout's own stored units (PACKED's packs) are sealed with. */
-  private static final ColumnPolicy LAYOUT_POLICY = ColumnPolicy.of(BoxKind.STD, ValueType.BYTES); // kind: sealed units are never compared
-  /** The boxes whose ciphertexts follow the table's stored format; the others' keep format 1. */
+  // kind: sealed units are never compared, so randomized
+  private static final ColumnPolicy LAYOUT_POLICY = ColumnPolicy.of(BoxKind.STD, ValueType.BYTES);
 
   private final TableSchema schema;
   private final String table;

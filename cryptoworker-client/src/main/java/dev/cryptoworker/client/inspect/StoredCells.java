@@ -43,7 +43,7 @@ public final class StoredCells implements StoredUnits {
     this.cluster = cluster;
     this.name = name;
     this.keysetKeyIds = Set.copyOf(keysetKeyIds);
-    this.rowKeyed = BoxRegistry.standard().traits(codec.schema().rowKeyPolicy().box()).keyed();
+    this.rowKeyed = !codec.rowKeysInPlaintext();
   }
 
   /**

@@ -185,9 +185,14 @@ public final class TableMigration {
    * and no column leasing identifiers from counters named under the oldest key (ASHE, SPLASHE).
    */
   private static boolean rowsMoveToNewKeys(TableSchema schema) {
-    BoxTraits rowKeys = BoxRegistry.standard().traits(schema.rowKeyPolicy().box());
-    return rowKeys.keyed() && rowKeys.findsStoredRows()
+    return rowKeysCanMove(schema)
         && !RegionSupport.anyBox(schema, box -> BoxRegistry.standard().traits(box).identifierCounters());
+  }
+
+  /** Whether {@code schema}'s row keys are under a key and can be found again, so rows could move. */
+  private static boolean rowKeysCanMove(TableSchema schema) {
+    BoxTraits rowKeys = BoxRegistry.standard().traits(schema.rowKeyPolicy().box());
+    return rowKeys.keyed() && rowKeys.findsStoredRows();
   }
 
   public static Builder builder() {
@@ -207,9 +212,7 @@ public final class TableMigration {
             + (codec.rowsMove() && codec.previousForm().orElseThrow().keyCheck().keyId() != codec.keyCheck().keyId()
                 ? ", row keys and qualifier names too (rows move: copied, then the old forms deleted)"
                 : " (row keys and qualifier names stay under the oldest key: "
-                    + (BoxRegistry.standard().traits(to.rowKeyPolicy().box()).findsStoredRows()
-                        && BoxRegistry.standard().traits(to.rowKeyPolicy().box()).keyed()
-                        ? "the table has columns whose identifier counters stay under it (ASHE, SPLASHE)"
+                    + (rowKeysCanMove(to) ? "the table has columns whose identifier counters stay under it (ASHE, SPLASHE)"
                         : to.rowKeyPolicy().box() + " row keys") + ")")
             : codec.rowsMove() ? "; row keys change protection (rows move: copied, then the old forms deleted)" : "");
   }
