@@ -27,6 +27,9 @@ public interface BoxContext {
    */
   <S> Optional<S> service(Class<S> type) throws GeneralSecurityException;
 
-  /** A whole-number option of the connection's ({@code "ope.memoEntries"}), or {@code fallback}. */
+  /**
+   * A whole-number option of the connection's, one its provider declares ({@link
+   * BoxProvider#options()}), or {@code fallback} if the connection does not set it.
+   */
   int option(String name, int fallback);
 }

@@ -1,6 +1,7 @@
 package dev.cryptoworker.cryptobox;
 
 import java.security.GeneralSecurityException;
+import java.util.Map;
 
 /**
  * A kind of box: builds the kind's boxes for columns and says what its stored form implies ({@link
@@ -14,6 +15,18 @@ public interface BoxProvider {
 
   /** What the kind's stored form implies, for tools that plan before any box exists. */
   BoxTraits traits();
+
+  /** Where schemas may use the kind, and what it leaks there. */
+  BoxRules rules();
+
+  /**
+   * The whole-number options a connection may set for this kind's boxes ({@link
+   * BoxContext#option}), with their defaults; none by default. Names start with the kind's name in
+   * lower case and a dot ({@code ope.memoEntries}).
+   */
+  default Map<String, Integer> options() {
+    return Map.of();
+  }
 
   /**
    * A box for the column {@code context} describes.

@@ -3,6 +3,7 @@ package dev.cryptoworker.cryptobox;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /** The box providers on the class path ({@link ServiceLoader}), found once, one per kind. */
@@ -21,6 +22,18 @@ public final class BoxProviders {
       }
     }
     return byKind;
+  }
+
+  /** The installed provider of {@code kind}, if any. */
+  public static Optional<BoxProvider> find(BoxKind kind) {
+    return Optional.ofNullable(INSTALLED.get(kind));
+  }
+
+  /** Why {@code kind} cannot be used here: no installed module provides it. */
+  public static String notInstalled(BoxKind kind) {
+    return "no installed box module provides kind " + kind + " (installed: "
+        + String.join(", ", installed().stream().map(p -> p.kind().name()).toList())
+        + "); add the module that provides it to the class path";
   }
 
   /** Every installed provider, in {@link BoxKind} order. */

@@ -1,5 +1,6 @@
 package dev.cryptoworker.cli;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.inspect.InspectedCell;
 import dev.cryptoworker.keys.KeysetFiles;
@@ -86,7 +87,7 @@ final class InspectCommand extends Subcommand {
       if (cell.kind() == InspectedCell.Kind.SEARCH_INDEX_ENTRY && !raw) {
         continue;
       }
-      String box = cell.box().map(Enum::name).orElse("?");
+      String box = cell.box().map(BoxKind::name).orElse("?");
       String what = switch (cell.kind()) {
         case SEARCH_INDEX_ENTRY -> "search index entry";
         case VALUE, IN_PACK -> valueText(cell);
@@ -105,7 +106,7 @@ final class InspectCommand extends Subcommand {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("kind", cell.kind().name());
     out.put("column", column(cell));
-    out.put("box", cell.box().map(Enum::name).orElse(null));
+    out.put("box", cell.box().map(BoxKind::name).orElse(null));
     out.put("keyId", keyId(cell.valueKeyId()));
     out.put("timestamp", cell.timestamp());
     out.put("value", (cell.kind() == InspectedCell.Kind.VALUE || cell.kind() == InspectedCell.Kind.IN_PACK)

@@ -1,5 +1,6 @@
 package dev.cryptoworker.cli;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cli.SchemaTargets.Setting;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.InvalidSchemaException;
@@ -103,7 +104,7 @@ final class SchemaCommand {
       }
       entry.put("box", policy.box().name());
       entry.put("type", policy.type().yamlName());
-      entry.put("companion", policy.companion().map(Enum::name).orElse(null));
+      entry.put("companion", policy.companion().map(BoxKind::name).orElse(null));
       if (!policy.values().isEmpty() || !policy.splays().isEmpty()) {
         entry.put("values", policy.values());
         entry.put("splays", policy.splays());

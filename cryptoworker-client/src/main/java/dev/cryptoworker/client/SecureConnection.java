@@ -567,10 +567,10 @@ public final class SecureConnection implements Closeable {
             ? TableMigration.identityKeyAfterRekey(keys, schema) : OptionalInt.empty();
         Function<StoredFormat, TableCodec> inFormat = format -> {
           TableCodec codec = new TableCodec(schema, keyProvider, BoxRegistry.standard(), identifiers, searchCounters,
-              options.orderPreservingMemoEntries(), identityKey, format);
+              options.boxOptions(), identityKey, format);
           if (previous != null) {
             codec.readPreviousForm(new TableCodec(previous, keyProvider, BoxRegistry.standard(), identifiers,
-                searchCounters, options.orderPreservingMemoEntries(), OptionalInt.empty(), format),
+                searchCounters, options.boxOptions(), OptionalInt.empty(), format),
                 ColumnMigration.between(previous, schema));
           }
           return codec;

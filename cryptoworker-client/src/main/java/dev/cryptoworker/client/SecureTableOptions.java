@@ -1,7 +1,11 @@
 package dev.cryptoworker.client;
 
-import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
+import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxProviders;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Options of the tables of a {@link SecureConnection}. Immutable; start from {@link #defaults()}.
@@ -10,7 +14,7 @@ public final class SecureTableOptions {
   private static final SecureTableOptions DEFAULTS = new Builder().build();
 
   private final boolean clientSideEvaluation;
-  private final int orderPreservingMemoEntries;
+  private final Map<String, Integer> boxOptions;
   private final boolean unprotectedTables;
   private final boolean skipUndecodableRows;
   private final Duration clusterTimeout;
@@ -21,7 +25,7 @@ public final class SecureTableOptions {
     this.clusterTimeout = b.clusterTimeout;
     this.skipUndecodableRows = b.skipUndecodableRows;
     this.clientSideEvaluation = b.clientSideEvaluation;
-    this.orderPreservingMemoEntries = b.orderPreservingMemoEntries;
+    this.boxOptions = Map.copyOf(b.boxOptions);
     this.unprotectedTables = b.unprotectedTables;
   }
 
@@ -44,13 +48,14 @@ public final class SecureTableOptions {
   }
 
   /**
-   * How many distinct values per OPE column (and key version) the client remembers the
-   * encryption and decryption of; default {@value OrderPreservingBox#DEFAULT_MEMO_ENTRIES}, 0
-   * disables. OPE costs microseconds per 7-byte chunk, so hot row keys and common values are worth
-   * remembering; the memo holds plaintexts in the client's memory only.
+   * The box options this connection sets, by name; boxes use their provider's default for the
+   * others ({@link BoxProvider#options()}). With this version's modules: {@code ope.memoEntries},
+   * how many distinct values per OPE column (and key version) the client remembers the encryption
+   * and decryption of (16,384 by default, 0 disables; the memo holds plaintexts in the client's
+   * memory only).
    */
-  public int orderPreservingMemoEntries() {
-    return orderPreservingMemoEntries;
+  public Map<String, Integer> boxOptions() {
+    return boxOptions;
   }
 
   /**
@@ -117,7 +122,7 @@ public final class SecureTableOptions {
     }
 
     private boolean clientSideEvaluation;
-    private int orderPreservingMemoEntries = OrderPreservingBox.DEFAULT_MEMO_ENTRIES;
+    private final Map<String, Integer> boxOptions = new LinkedHashMap<>();
     private boolean unprotectedTables;
 
     /** See {@link SecureTableOptions#unprotectedTables()}. */
@@ -134,12 +139,24 @@ public final class SecureTableOptions {
       return this;
     }
 
-    /** See {@link SecureTableOptions#orderPreservingMemoEntries()}. */
-    public Builder orderPreservingMemoEntries(int entries) {
-      if (entries < 0) {
-        throw new IllegalArgumentException("orderPreservingMemoEntries must be >= 0, got " + entries);
+    /**
+     * Sets box option {@code name} (see {@link SecureTableOptions#boxOptions()}).
+     *
+     * @throws IllegalArgumentException if no installed box declares {@code name}, or {@code value} is negative
+     */
+    public Builder boxOption(String name, int value) {
+      TreeSet<String> known = new TreeSet<>();
+      for (BoxProvider p : BoxProviders.installed()) {
+        known.addAll(p.options().keySet());
       }
-      this.orderPreservingMemoEntries = entries;
+      if (!known.contains(name)) {
+        throw new IllegalArgumentException("unknown box option '" + name + "' (the installed boxes take: "
+            + (known.isEmpty() ? "none" : String.join(", ", known)) + ")");
+      }
+      if (value < 0) {
+        throw new IllegalArgumentException("box option " + name + " must be >= 0, got " + value);
+      }
+      boxOptions.put(name, value);
       return this;
     }
 

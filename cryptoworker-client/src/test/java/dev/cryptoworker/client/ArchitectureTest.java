@@ -56,53 +56,58 @@ class ArchitectureTest {
 
   /**
    * No decision by box kind: no comparison, switch or set of {@code BoxKind} constants in the
-   * client. A constant may appear where a kind is registered ({@code BoxRegistry}) or on a line
-   * (or below a comment) marked {@code // kind:} with the reason: key-derivation labels, which must
-   * stay as they are for stored data to open, and the fixed boxes of the client's own stored parts.
+   * client, the schema module or the command line. A constant may appear where a kind is
+   * registered ({@code BoxRegistry}) or on a line (or below a comment) marked {@code // kind:} with
+   * the reason: key-derivation labels, which must stay as they are for stored data to open, and the
+   * fixed boxes of stored parts (the client's qualifiers and layout records, the policy of
+   * unprotected data).
    */
   @Test
-  void theClientDecidesNothingByBoxKind() throws IOException {
+  void noModuleDecidesByBoxKind() throws IOException {
     Pattern constant = Pattern.compile("BoxKind\\.(PLAIN|STD|DET|OPE|ASHE|SSE|SPLASHE)\\b");
     Pattern decision = Pattern.compile("[!=]=\\s*BoxKind\\.|BoxKind\\.\\w+\\s*[!=]=|EnumSet\\.of\\(BoxKind"
         + "|case\\s+(PLAIN|STD|DET|OPE|ASHE|SSE|SPLASHE)\\b|BoxKind\\.\\w+\\.equals\\(");
     List<String> found = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-          String line = lines.get(i);
-          boolean marked = line.contains("// kind:") || i > 0 && lines.get(i - 1).strip().startsWith("// kind:");
-          boolean registry = file.endsWith("BoxRegistry.java");
-          if (decision.matcher(line).find() || constant.matcher(line).find() && !marked && !registry
-              && !line.strip().startsWith("*")) {
-            found.add(file + ":" + (i + 1) + ": " + line.strip());
+    for (String sources : List.of("src/main/java", "../schemas/src/main/java", "../cryptoworker-cli/src/main/java")) {
+      try (Stream<Path> files = Files.walk(Path.of(sources))) {
+        for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+          List<String> lines = Files.readAllLines(file);
+          for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            boolean marked = line.contains("// kind:") || i > 0 && lines.get(i - 1).strip().startsWith("// kind:");
+            boolean registry = file.endsWith("BoxRegistry.java");
+            if (decision.matcher(line).find() || constant.matcher(line).find() && !marked && !registry
+                && !line.strip().startsWith("*")) {
+              found.add(file + ":" + (i + 1) + ": " + line.strip());
+            }
           }
         }
       }
     }
-    assertEquals(List.of(), found, "ask the box's capabilities or its kind's BoxTraits instead");
+    assertEquals(List.of(), found, "ask the box's capabilities, its kind's BoxTraits or its BoxRules instead");
   }
 
   /**
-   * No cast to a concrete box: the client reaches box modules only where it builds boxes (the
-   * registry and its context) and hands ASHE its identifier leases; the rest asks capabilities.
+   * No cast to a concrete box, nor any other use of a box module: the client builds boxes through
+   * their providers ({@code ServiceLoader}) and asks them for capabilities.
    */
   @Test
-  void onlyTheRegistryKnowsConcreteBoxes() {
-    noClasses().that()
-        .haveNameNotMatching(".*\\.(ColumnBoxContext|HBaseIdentifierSource|SecureTableOptions)(\\$.*)?")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.cryptoworker.cryptobox.std..",
+  void theClientKnowsNoConcreteBox() {
+    noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.cryptoworker.cryptobox.std..",
             "dev.cryptoworker.cryptobox.det..", "dev.cryptoworker.cryptobox.ope..", "dev.cryptoworker.cryptobox.ashe..",
             "dev.cryptoworker.cryptobox.sse..")
-        .because("boxes are asked for capabilities (CryptoBox.capability), never cast")
+        .because("boxes are built by their BoxProvider and asked for capabilities (CryptoBox.capability), never cast")
         .check(client);
   }
 
   @Test
   void schemasNameNoSchemeModule() {
     noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.cryptoworker.packs..",
-        "dev.cryptoworker.sharing..", "dev.cryptoworker.client..", "dev.cryptoworker.layout..")
-        .because("each layout reads its own layout: section (LayoutDefinition)")
+        "dev.cryptoworker.sharing..", "dev.cryptoworker.client..", "dev.cryptoworker.layout..",
+        "dev.cryptoworker.cryptobox.std..", "dev.cryptoworker.cryptobox.det..", "dev.cryptoworker.cryptobox.ope..",
+        "dev.cryptoworker.cryptobox.ashe..", "dev.cryptoworker.cryptobox.sse..")
+        .because("each layout reads its own layout: section (LayoutDefinition), each box kind states its own rules"
+            + " (BoxRules)")
         .check(schemas);
   }
 }

@@ -119,7 +119,7 @@ class SearchableColumnTest {
       table = secure.getSecureTable(SecureFixture.name(schema));
       codec = new TableCodec(schema, keys, BoxRegistry.standard(), scope -> () -> {
         throw new IOException("this codec does not write");
-      }, new SearchCounters(hbase), 16);
+      }, new SearchCounters(hbase), Map.of());
     }
 
     /** The oracle's answer, in stored order (what a full scan returns). */

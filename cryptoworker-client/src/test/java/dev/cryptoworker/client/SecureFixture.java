@@ -63,7 +63,7 @@ public final class SecureFixture {
 
   /** {@code schema} with its row keys (bytes) protected by {@code box}. */
   public static TableSchema withRowKey(TableSchema schema, String box) {
-    return schema.toBuilder().rowKey(ColumnPolicy.of(BoxKind.valueOf(box), ValueType.BYTES)).build();
+    return schema.toBuilder().rowKey(ColumnPolicy.of(BoxKind.of(box), ValueType.BYTES)).build();
   }
 
   /** Creates the schema's table keeping {@code versions} versions per cell. */

@@ -16,7 +16,7 @@ import java.util.Optional;
  */
 public final class ColumnPolicy {
   /** Policy of unprotected data. */
-  public static final ColumnPolicy PLAIN = new ColumnPolicy(BoxKind.PLAIN, ValueType.BYTES, null);
+  public static final ColumnPolicy PLAIN = new ColumnPolicy(BoxKind.PLAIN, ValueType.BYTES, null); // kind: the policy of unprotected data
 
   private final BoxKind box;
   private final ValueType type;
@@ -48,8 +48,8 @@ public final class ColumnPolicy {
   }
 
   /**
-   * A builder of a policy with {@code box}, type {@code bytes} ({@code string} for SPLASHE, whose
-   * dimension values are always strings) and nothing else until set.
+   * A builder of a policy with {@code box}, type {@code bytes} and nothing else until set. Where a
+   * kind reads values as one type whatever is given (SPLASHE: strings), the built schema holds that.
    */
   public static Builder builder(BoxKind box) {
     return new Builder(box);
@@ -116,7 +116,7 @@ public final class ColumnPolicy {
 
     private Builder(BoxKind box) {
       this.box = Objects.requireNonNull(box);
-      this.type = box == BoxKind.SPLASHE ? ValueType.STRING : ValueType.BYTES;
+      this.type = ValueType.BYTES;
     }
 
     /** How values are read (default {@code bytes}; SPLASHE dimensions are always strings). */

@@ -80,7 +80,7 @@ public final class FamilySchema {
     return columns.containsKey(qualifier);
   }
 
-  /** The SPLASHE dimension that splays {@code measure}, if any. */
+  /** The column that splays {@code measure} (a SPLASHE dimension), if any. */
   public Optional<String> splayedBy(String measure) {
     for (Map.Entry<String, ColumnPolicy> e : columns.entrySet()) {
       if (e.getValue().splays().contains(measure)) {
@@ -90,9 +90,9 @@ public final class FamilySchema {
     return Optional.empty();
   }
 
-  /** Whether any column is a SPLASHE dimension. */
+  /** Whether any column splays others (a SPLASHE dimension). */
   public boolean hasSplayedColumns() {
-    return columns.values().stream().anyMatch(p -> p.box() == BoxKind.SPLASHE);
+    return columns.values().stream().anyMatch(p -> !p.splays().isEmpty());
   }
 
   /** Whether anything in this family is stored other than in plaintext. */

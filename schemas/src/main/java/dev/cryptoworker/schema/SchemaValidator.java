@@ -1,12 +1,15 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.BoxProviders;
+import dev.cryptoworker.cryptobox.BoxRules;
+import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.StoredFormat;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -20,8 +23,8 @@ final class SchemaValidator {
   private static final Pattern TABLE_NAME =
       Pattern.compile("([A-Za-z0-9_]+:)?[A-Za-z0-9_][A-Za-z0-9_.-]*");
   private static final Pattern FAMILY_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
-  private static final Set<BoxKind> ROW_KEY_BOXES =
-      Set.of(BoxKind.PLAIN, BoxKind.STD, BoxKind.DET, BoxKind.OPE);
+  private static final String VALUES = "values";
+  private static final String SPLAYS = "splays";
 
   private SchemaValidator() {}
 
@@ -38,17 +41,7 @@ final class SchemaValidator {
       throw at.error("rowKey is required (write rowKey: { box: PLAIN } for unprotected keys)");
     }
     Location rowKeyAt = at.at("rowKey");
-    ColumnPolicy checkedRowKey = policy(rowKey, true, rowKeyAt);
-    if (!ROW_KEY_BOXES.contains(rowKey.box())) {
-      throw rowKeyAt.error("a row key cannot use box " + rowKey.box() + " (allowed: PLAIN, STD, DET, OPE)");
-    }
-    if (rowKey.companion().isPresent()) {
-      throw rowKeyAt.error("a row key cannot have a companion");
-    }
-    if (rowKey.box() == BoxKind.OPE && rowKey.type() == ValueType.DATE) {
-      throw rowKeyAt.error("an OPE row key cannot have type date (its text form would be lost);"
-          + " store epoch milliseconds with type long, or ISO text with type string");
-    }
+    ColumnPolicy checkedRowKey = policy(rowKey, BoxUse.Place.ROW_KEY, Map.of(), false, rowKeyAt);
     if (families.isEmpty()) {
       throw at.at("families").error("at least one family is required");
     }
@@ -73,10 +66,8 @@ final class SchemaValidator {
       throw at.error("'default' is required (the policy of qualifiers not listed under columns)");
     }
     Location defaultAt = at.at("default");
-    ColumnPolicy checkedDefault = policy(defaultPolicy, false, defaultAt);
-    if (checkedDefault.box() == BoxKind.SPLASHE) {
-      throw defaultAt.error("SPLASHE applies to one named dimension column, not to a family default");
-    }
+    ColumnPolicy checkedDefault = policy(defaultPolicy, BoxUse.Place.FAMILY_DEFAULT, Map.of(), protectQualifiers,
+        defaultAt);
     Location columnsAt = at.at("columns");
     Map<String, ColumnPolicy> checked = new LinkedHashMap<>();
     for (Map.Entry<String, ColumnPolicy> c : columns.entrySet()) {
@@ -87,89 +78,82 @@ final class SchemaValidator {
       if (c.getKey().indexOf('\0') >= 0) {
         throw columnAt.error("a qualifier name must not contain NUL (reserved for SPLASHE columns)");
       }
-      checked.put(c.getKey(), policy(c.getValue(), false, columnAt));
+      checked.put(c.getKey(), policy(c.getValue(), BoxUse.Place.COLUMN, columns, protectQualifiers, columnAt));
     }
-    checkSplays(checked, protectQualifiers, columnsAt);
+    checkSplays(checked, columnsAt);
     return new FamilySchema(name, checkedDefault, checked, protectQualifiers);
   }
 
-  /** Every SPLASHE dimension splays ASHE columns of its family, each measure at most once. */
-  private static void checkSplays(Map<String, ColumnPolicy> columns, boolean protectQualifiers, Location columnsAt) {
+  /** A column is splayed by at most one other (its kind's rules check what it may splay). */
+  private static void checkSplays(Map<String, ColumnPolicy> columns, Location columnsAt) {
     Map<String, String> splayedBy = new LinkedHashMap<>();
     for (Map.Entry<String, ColumnPolicy> c : columns.entrySet()) {
-      if (c.getValue().box() != BoxKind.SPLASHE) {
-        continue;
-      }
-      Location columnAt = columnsAt.at(c.getKey());
-      if (protectQualifiers) {
-        throw columnAt.error("SPLASHE cannot be combined with protectQualifiers in the same family");
-      }
       for (String measure : c.getValue().splays()) {
-        ColumnPolicy m = columns.get(measure);
-        if (m == null || m.box() != BoxKind.ASHE) {
-          throw columnAt.error("splays: '" + measure + "' must be an ASHE column listed in the same family");
-        }
         String previous = splayedBy.put(measure, c.getKey());
         if (previous != null) {
-          throw columnAt.error("splays: '" + measure + "' is already splayed by '" + previous + "'");
+          throw columnsAt.at(c.getKey()).error("splays: '" + measure + "' is already splayed by '" + previous + "'");
         }
       }
     }
   }
 
   /**
-   * The policy as a schema stores it (SPLASHE dimensions hold strings, whatever type was given),
-   * once it passes.
+   * The policy as a schema stores it (with the value type its kind reads values as), once the
+   * rules common to every kind and its kind's own rules ({@link BoxRules}) pass.
+   *
+   * @param family for a column, the policies listed in its family; else empty
    */
-  private static ColumnPolicy policy(ColumnPolicy p, boolean rowKey, Location at) {
+  private static ColumnPolicy policy(ColumnPolicy p, BoxUse.Place place, Map<String, ColumnPolicy> family,
+      boolean protectQualifiers, Location at) {
     BoxKind box = p.box();
-    ValueType type = p.type();
+    BoxRules rules = BoxProviders.find(box).orElseThrow(() -> at.error(BoxProviders.notInstalled(box))).rules();
+    if (place == BoxUse.Place.ROW_KEY && !rules.protectsRowKeys()) {
+      throw at.error("a row key cannot use box " + box + " (allowed: " + kinds(r -> r.protectsRowKeys()) + ")");
+    }
     BoxKind companion = p.companion().orElse(null);
     if (companion != null) {
-      if (box != BoxKind.OPE) {
-        throw at.at("companion").error("a companion copy is only meaningful for OPE columns, not " + box);
+      if (place == BoxUse.Place.ROW_KEY) {
+        throw at.error("a row key cannot have a companion");
       }
-      if (companion != BoxKind.STD) {
-        throw at.at("companion").error("the companion must be STD, got " + companion);
+      if (rules.companions().isEmpty()) {
+        throw at.at("companion").error("a companion copy is only meaningful for "
+            + kinds(r -> !r.companions().isEmpty()) + " columns, not " + box);
       }
-    }
-    if (box == BoxKind.OPE && type == ValueType.DATE && companion == null && !rowKey) {
-      throw at.error("OPE on type date needs companion: STD (the order key, the instant, does not"
-          + " keep the text's form; the authenticated companion does)");
-    }
-    if (box == BoxKind.ASHE && type != ValueType.LONG && type != ValueType.INT) {
-      throw at.error("ASHE sums numbers: type must be long or int, got " + type.yamlName());
-    }
-    List<String> values = p.givenValues();
-    List<String> splays = p.givenSplays();
-    if (box != BoxKind.SPLASHE) {
-      if (values != null || splays != null) {
-        throw at.at(values != null ? "values" : "splays").error("values and splays belong to SPLASHE columns only");
-      }
-      return p;
-    }
-    if (rowKey) {
-      throw at.error("a row key cannot use box SPLASHE");
-    }
-    if (values == null || splays == null) {
-      throw at.error("a SPLASHE column needs values (its possible values) and splays (the ASHE columns it filters)");
-    }
-    Location valuesAt = at.at("values");
-    checkItems(values, valuesAt);
-    if (values.size() < 2 || new HashSet<>(values).size() != values.size()) {
-      throw valuesAt.error("needs at least two distinct values");
-    }
-    for (String v : values) {
-      if (v.indexOf('\0') >= 0) {
-        throw valuesAt.error("a value must not contain NUL");
+      if (!rules.companions().contains(companion)) {
+        throw at.at("companion").error("the companion must be "
+            + String.join(" or ", rules.companions().stream().sorted().map(BoxKind::name).toList()) + ", got " + companion);
       }
     }
-    Location splaysAt = at.at("splays");
-    checkItems(splays, splaysAt);
-    if (splays.isEmpty()) {
-      throw splaysAt.error("needs at least one ASHE column to splay");
+    Map<String, List<String>> options = new LinkedHashMap<>();
+    if (p.givenValues() != null) {
+      options.put(VALUES, p.givenValues());
     }
-    return new ColumnPolicy(box, ValueType.STRING, null, values, splays);
+    if (p.givenSplays() != null) {
+      options.put(SPLAYS, p.givenSplays());
+    }
+    for (Map.Entry<String, List<String>> o : options.entrySet()) {
+      if (!rules.options().contains(o.getKey())) {
+        throw at.at(o.getKey()).error(o.getKey() + " belongs to " + kinds(r -> r.options().contains(o.getKey()))
+            + " columns only");
+      }
+      checkItems(o.getValue(), at.at(o.getKey()));
+    }
+    Map<String, BoxKind> familyKinds = new LinkedHashMap<>();
+    family.forEach((name, policy) -> familyKinds.put(name, policy.box()));
+    BoxUse use = new BoxUse(place, p.type().yamlName(), p.companion(), options, familyKinds, protectQualifiers);
+    Optional<BoxUse.Refusal> refusal = rules.refusal(use);
+    if (refusal.isPresent()) {
+      throw refusal.get().option().map(at::at).orElse(at).error(refusal.get().reason());
+    }
+    ValueType type = ValueType.named(rules.valueType(use)).orElseThrow(() -> new IllegalStateException(
+        "box " + box + " reads values as '" + rules.valueType(use) + "', which is no value type"));
+    return new ColumnPolicy(box, type, companion, p.givenValues(), p.givenSplays());
+  }
+
+  /** The installed kinds whose rules pass {@code test}, as a message lists them. */
+  private static String kinds(Predicate<BoxRules> test) {
+    return String.join(", ", BoxProviders.installed().stream().filter(b -> test.test(b.rules()))
+        .map(b -> b.kind().name()).toList());
   }
 
   /**

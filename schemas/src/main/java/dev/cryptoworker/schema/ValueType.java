@@ -6,6 +6,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How the bytes of a value are to be read. Order-preserving and homomorphic boxes need it to map
@@ -31,6 +32,16 @@ public enum ValueType {
   /** The schema spelling, for example {@code long}. */
   public String yamlName() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The type spelled {@code yamlName} in schemas, if any. */
+  public static Optional<ValueType> named(String yamlName) {
+    for (ValueType t : values()) {
+      if (t.yamlName().equals(yamlName)) {
+        return Optional.of(t);
+      }
+    }
+    return Optional.empty();
   }
 
   /**

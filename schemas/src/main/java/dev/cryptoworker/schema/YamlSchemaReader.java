@@ -1,6 +1,7 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.BoxProviders;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -133,11 +134,12 @@ final class YamlSchemaReader {
 
   private BoxKind box(YamlNode node) {
     String v = requireScalar(node);
-    try {
-      return BoxKind.valueOf(v.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw error(node, "unknown box '" + v + "' (expected one of " + names(BoxKind.values()) + ")");
+    String name = v.toUpperCase(Locale.ROOT);
+    List<String> installed = BoxProviders.installed().stream().map(p -> p.kind().name()).toList();
+    if (!installed.contains(name)) {
+      throw error(node, "unknown box '" + v + "' (installed: " + String.join(", ", installed) + ")");
     }
+    return BoxKind.of(name);
   }
 
   private ValueType type(YamlNode node) {

@@ -51,8 +51,11 @@ final class YamlSchemaWriter {
       out.append(", type: ").append(p.type().yamlName());
     }
     p.companion().ifPresent(c -> out.append(", companion: ").append(c));
-    if (p.box() == BoxKind.SPLASHE) {
-      out.append(", values: ").append(value(p.values())).append(", splays: ").append(value(p.splays()));
+    if (p.givenValues() != null) {
+      out.append(", values: ").append(value(p.values()));
+    }
+    if (p.givenSplays() != null) {
+      out.append(", splays: ").append(value(p.splays()));
     }
     return out.append(" }").toString();
   }

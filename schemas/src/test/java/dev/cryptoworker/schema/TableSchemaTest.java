@@ -94,7 +94,7 @@ class TableSchemaTest {
         "SPLASHE splays non-ASHE | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: STD}\\n    columns:\\n      s: {box: STD}\\n      g: {box: SPLASHE, values: [a, b], splays: [s]}\\n | 8 | must be an ASHE column",
         "SPLASHE duplicate values | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: STD}\\n    columns:\\n      s: {box: ASHE, type: long}\\n      g: {box: SPLASHE, values: [a, a], splays: [s]}\\n | 8 | two distinct values",
         "SPLASHE as default | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: SPLASHE, values: [a, b], splays: [s]}\\n | 5 | not to a family default",
-        "values on ASHE | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: ASHE, type: long, values: [a, b]}\\n | 5 | belong to SPLASHE columns only",
+        "values on ASHE | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: ASHE, type: long, values: [a, b]}\\n | 5 | values belongs to SPLASHE columns only",
         "OPE date row key | table: t\\nrowKey: {box: OPE, type: date}\\nfamilies: {f: {default: {box: STD}}}\\n | 2 | an OPE row key cannot have type date",
       })
   void refusesWithLineAndReason(String name, String yaml, int line, String reason) {

@@ -1,5 +1,6 @@
 package dev.cryptoworker.ycsb;
 
+import dev.cryptoworker.cryptobox.ope.OrderPreservingBoxProvider;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTableOptions;
@@ -88,7 +89,7 @@ public class SecureHBaseClient extends DB implements FilterScans {
           Connection c = ConnectionFactory.createConnection(options.hbaseConfiguration());
           shared = new Shared(c, options.secure()
               ? SecureConnection.wrap(c, KeyProvider.fromMasterKey(options.masterKey()), List.of(options.schema()),
-                  SecureTableOptions.builder().orderPreservingMemoEntries(options.orderPreservingMemo()).build())
+                  SecureTableOptions.builder().boxOption(OrderPreservingBoxProvider.MEMO_ENTRIES, options.orderPreservingMemo()).build())
               : null);
           SHARED.put(sharedKey, shared);
         }

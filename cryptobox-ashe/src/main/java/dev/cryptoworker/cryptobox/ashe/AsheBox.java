@@ -1,5 +1,6 @@
 package dev.cryptoworker.cryptobox.ashe;
 
+import dev.cryptoworker.cryptobox.IdentifierSource;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;

@@ -1,11 +1,18 @@
 package dev.cryptoworker.cryptobox.ashe;
 
+import dev.cryptoworker.cryptobox.IdentifierSource;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxRules;
+import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import java.security.GeneralSecurityException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The ASHE kind ({@link AsheBox}): sums on region servers, identifiers leased from the client's
@@ -13,6 +20,21 @@ import java.security.GeneralSecurityException;
  * indicators and whose measures are splayed per value.
  */
 public final class AsheBoxProvider implements BoxProvider {
+  private static final BoxRules ASHE_RULES = new BoxRules() {
+    @Override
+    public Optional<BoxUse.Refusal> refusal(BoxUse use) {
+      return use.valueType().equals("long") || use.valueType().equals("int") ? Optional.empty()
+          : Optional.of(BoxUse.Refusal.of("ASHE sums numbers: type must be long or int, got " + use.valueType()));
+    }
+
+    @Override
+    public String leakage(BoxUse use) {
+      return "nothing about values (IND-CPA while identifiers never repeat); per aggregate, which rows it covers"
+          + " (identifier sets) and how many; no authentication: the server can drop, add or alter values of a sum"
+          + " undetected";
+    }
+  };
+
   private final BoxKind kind;
   private final BoxTraits traits;
 
@@ -28,6 +50,59 @@ public final class AsheBoxProvider implements BoxProvider {
 
   /** SPLASHE. */
   public static final class Splashe implements BoxProvider {
+    private static final String VALUES = "values";
+    private static final String SPLAYS = "splays";
+    private static final BoxRules RULES = new BoxRules() {
+      @Override
+      public Set<String> options() {
+        return Set.of(VALUES, SPLAYS);
+      }
+
+      /** A dimension's values are its declared names, whatever type was given. */
+      @Override
+      public String valueType(BoxUse use) {
+        return "string";
+      }
+
+      @Override
+      public Optional<BoxUse.Refusal> refusal(BoxUse use) {
+        if (use.place() != BoxUse.Place.COLUMN) {
+          return Optional.of(BoxUse.Refusal.of("SPLASHE applies to one named dimension column, not to a family default"));
+        }
+        List<String> values = use.option(VALUES).orElse(null);
+        List<String> splays = use.option(SPLAYS).orElse(null);
+        if (values == null || splays == null) {
+          return Optional.of(BoxUse.Refusal.of(
+              "a SPLASHE column needs values (its possible values) and splays (the ASHE columns it filters)"));
+        }
+        if (values.size() < 2 || new HashSet<>(values).size() != values.size()) {
+          return Optional.of(BoxUse.Refusal.at(VALUES, "needs at least two distinct values"));
+        }
+        if (values.stream().anyMatch(v -> v.indexOf('\0') >= 0)) {
+          return Optional.of(BoxUse.Refusal.at(VALUES, "a value must not contain NUL"));
+        }
+        if (splays.isEmpty()) {
+          return Optional.of(BoxUse.Refusal.at(SPLAYS, "needs at least one ASHE column to splay"));
+        }
+        if (use.protectedQualifiers()) {
+          return Optional.of(BoxUse.Refusal.of("SPLASHE cannot be combined with protectQualifiers in the same family"));
+        }
+        for (String measure : splays) {
+          if (use.family().get(measure) != BoxKind.ASHE) {
+            return Optional.of(BoxUse.Refusal.of(
+                "splays: '" + measure + "' must be an ASHE column listed in the same family"));
+          }
+        }
+        return Optional.empty();
+      }
+
+      @Override
+      public String leakage(BoxUse use) {
+        return "the declared value list (qualifier names) and which value a query asks about; not the value of any"
+            + " row nor how many rows hold it; integrity as ASHE (none)";
+      }
+    };
+
     private final AsheBoxProvider boxes = new AsheBoxProvider(BoxKind.SPLASHE, true);
 
     @Override
@@ -38,6 +113,11 @@ public final class AsheBoxProvider implements BoxProvider {
     @Override
     public BoxTraits traits() {
       return boxes.traits();
+    }
+
+    @Override
+    public BoxRules rules() {
+      return RULES;
     }
 
     @Override
@@ -54,6 +134,11 @@ public final class AsheBoxProvider implements BoxProvider {
   @Override
   public BoxTraits traits() {
     return traits;
+  }
+
+  @Override
+  public BoxRules rules() {
+    return ASHE_RULES;
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.cryptoworker.cryptobox.det;
 
+import dev.cryptoworker.cryptobox.BoxUse;
+import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
@@ -9,6 +11,21 @@ import java.security.GeneralSecurityException;
 
 /** The DET kind: deterministic authenticated encryption ({@link DeterministicBox}); rows are found by equality. */
 public final class DeterministicBoxProvider implements BoxProvider {
+  private static final BoxRules RULES = new BoxRules() {
+    @Override
+    public boolean protectsRowKeys() {
+      return true;
+    }
+
+    @Override
+    public String leakage(BoxUse use) {
+      return use.place() == BoxUse.Place.ROW_KEY
+          ? "which operations touch the same row; the number of rows (bound to the table)"
+          : "equality of values in the same column (hence frequencies) and the length"
+              + " (+21 bytes); a value moved to another row of the same column is not detected";
+    }
+  };
+
   @Override
   public BoxKind kind() {
     return BoxKind.DET;
@@ -17,6 +34,11 @@ public final class DeterministicBoxProvider implements BoxProvider {
   @Override
   public BoxTraits traits() {
     return BoxTraits.keyed(true);
+  }
+
+  @Override
+  public BoxRules rules() {
+    return RULES;
   }
 
   @Override

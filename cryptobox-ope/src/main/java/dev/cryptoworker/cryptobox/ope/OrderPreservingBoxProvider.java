@@ -1,5 +1,10 @@
 package dev.cryptoworker.cryptobox.ope;
 
+import java.util.Set;
+import java.util.Map;
+import java.util.Optional;
+import dev.cryptoworker.cryptobox.BoxUse;
+import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
@@ -15,6 +20,46 @@ public final class OrderPreservingBoxProvider implements BoxProvider {
   /** The option naming how many sampled points each column's box remembers. */
   public static final String MEMO_ENTRIES = "ope.memoEntries";
 
+  private static final BoxRules RULES = new BoxRules() {
+    @Override
+    public boolean protectsRowKeys() {
+      return true;
+    }
+
+    @Override
+    public Set<BoxKind> companions() {
+      return Set.of(BoxKind.STD);
+    }
+
+    @Override
+    public Optional<BoxUse.Refusal> refusal(BoxUse use) {
+      if (!"date".equals(use.valueType())) {
+        return Optional.empty();
+      }
+      if (use.place() == BoxUse.Place.ROW_KEY) {
+        return Optional.of(BoxUse.Refusal.of("an OPE row key cannot have type date (its text form would be lost);"
+            + " store epoch milliseconds with type long, or ISO text with type string"));
+      }
+      return use.companion().isPresent() ? Optional.empty() : Optional.of(BoxUse.Refusal.of(
+          "OPE on type date needs companion: STD (the order key, the instant, does not keep the text's form;"
+              + " the authenticated companion does)"));
+    }
+
+    @Override
+    public String leakage(BoxUse use) {
+      if (use.place() == BoxUse.Place.ROW_KEY) {
+        return "as OPE: order, approximate values (leading bytes of each chunk readable),"
+            + " equality (integrity as OPE without companion)";
+      }
+      return "the order of all values of the column and approximately the values themselves"
+          + " (a number to within about its square root; the first 3-4 bytes of each 7-byte chunk"
+          + " of a string are readable), equality, the length; for strings, shared 7-byte-aligned prefixes; "
+          + (use.companion().isPresent()
+              ? "with companion STD (+33 bytes + value) integrity as STD"
+              : "without companion a valid ciphertext moved to another row is not detected");
+    }
+  };
+
   @Override
   public BoxKind kind() {
     return BoxKind.OPE;
@@ -23,6 +68,16 @@ public final class OrderPreservingBoxProvider implements BoxProvider {
   @Override
   public BoxTraits traits() {
     return BoxTraits.keyed(true);
+  }
+
+  @Override
+  public BoxRules rules() {
+    return RULES;
+  }
+
+  @Override
+  public Map<String, Integer> options() {
+    return Map.of(MEMO_ENTRIES, OrderPreservingBox.DEFAULT_MEMO_ENTRIES);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.cryptoworker.cryptobox.sse;
 
+import dev.cryptoworker.cryptobox.BoxUse;
+import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
@@ -9,6 +11,9 @@ import java.security.GeneralSecurityException;
 
 /** The SSE kind ({@link SearchableBox}): values found through a search index kept in every region. */
 public final class SearchableBoxProvider implements BoxProvider {
+  private static final BoxRules RULES = use -> "at rest the value's length (+33 bytes) and one pseudorandom index"
+      + " cell per value, nothing about which rows share a value; per search the tokens, how many entries the value"
+      + " ever had and which rows match (access pattern); per insert which value counter moved; integrity as STD";
   private static final BoxTraits TRAITS = new BoxTraits(BoxTraits.KeyHeader.KEY_ID_PREFIX, false, true, true, false,
       false);
 
@@ -20,6 +25,11 @@ public final class SearchableBoxProvider implements BoxProvider {
   @Override
   public BoxTraits traits() {
     return TRAITS;
+  }
+
+  @Override
+  public BoxRules rules() {
+    return RULES;
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.cryptoworker.cryptobox.std;
 
+import dev.cryptoworker.cryptobox.BoxUse;
+import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
@@ -9,6 +11,19 @@ import java.security.GeneralSecurityException;
 
 /** The STD kind: randomized authenticated encryption ({@link RandomizedBox}); its rows cannot be found again. */
 public final class RandomizedBoxProvider implements BoxProvider {
+  private static final BoxRules RULES = new BoxRules() {
+    @Override
+    public boolean protectsRowKeys() {
+      return true;
+    }
+
+    @Override
+    public String leakage(BoxUse use) {
+      return "the value's length (+33 bytes); nothing else: equal values look different;"
+          + " alteration or moving to another row or column is detected";
+    }
+  };
+
   @Override
   public BoxKind kind() {
     return BoxKind.STD;
@@ -17,6 +32,11 @@ public final class RandomizedBoxProvider implements BoxProvider {
   @Override
   public BoxTraits traits() {
     return BoxTraits.keyed(false);
+  }
+
+  @Override
+  public BoxRules rules() {
+    return RULES;
   }
 
   @Override

@@ -23,7 +23,7 @@ public final class BoxRegistry {
     this.providers = providers;
   }
 
-  /** Every installed box (with this version's modules: PLAIN, STD, DET, OPE, ASHE, SPLASHE, SSE). */
+  /** Every installed box. */
   public static BoxRegistry standard() {
     return STANDARD;
   }
@@ -68,9 +68,9 @@ public final class BoxRegistry {
   private BoxProvider provider(BoxKind kind) {
     BoxProvider p = providers.get(kind);
     if (p == null) {
-      throw new UnsupportedOperationException("the " + kind + " box is not installed: its module (cryptobox-"
-          + kind.name().toLowerCase(java.util.Locale.ROOT) + ") is not on the class path, or this version does not"
-          + " implement it (see the README's status section)");
+      throw new UnsupportedOperationException("no box of kind " + kind + " is installed (installed: "
+          + String.join(", ", providers.keySet().stream().map(BoxKind::name).toList())
+          + "); add the box module that provides it to the class path");
     }
     return p;
   }

@@ -5,11 +5,12 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.StoredFormat;
-import dev.cryptoworker.cryptobox.ashe.IdentifierSource;
+import dev.cryptoworker.cryptobox.IdentifierSource;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.security.GeneralSecurityException;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,9 +18,6 @@ import java.util.Optional;
  * format, identifier leases, the connection's options, and the registry (for a companion box).
  */
 public final class ColumnBoxContext implements BoxContext {
-  /** The option box providers ask for the OPE memo size by (the connection's {@code orderPreservingMemoEntries}). */
-  private static final String MEMO_ENTRIES = "ope.memoEntries";
-
   /** Creates the identifier source of an ASHE column from its key scope. */
   @FunctionalInterface
   public interface IdentifierSources {
@@ -31,17 +29,17 @@ public final class ColumnBoxContext implements BoxContext {
   private final KeyProvider keys;
   private final StoredFormat format;
   private final IdentifierSources identifiers;
-  private final int orderPreservingMemoEntries;
+  private final Map<String, Integer> boxOptions;
   private final BoxRegistry registry;
 
   public ColumnBoxContext(ColumnPolicy policy, KeyScope scope, KeyProvider keys, StoredFormat format,
-      IdentifierSources identifiers, int orderPreservingMemoEntries, BoxRegistry registry) {
+      IdentifierSources identifiers, Map<String, Integer> boxOptions, BoxRegistry registry) {
     this.policy = policy;
     this.scope = scope;
     this.keys = keys;
     this.format = format;
     this.identifiers = identifiers;
-    this.orderPreservingMemoEntries = orderPreservingMemoEntries;
+    this.boxOptions = boxOptions;
     this.registry = registry;
   }
 
@@ -73,7 +71,7 @@ public final class ColumnBoxContext implements BoxContext {
     BoxKind kind = policy.companion().get();
     KeyScope companionScope = new KeyScope(scope.table(), scope.family(), scope.column(), "companion", kind);
     return registry.create(new ColumnBoxContext(ColumnPolicy.of(kind, policy.type()), companionScope, keys, format,
-        identifiers, orderPreservingMemoEntries, registry));
+        identifiers, boxOptions, registry));
   }
 
   @Override
@@ -84,6 +82,6 @@ public final class ColumnBoxContext implements BoxContext {
 
   @Override
   public int option(String name, int fallback) {
-    return MEMO_ENTRIES.equals(name) ? orderPreservingMemoEntries : fallback;
+    return boxOptions.getOrDefault(name, fallback);
   }
 }

@@ -1,6 +1,6 @@
 package dev.cryptoworker.client.codec;
 
-import dev.cryptoworker.cryptobox.ashe.IdentifierSource;
+import dev.cryptoworker.cryptobox.IdentifierSource;
 import java.io.IOException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;

@@ -1,5 +1,6 @@
 package dev.cryptoworker.client.codec;
 
+import java.util.Map;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.StoredFormat;
@@ -46,7 +47,7 @@ final class StoredFormDiagnosis {
               KeyScope.column(table, family, scopeColumn, kind), keys, format,
               scope -> () -> {
                 throw new IllegalStateException("diagnosis never encrypts");
-              }, 0, registry));
+              }, Map.of(), registry));
           box.decrypt(stored, associatedData.apply(box));
           return "the stored cell was written as " + kind
               + (scopeColumn.equals(column) ? "" : " under the family default's keys")

@@ -92,7 +92,7 @@ public final class TableCodec {
   public TableCodec(TableSchema schema, KeyProvider keys) {
     this(schema, keys, BoxRegistry.standard(), scope -> () -> {
       throw new IOException("no identifier source configured for ASHE column " + scope.family() + ":" + scope.column());
-    }, SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().orderPreservingMemoEntries());
+    }, SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().boxOptions());
   }
 
   /** During an online migration: the codec of the schema the table moves from, and what changes. */
@@ -100,8 +100,8 @@ public final class TableCodec {
   private ColumnMigration migration;
 
   public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.IdentifierSources identifiers,
-      SearchCounters searchCounters, int orderPreservingMemoEntries) {
-    this(schema, keys, registry, identifiers, searchCounters, orderPreservingMemoEntries, OptionalInt.empty(),
+      SearchCounters searchCounters, Map<String, Integer> boxOptions) {
+    this(schema, keys, registry, identifiers, searchCounters, boxOptions, OptionalInt.empty(),
         schema.storedFormat().orElse(StoredFormat.LATEST));
   }
 
@@ -111,7 +111,7 @@ public final class TableCodec {
    * @param format the stored format of the table's keyed ciphertexts
    */
   public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.IdentifierSources identifiers,
-      SearchCounters searchCounters, int orderPreservingMemoEntries, OptionalInt identityKeyId, StoredFormat format) {
+      SearchCounters searchCounters, Map<String, Integer> boxOptions, OptionalInt identityKeyId, StoredFormat format) {
     this.schema = schema;
     this.format = format;
     this.searchCounters = searchCounters;
@@ -135,7 +135,7 @@ public final class TableCodec {
     this.registry = registry;
     this.boxes = (policy, scope, provider, what) -> {
       try {
-        return registry.create(new ColumnBoxContext(policy, scope, provider, format, identifiers, orderPreservingMemoEntries,
+        return registry.create(new ColumnBoxContext(policy, scope, provider, format, identifiers, boxOptions,
             registry));
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);

@@ -45,11 +45,11 @@ final class SeamFixture {
 
   SeamFixture(String rowBox, SecureTableOptions options) {
     schema = TableSchema.parse(SCHEMA).toBuilder()
-        .rowKey(ColumnPolicy.of(BoxKind.valueOf(rowBox), rowBox.equals("OPE") ? ValueType.STRING : ValueType.BYTES))
+        .rowKey(ColumnPolicy.of(BoxKind.of(rowBox), rowBox.equals("OPE") ? ValueType.STRING : ValueType.BYTES))
         .build();
     long[] ids = {0};
     codec = new TableCodec(schema, keys, BoxRegistry.standard(), scope -> () -> ++ids[0],
-        SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().orderPreservingMemoEntries());
+        SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().boxOptions());
     filters = new FilterTranslator(codec, options);
     encoder = new OperationEncoder(codec, filters);
     planner = new ScanPlanner(codec, encoder, filters, new IndexSearchPlanner(codec));

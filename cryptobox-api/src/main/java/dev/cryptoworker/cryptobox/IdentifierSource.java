@@ -1,0 +1,14 @@
+package dev.cryptoworker.cryptobox;
+
+import java.io.IOException;
+
+/**
+ * A service the client offers boxes through {@link BoxContext#service}: hands out identifiers that no other writer of the same column ever gets, across threads,
+ * processes and machines, preferably consecutive. ASHE and SPLASHE use it (one run of consecutive
+ * identifiers decrypts with two PRF calls).
+ */
+@FunctionalInterface
+public interface IdentifierSource {
+  /** A fresh identifier, at least 1. */
+  long nextId() throws IOException;
+}
