@@ -1,8 +1,8 @@
 package dev.cryptoworker.cli;
 
-import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.inspect.InspectedCell;
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.keys.KeysetKey;
 import dev.cryptoworker.schema.ColumnPolicy;

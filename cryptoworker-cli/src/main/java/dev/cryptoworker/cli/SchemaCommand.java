@@ -1,7 +1,7 @@
 package dev.cryptoworker.cli;
 
-import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cli.SchemaTargets.Setting;
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableSchema;

@@ -1,6 +1,5 @@
 package dev.cryptoworker.client;
 
-import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +13,7 @@ import dev.cryptoworker.cryptobox.BoxProviders;
 import dev.cryptoworker.cryptobox.PlainBoxProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A box the schema format knows but the registry lacks is refused when the codec is built. */

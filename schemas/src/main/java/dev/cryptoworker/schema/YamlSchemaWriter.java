@@ -1,6 +1,5 @@
 package dev.cryptoworker.schema;
 
-import dev.cryptoworker.cryptobox.BoxKind;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

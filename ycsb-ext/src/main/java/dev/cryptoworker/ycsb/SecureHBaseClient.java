@@ -1,10 +1,10 @@
 package dev.cryptoworker.ycsb;
 
-import dev.cryptoworker.cryptobox.ope.OrderPreservingBoxProvider;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
+import dev.cryptoworker.cryptobox.ope.OrderPreservingBoxProvider;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.TableSchema;

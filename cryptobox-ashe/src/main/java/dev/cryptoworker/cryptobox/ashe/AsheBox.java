@@ -1,9 +1,9 @@
 package dev.cryptoworker.cryptobox.ashe;
 
-import dev.cryptoworker.cryptobox.IdentifierSource;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.IdentifierSource;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;

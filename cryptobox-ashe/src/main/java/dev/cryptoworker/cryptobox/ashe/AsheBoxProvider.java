@@ -1,13 +1,13 @@
 package dev.cryptoworker.cryptobox.ashe;
 
-import dev.cryptoworker.cryptobox.IdentifierSource;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
 import dev.cryptoworker.cryptobox.BoxRules;
-import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.BoxTraits;
+import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.IdentifierSource;
 import java.security.GeneralSecurityException;
 import java.util.HashSet;
 import java.util.List;

@@ -1,16 +1,16 @@
 package dev.cryptoworker.cryptobox.ope;
 
-import java.util.Set;
-import java.util.Map;
-import java.util.Optional;
-import dev.cryptoworker.cryptobox.BoxUse;
-import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxTraits;
+import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import java.security.GeneralSecurityException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The OPE kind ({@link OrderPreservingBox}): values encoded by their type, an optional companion,

@@ -1,10 +1,9 @@
 package dev.cryptoworker.cryptobox.sse;
 
-import dev.cryptoworker.cryptobox.BoxUse;
-import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import java.security.GeneralSecurityException;

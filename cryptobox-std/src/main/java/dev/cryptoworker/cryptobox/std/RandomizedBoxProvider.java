@@ -1,11 +1,11 @@
 package dev.cryptoworker.cryptobox.std;
 
-import dev.cryptoworker.cryptobox.BoxUse;
-import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
+import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxTraits;
+import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import java.security.GeneralSecurityException;
 

@@ -6,7 +6,7 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.cell.RegionFanOut;
 import dev.cryptoworker.client.cell.ScanPlan;
 import dev.cryptoworker.client.cell.ScanPlanner;
-import dev.cryptoworker.client.codec.SplayedColumns;
+import dev.cryptoworker.client.codec.PresplitMeasure;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.migrate.MigratingColumns;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -52,27 +53,29 @@ public final class AggregationClient {
     this.regions = regions;
   }
 
-  /** Sum, count and average; SPLASHE-aware (see {@link #splayedCondition}). */
+  /** Sum, count and average; a presplit measure (SPLASHE) is summed per part (see {@link #presplitCondition}). */
   public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
-    SplayedCondition c = splayedCondition(scan.getFilter(), family, qualifier);
+    PresplitCondition c = presplitCondition(scan.getFilter(), family, qualifier);
     if (c != null) {
-      return splayed(new Scan(scan).setFilter(c.rest()), family, qualifier, c.dimension(), c.value());
+      // no row can hold a value outside the declared ones
+      Optional<PresplitMeasure.Part> part = c.measure().part(c.value());
+      return part.isEmpty() ? new AggregateResult(0, 0) : presplit(new Scan(scan).setFilter(c.rest()), family, part.get());
     }
     NavigableMap<byte[], AggregateResult> all = run(scan, family, qualifier, null, null);
     return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
   }
 
-  /** Grouped aggregates; grouping a splayed measure by its SPLASHE dimension reads the splayed columns. */
+  /** Grouped aggregates; grouping a presplit measure by its dimension sums the stored parts. */
   public NavigableMap<byte[], AggregateResult> aggregateBy(Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily,
       byte[] groupQualifier) throws IOException {
-    SplayedColumns splayed = codec.splayed(family).orElse(null);
-    String dimension = splayed == null ? null : splayed.dimensionOf(Bytes.toString(qualifier)).orElse(null);
-    if (dimension != null && Bytes.equals(family, groupFamily) && dimension.equals(Bytes.toString(groupQualifier))) {
+    PresplitMeasure presplit = codec.expansion(family).presplit(qualifier).orElse(null);
+    if (presplit != null && Bytes.equals(family, groupFamily)
+        && presplit.dimension().equals(Bytes.toString(groupQualifier))) {
       NavigableMap<byte[], AggregateResult> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-      for (String v : splayed.valuesOf(dimension)) {
-        AggregateResult r = splayed(scan, family, qualifier, dimension, v);
+      for (PresplitMeasure.Part part : presplit.parts()) {
+        AggregateResult r = presplit(scan, family, part);
         if (r.count() > 0) {
-          out.put(Bytes.toBytes(v), r);
+          out.put(Bytes.toBytes(part.value()), r);
         }
       }
       return out;
@@ -80,31 +83,25 @@ public final class AggregationClient {
     return run(scan, family, qualifier, groupFamily, groupQualifier);
   }
 
-  /** SPLASHE: sum(measure where dimension = v) is the sum of column measure|v; the count, of dimension|v. */
-  private AggregateResult splayed(Scan scan, byte[] family, byte[] measure, String dimension, String value)
-      throws IOException {
-    if (!codec.splayed(family).orElseThrow().valuesOf(dimension).contains(value)) {
-      return new AggregateResult(0, 0); // no row can hold a value outside the declared ones
-    }
-    NavigableMap<byte[], AggregateResult> sum =
-        run(scan, family, SplayedColumns.qualifier(Bytes.toString(measure), value), null, null);
-    NavigableMap<byte[], AggregateResult> count =
-        run(scan, family, SplayedColumns.qualifier(dimension, value), null, null);
+  /** The sum of the part's sum column, the count as the sum of its count column. */
+  private AggregateResult presplit(Scan scan, byte[] family, PresplitMeasure.Part part) throws IOException {
+    NavigableMap<byte[], AggregateResult> sum = run(scan, family, part.sumColumn(), null, null);
+    NavigableMap<byte[], AggregateResult> count = run(scan, family, part.countColumn(), null, null);
     return new AggregateResult(sum.isEmpty() ? 0 : sum.firstEntry().getValue().sum(),
         count.isEmpty() ? 0 : count.firstEntry().getValue().sum());
   }
 
-  /** A top-level {@code dimension EQUAL value} on the SPLASHE dimension that splays the measure. */
-  private record SplayedCondition(String dimension, String value, Filter rest) {}
+  /** A top-level {@code dimension EQUAL value} on the dimension that presplits the measure. */
+  private record PresplitCondition(PresplitMeasure measure, String value, Filter rest) {}
 
-  private SplayedCondition splayedCondition(Filter filter, byte[] family, byte[] measure) throws IOException {
-    SplayedColumns splayed = codec.splayed(family).orElse(null);
-    String dimension = splayed == null ? null : splayed.dimensionOf(Bytes.toString(measure)).orElse(null);
-    if (dimension == null || filter == null) {
+  private PresplitCondition presplitCondition(Filter filter, byte[] family, byte[] measure) throws IOException {
+    PresplitMeasure presplit = codec.expansion(family).presplit(measure).orElse(null);
+    if (presplit == null || filter == null) {
       return null;
     }
+    String dimension = presplit.dimension();
     if (isDimensionEquality(filter, family, dimension)) {
-      return new SplayedCondition(dimension, operand(filter), null);
+      return new PresplitCondition(presplit, operand(filter), null);
     }
     if (filter instanceof FilterList && ((FilterList) filter).getOperator() == FilterList.Operator.MUST_PASS_ALL) {
       List<Filter> children = ((FilterList) filter).getFilters();
@@ -112,7 +109,7 @@ public final class AggregationClient {
         if (isDimensionEquality(children.get(i), family, dimension)) {
           List<Filter> rest = new ArrayList<>(children);
           rest.remove(i);
-          return new SplayedCondition(dimension, operand(children.get(i)),
+          return new PresplitCondition(presplit, operand(children.get(i)),
               rest.isEmpty() ? null : new FilterList(FilterList.Operator.MUST_PASS_ALL, rest));
         }
       }

@@ -36,6 +36,14 @@ public interface ColumnExpansion {
     return Optional.empty();
   }
 
+  /**
+   * How the stored cells already split {@code measure} by a dimension's values, if they do (SPLASHE):
+   * aggregates then sum per value on the region servers. None by default.
+   */
+  default Optional<PresplitMeasure> presplit(byte[] measure) {
+    return Optional.empty();
+  }
+
   /** The policy of an internal stored qualifier, if it is one; none by default. */
   default Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
     return Optional.empty();

@@ -35,14 +35,14 @@ public final class SplayedColumns implements ColumnExpansion {
   private final FamilySchema family;
   private final String table;
 
-  SplayedColumns(TableCodec codec, FamilySchema family) {
+  public SplayedColumns(TableCodec codec, FamilySchema family) {
     this.codec = codec;
     this.family = family;
     this.table = codec.table();
   }
 
   /** The stored qualifier of {@code base}'s copy for dimension value {@code value}. */
-  public static byte[] qualifier(String base, String value) {
+  private static byte[] qualifier(String base, String value) {
     byte[] b = base.getBytes(StandardCharsets.UTF_8);
     byte[] v = value.getBytes(StandardCharsets.UTF_8);
     byte[] out = Arrays.copyOf(b, b.length + 1 + v.length);
@@ -73,13 +73,21 @@ public final class SplayedColumns implements ColumnExpansion {
   }
 
   /** The dimension that splays {@code measure}, if any. */
-  public Optional<String> dimensionOf(String measure) {
+  private Optional<String> dimensionOf(String measure) {
     return family.splayedBy(measure);
   }
 
   /** The declared values of {@code dimension}. */
-  public List<String> valuesOf(String dimension) {
+  private List<String> valuesOf(String dimension) {
     return family.policyFor(dimension).values();
+  }
+
+  /** Sum of {@code measure NUL v}, count from the indicators {@code dimension NUL v}. */
+  @Override
+  public Optional<PresplitMeasure> presplit(byte[] measure) {
+    String name = Bytes.toString(measure);
+    return dimensionOf(name).map(dimension -> new PresplitMeasure(dimension, valuesOf(dimension).stream()
+        .map(v -> new PresplitMeasure.Part(v, qualifier(name, v), qualifier(dimension, v))).toList()));
   }
 
   @Override

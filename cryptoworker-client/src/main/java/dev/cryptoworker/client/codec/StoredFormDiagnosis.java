@@ -1,6 +1,5 @@
 package dev.cryptoworker.client.codec;
 
-import java.util.Map;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.StoredFormat;
@@ -8,6 +7,7 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Function;
 

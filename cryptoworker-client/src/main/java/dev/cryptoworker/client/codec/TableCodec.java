@@ -36,6 +36,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -358,11 +360,6 @@ public final class TableCodec {
     return familyCodec(family).expansion;
   }
 
-  /** The family's SPLASHE columns, if it has any. */
-  public Optional<SplayedColumns> splayed(byte[] family) throws UnsupportedSecureOperationException {
-    ColumnExpansion e = familyCodec(family).expansion;
-    return e instanceof SplayedColumns ? Optional.of((SplayedColumns) e) : Optional.empty();
-  }
 
   private FamilyCodec familyCodec(byte[] family) throws UnsupportedSecureOperationException {
     FamilyCodec codec = families.get(Bytes.toString(family));
@@ -548,11 +545,10 @@ public final class TableCodec {
     return capability(family, qualifier, SearchableEquality.class).isPresent();
   }
 
-  /** Whether any column of {@code family} (its default included) is searchable. */
-  boolean hasSearchableColumns(FamilySchema family) {
-    FamilyCodec f = families.get(family.name());
-    return f.defaultBox.capability(SearchableEquality.class).isPresent()
-        || f.columnBoxes.values().stream().anyMatch(b -> b.capability(SearchableEquality.class).isPresent());
+  /** The kinds of {@code family}'s policies (its default included) whose traits pass {@code test}, in kind order. */
+  List<BoxKind> kindsIn(FamilySchema family, Predicate<BoxTraits> test) {
+    return Stream.concat(Stream.of(family.defaultPolicy()), family.columns().values().stream())
+        .map(ColumnPolicy::box).distinct().filter(k -> test.test(registry.traits(k))).sorted().toList();
   }
 
   /** The entry counters of searchable columns. */
