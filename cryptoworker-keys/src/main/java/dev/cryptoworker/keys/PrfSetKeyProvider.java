@@ -44,7 +44,8 @@ final class PrfSetKeyProvider implements KeyProvider {
   private final PrfSet prfs;
   /** Enabled key ids in keyset order (rotation appends), which PrfSet's map does not keep. */
   private final List<Integer> keysetOrder;
-  private final Map<String, KeyRing> cache = new ConcurrentHashMap<>();
+  /** Rings by their HKDF info: unambiguous, where a scope's toString() is not (a family may hold ", column="). */
+  private final Map<ByteBuffer, KeyRing> cache = new ConcurrentHashMap<>();
 
   private PrfSetKeyProvider(PrfSet prfs, List<Integer> keysetOrder) {
     this.prfs = prfs;
@@ -115,7 +116,7 @@ final class PrfSetKeyProvider implements KeyProvider {
     if (keyLengthBytes < 16 || keyLengthBytes > 64) {
       throw new IllegalArgumentException("key length must be 16..64 bytes: " + keyLengthBytes);
     }
-    String cacheKey = scope + "/" + keyLengthBytes;
+    ByteBuffer cacheKey = ByteBuffer.wrap(scope.derivationInfo(keyLengthBytes));
     KeyRing ring = cache.get(cacheKey);
     if (ring == null) {
       ring = derive(scope, keyLengthBytes);

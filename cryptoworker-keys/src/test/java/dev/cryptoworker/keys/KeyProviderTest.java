@@ -61,6 +61,17 @@ class KeyProviderTest {
   }
 
   @Test
+  void scopesThatPrintAlikeGetDifferentKeys() throws Exception {
+    KeyProvider keys = KeyProvider.fromMasterKey(master(4));
+    KeyScope a = KeyScope.column("t", "f, column=a", "b", BoxKind.STD);
+    KeyScope b = KeyScope.column("t", "f", "a, column=b", BoxKind.STD);
+    assertEquals(a.toString(), b.toString()); // what the ring cache was once keyed by
+    KeyRing first = keys.keyRing(a, 32);
+    assertFalse(first.primary().key().equalsKey(keys.keyRing(b, 32).primary().key()));
+    assertFalse(first.primary().key().equalsKey(keys.keyRing(a, 16).primary().key()));
+  }
+
+  @Test
   void differentMasterKeysGiveDifferentKeysAndIds() throws Exception {
     VersionedKey k1 = KeyProvider.fromMasterKey(master(1)).keyRing(NAME, 32).primary();
     VersionedKey k2 = KeyProvider.fromMasterKey(master(2)).keyRing(NAME, 32).primary();
