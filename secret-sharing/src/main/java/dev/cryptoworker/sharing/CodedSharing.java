@@ -42,8 +42,14 @@ abstract class CodedSharing implements SecretSharing {
     // A copy only where padding is needed (the caller's array is read, never changed or cleared).
     boolean padded = coded.length != code.dataChunks() * chunk;
     byte[] data = padded ? Arrays.copyOf(coded, code.dataChunks() * chunk) : coded;
+    AesCtrRandom randomness = RANDOM.get();
+    if (padded) {
+      // Random, not zeros: systematic shares carry the data as is, and a run of zeros would show
+      // where the coded bytes end. Readers cut the padding off at the header's coded length.
+      randomness.nextBytes(data, coded.length, data.length - coded.length);
+    }
     byte[] random = new byte[(code.threshold() - code.dataChunks()) * chunk];
-    RANDOM.get().nextBytes(random, 0, random.length);
+    randomness.nextBytes(random, 0, random.length);
     byte[][] shares = new byte[parameters.n()][];
     for (int i = 0; i < shares.length; i++) {
       shares[i] = new byte[ShareHeader.LENGTH + chunk];
