@@ -18,14 +18,7 @@ final class CodedShares {
 
   static Decoded decode(LinearCode code, ShareHeader.Checked shares, int chunk) throws ShareDecodingException {
     int t = code.threshold();
-    int available = shares.indexes().length;
-    for (int m = 0; m < available; m++) {
-      if (shares.shares()[m].length != ShareHeader.LENGTH + chunk) {
-        throw new ShareDecodingException("share " + shares.indexes()[m] + " has " + shares.shares()[m].length
-            + " bytes, " + (ShareHeader.LENGTH + chunk) + " expected for a value of " + shares.codedLength()
-            + " bytes (truncated or padded)");
-      }
-    }
+    int available = shares.indexes().length; // every one of the size the coded length gives (ShareHeader.usable)
     if (available == t) {
       return new Decoded(decodeFrom(code, shares, indexesOf(available, t), chunk, code.dataChunks()), Set.of());
     }

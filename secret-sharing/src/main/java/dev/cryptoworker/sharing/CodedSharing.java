@@ -1,7 +1,9 @@
 package dev.cryptoworker.sharing;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What every scheme here shares: bytes to code (the value, or a package made from it) cut into k
@@ -63,18 +65,28 @@ abstract class CodedSharing implements SecretSharing {
     return shares;
   }
 
-  /** The coded bytes from {@code shares}, and the shares found corrupt. */
+  /**
+   * The coded bytes from {@code shares}, and the shares found corrupt: those that disagree with
+   * the decoding, and those left out before it (a foreign header, a minority length, a wrong size).
+   */
   Reconstruction gather(Map<Integer, byte[]> shares) throws ShareDecodingException {
-    ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
+    ShareHeader.Checked checked = usable(shares);
     CodedShares.Decoded decoded = CodedShares.decode(code, checked, code.chunkFor(checked.codedLength()));
     byte[] data = decoded.data(); // fresh: the padding is cut off only where there is some
+    Set<Integer> corrupt = new HashSet<>(decoded.corrupt());
+    corrupt.addAll(checked.unusable().keySet());
     return new Reconstruction(data.length == checked.codedLength() ? data : Arrays.copyOf(data, checked.codedLength()),
-        decoded.corrupt());
+        corrupt);
+  }
+
+  private ShareHeader.Checked usable(Map<Integer, byte[]> shares) throws ShareDecodingException {
+    return ShareHeader.usable(shares, kind, parameters.n(), code.threshold(),
+        length -> ShareHeader.LENGTH + code.chunkFor(length));
   }
 
   @Override
   public byte[] regenerate(Map<Integer, byte[]> shares, int index) throws ShareDecodingException {
-    ShareHeader.Checked checked = ShareHeader.check(shares, kind, parameters.n(), code.threshold());
+    ShareHeader.Checked checked = usable(shares);
     return CodedShares.regenerate(code, checked, code.chunkFor(checked.codedLength()), kind, index);
   }
 }

@@ -83,29 +83,54 @@ class SecretSharingTest {
     }
   }
 
+  /**
+   * A share that is not of this split (moved to another index, truncated, of another value or
+   * scheme) is an erasure: the value still joins from the others, with the share reported corrupt,
+   * or, with too few left, the refusal names it and why.
+   */
+  private static void assertErasure(SecretSharing s, byte[] value, Map<Integer, byte[]> given, int bad, String why)
+      throws Exception {
+    if (given.size() - 1 >= s.threshold()) {
+      Reconstruction r = s.join(given, AD);
+      assertArrayEquals(value, r.value(), s.kind() + ", share " + bad + " " + why);
+      assertTrue(r.corruptShares().contains(bad), s.kind() + ": share " + bad + " not reported: " + r.corruptShares());
+    } else {
+      ShareDecodingException e = assertThrows(ShareDecodingException.class, () -> s.join(given, AD));
+      assertTrue(e.getMessage().contains("need " + s.threshold() + " shares, have " + (given.size() - 1))
+          && e.getMessage().contains("share " + bad + " " + why), e.getMessage());
+    }
+  }
+
   @Test
-  void tooFewOrForeignSharesAreRefusedByName() throws Exception {
+  void foreignSharesAreErasuresAndTooFewAreRefusedByName() throws Exception {
+    byte[] value = "patient record".getBytes(StandardCharsets.UTF_8);
+    int erasuresTolerated = 0;
     for (SecretSharing s : allSchemes(6, 2, 2)) {
-      byte[][] shares = s.split("patient record".getBytes(StandardCharsets.UTF_8), AD);
+      byte[][] shares = s.split(value, AD);
       int t = s.threshold();
       int[] tooFew = java.util.Arrays.copyOfRange(new int[] {0, 2, 5, 1}, 0, t - 1);
       ShareDecodingException few = assertThrows(ShareDecodingException.class, () -> s.join(pick(shares, tooFew), AD));
       assertTrue(few.getMessage().contains("need " + t + " shares, have " + (t - 1)), few.getMessage());
-      Map<Integer, byte[]> moved = pick(shares, new int[] {0, 1, 2, 3});
+      int[] five = {0, 1, 2, 3, 5};
+      Map<Integer, byte[]> moved = pick(shares, five);
       moved.put(4, shares[3]);
       moved.remove(3);
-      ShareDecodingException wrongIndex = assertThrows(ShareDecodingException.class, () -> s.join(moved, AD));
-      assertTrue(wrongIndex.getMessage().contains("share 4 says it is share 3"), wrongIndex.getMessage());
-      Map<Integer, byte[]> truncated = pick(shares, new int[] {0, 1, 2, 3});
+      assertErasure(s, value, moved, 4, "says it is share 3");
+      Map<Integer, byte[]> truncated = pick(shares, five);
       truncated.put(2, java.util.Arrays.copyOf(shares[2], shares[2].length - 1));
-      ShareDecodingException cut = assertThrows(ShareDecodingException.class, () -> s.join(truncated, AD));
-      assertTrue(cut.getMessage().contains("share 2 has"), cut.getMessage());
+      assertErasure(s, value, truncated, 2, "has " + (shares[2].length - 1) + " bytes");
       byte[][] other = s.split("another value, longer".getBytes(StandardCharsets.UTF_8), AD);
-      Map<Integer, byte[]> mixed = pick(shares, new int[] {0, 1, 2});
+      Map<Integer, byte[]> mixed = pick(shares, five);
       mixed.put(3, other[3]);
-      ShareDecodingException versions = assertThrows(ShareDecodingException.class, () -> s.join(mixed, AD));
-      assertTrue(versions.getMessage().contains("disagree on the value's length"), versions.getMessage());
+      assertErasure(s, value, mixed, 3, "disagrees with the others on the value's length");
+      Map<Integer, byte[]> even = pick(shares, new int[] {0, 1});
+      even.put(2, other[2]);
+      even.put(3, other[3]);
+      ShareDecodingException split = assertThrows(ShareDecodingException.class, () -> s.join(even, AD));
+      assertTrue(split.getMessage().contains("disagree on the value's length"), split.getMessage());
+      erasuresTolerated += five.length - 1 >= t ? 1 : 0;
     }
+    assertTrue(erasuresTolerated >= 3, "schemes that joined around a foreign share: " + erasuresTolerated);
     SecretSharing shamir = allSchemes(6, 2, 2).get(0);
     byte[][] raid = allSchemes(6, 2, 2).get(2).split(new byte[10], AD);
     ShareDecodingException scheme = assertThrows(ShareDecodingException.class,
@@ -113,116 +138,21 @@ class SecretSharingTest {
     assertTrue(scheme.getMessage().contains("made by scheme SECURE_RAID, not SHAMIR"), scheme.getMessage());
   }
 
+  /** One faulty cluster of four (n = 4, r = 1) no longer makes every value unreadable. */
   @Test
-  void corruptSharesAreCorrectedWithTwoSpareAndDetectedWithOne() throws Exception {
-    byte[] value = "diagnosis: seasonal allergy, follow-up in six months".getBytes(StandardCharsets.UTF_8);
-    for (SecretSharing s : allSchemes(8, 2, 2)) {
-      for (int bad = 0; bad < 8; bad++) {
-        byte[][] shares = s.split(value, AD);
-        shares[bad][ShareHeader.LENGTH + 3] ^= 0x40;
-        Reconstruction fixed = s.join(pick(shares, GfArithmeticTest.range(8)), AD);
-        assertArrayEquals(value, fixed.value(), s.kind() + ", share " + bad + " corrupt");
-        assertEquals(Set.of(bad), fixed.corruptShares(), s.kind().toString());
-        // One spare share: the corruption is detected, never decoded into a wrong value.
-        Map<Integer, byte[]> oneSpare = pick(shares, GfArithmeticTest.range(8));
-        for (int i = 0; oneSpare.size() > s.threshold() + 1; i++) {
-          if (i != bad) {
-            oneSpare.remove(i);
-          }
-        }
-        ShareDecodingException e = assertThrows(ShareDecodingException.class, () -> s.join(oneSpare, AD),
-            s.kind() + ", share " + bad);
-        assertTrue(e.getMessage().contains("disagree"), e.getMessage());
-      }
-    }
-  }
-
-  @Test
-  void keyedAndCanariedSchemesDetectCorruptionEvenAtTheThreshold() throws Exception {
-    for (SecretSharing s : allSchemes(6, 2, 2)) {
-      if (s.kind() != SharingKind.AONT_RS && s.kind() != SharingKind.AES_RS) {
-        continue;
-      }
-      byte[][] shares = s.split(new byte[300], AD);
-      shares[1][ShareHeader.LENGTH + 10] ^= 1;
-      assertThrows(ShareDecodingException.class, () -> s.join(pick(shares, new int[] {0, 1, 2, 3}), AD),
-          s.kind().toString());
-    }
-    SecretSharing aes = allSchemes(6, 2, 2).get(4);
-    byte[][] shares = aes.split(new byte[30], AD);
-    ShareDecodingException e = assertThrows(ShareDecodingException.class,
-        () -> aes.join(pick(shares, new int[] {0, 1, 2, 3}), AssociatedData.of("value", "other".getBytes())));
-    assertTrue(e.getMessage().contains("does not decrypt"), e.getMessage());
-  }
-
-  @Test
-  void impossibleParametersAreRefusedWithTheReason() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SharingParameters(4, 2, 2));
-    assertTrue(e.getMessage().contains("z + r must be below n"), e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> new SharingParameters(1, 0, 0));
-    assertThrows(IllegalArgumentException.class, () -> new SharingParameters(4, -1, 1));
-    IllegalArgumentException noPrivacy = assertThrows(IllegalArgumentException.class,
-        () -> SecretSharings.create(SharingKind.SHAMIR, new SharingParameters(4, 1, 0), null));
-    assertTrue(noPrivacy.getMessage().contains("needs z >= 1"), noPrivacy.getMessage());
-    assertThrows(IllegalArgumentException.class,
-        () -> SecretSharings.create(SharingKind.AES_RS, new SharingParameters(4, 1, 0), null));
-  }
-
-  @Test
-  void aMissingOrCorruptShareIsRegeneratedAsTheSplitMadeIt() throws Exception {
-    byte[] value = new byte[3000];
-    new SplittableRandom(11).nextBytes(value);
-    for (SecretSharing s : allSchemes(6, 2, 2)) {
+  void oneMalformedShareOfFourIsAnErasure() throws Exception {
+    byte[] value = new byte[4_000];
+    new SplittableRandom(5).nextBytes(value);
+    for (SecretSharing s : allSchemes(4, 1, 1)) {
       byte[][] shares = s.split(value, AD);
-      for (int missing = 0; missing < 6; missing++) {
-        Map<Integer, byte[]> others = pick(shares, GfArithmeticTest.range(6));
-        others.remove(missing);
-        assertArrayEquals(shares[missing], s.regenerate(others, missing), s.kind() + ", share " + missing);
-      }
-      // With a corrupt share among five and enough spares to correct it (Shamir: any 3 decode), the
-      // regenerated share is still the original one.
-      if (s.kind() == SharingKind.SHAMIR) {
-        Map<Integer, byte[]> withCorrupt = pick(shares, new int[] {0, 1, 2, 3, 4});
-        byte[] bad = shares[2].clone();
-        bad[ShareHeader.LENGTH] ^= 1;
-        withCorrupt.put(2, bad);
-        assertArrayEquals(shares[5], s.regenerate(withCorrupt, 5));
-      }
-    }
-  }
-
-  @Test
-  void secureRaidReadsPartOfAValueFromTheKeySharesAndTheDataSharesHoldingIt() throws Exception {
-    SplittableRandom random = new SplittableRandom(11);
-    for (int[] p : PARAMETERS) {
-      SecretSharing s = SecretSharings.create(SharingKind.SECURE_RAID, new SharingParameters(p[0], p[1], p[2]), null);
-      PartialReads reads = s.partialReads().orElseThrow();
-      int z = p[2];
-      int k = p[0] - p[1] - z;
-      assertArrayEquals(GfArithmeticTest.range(z), reads.keyShares());
-      for (int length : new int[] {1, 100, 4096, 40_000}) {
-        byte[] value = new byte[length];
-        random.nextBytes(value);
-        byte[][] shares = s.split(value, AD);
-        for (int trial = 0; trial < 30; trial++) {
-          int offset = random.nextInt(length + 8);
-          int wanted = random.nextInt(Math.max(1, length / 3));
-          int[] data = reads.dataSharesFor(shares[0], offset, wanted);
-          int end = Math.min(length, offset + wanted);
-          String what = java.util.Arrays.toString(p) + ", " + length + " bytes, [" + offset + ", +" + wanted + ")";
-          if (offset >= end) {
-            assertEquals(0, data.length, what);
-          } else {
-            assertTrue(data.length >= 1 && data.length <= k, what);
-            for (int i : data) {
-              assertTrue(i >= z && i < z + k, what + ": data share " + i);
-            }
-          }
-          Map<Integer, byte[]> given = pick(shares, reads.keyShares());
-          given.putAll(pick(shares, data));
-          byte[] expected = offset >= end ? new byte[0] : java.util.Arrays.copyOfRange(value, offset, end);
-          assertArrayEquals(expected, reads.read(given, offset, wanted), what);
-        }
+      for (int bad = 0; bad < 4; bad++) {
+        Map<Integer, byte[]> given = pick(shares, new int[] {0, 1, 2, 3});
+        byte[] broken = shares[bad].clone();
+        broken[3] ^= 0x01; // the header's length
+        given.put(bad, broken);
+        Reconstruction r = s.join(given, AD);
+        assertArrayEquals(value, r.value(), s.kind() + ", share " + bad);
+        assertEquals(Set.of(bad), r.corruptShares(), s.kind() + ", share " + bad);
       }
     }
   }
@@ -245,7 +175,7 @@ class SecretSharingTest {
     Map<Integer, byte[]> mixed = pick(shares, new int[] {0, 1});
     mixed.put(2, other[2]);
     assertTrue(assertThrows(ShareDecodingException.class, () -> reads.read(mixed, 0, 10)).getMessage()
-        .contains("disagree on the value's length"));
+        .contains("share 2 disagrees with the others on the value's length"));
     assertThrows(IllegalArgumentException.class, () -> reads.dataSharesFor(shares[0], -1, 10));
     for (SecretSharing any : allSchemes(6, 2, 2)) {
       assertEquals(any.kind() == SharingKind.SECURE_RAID, any.partialReads().isPresent(), any.kind().toString());
