@@ -8,9 +8,10 @@ import org.apache.hadoop.hbase.DoNotRetryIOException;
  * returns such a cell; it throws this instead.
  *
  * <p>The message names the table, row, column and reason, for example {@code table patients, row
- * 'p-0042', column identification:name (STD): authentication failed: the ciphertext was altered,
- * moved from another cell, or made under a different key}. The row is shown decoded when the row
- * key itself decoded, otherwise as stored.
+ * '\x01\x9F...' (as stored), column identification:name (STD): authentication failed: the
+ * ciphertext was altered, moved from another cell, or made under a different key}. A row whose key
+ * is protected is named by its stored key, which the server holds anyway, never by its plaintext
+ * (messages end up in logs); rows of PLAIN row keys are named as they are.
  */
 public final class CellDecodingException extends DoNotRetryIOException {
   private static final long serialVersionUID = 1L;
@@ -33,7 +34,7 @@ public final class CellDecodingException extends DoNotRetryIOException {
     return table;
   }
 
-  /** The row, printable ({@code Bytes.toStringBinary}). */
+  /** The row as the message names it ({@code Bytes.toStringBinary}; stored form for protected row keys). */
   public String row() {
     return row;
   }

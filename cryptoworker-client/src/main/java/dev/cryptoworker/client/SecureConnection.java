@@ -81,7 +81,7 @@ public final class SecureConnection implements Closeable {
   /** The name of the cluster a single {@link Builder#connection} registers. */
   public static final String DEFAULT_CLUSTER = "default";
   /** Table descriptor attribute: the stored format of the table's keyed ciphertexts (absent: 1). */
-  static final String STORED_FORMAT_ATTRIBUTE = "cryptoworker.storedformat";
+  static final String STORED_FORMAT_ATTRIBUTE = KeyCheck.FORMAT_ATTRIBUTE;
   private static final int IDENTIFIER_BLOCK = 1024;
   private static final int POOL_THREADS = 16;
 
@@ -283,6 +283,12 @@ public final class SecureConnection implements Closeable {
       codec = codecsInFormat.get(name).apply(format);
     }
     String check = descriptor.getValue(KeyCheck.ATTRIBUTE);
+    if (check == null && recorded != null) {
+      // Every version that records the format writes the key check with it.
+      throw new KeyMismatchException(name.getNameAsString(), "the descriptor records a stored format ("
+          + STORED_FORMAT_ATTRIBUTE + ") but no key check (" + KeyCheck.ATTRIBUTE + "): it was altered; refused"
+          + " because a wrong key could not be detected; restore the attribute from a copy of the descriptor");
+    }
     if (check == null) {
       LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
           + " will not be detected before reads", name);

@@ -26,6 +26,8 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
@@ -183,6 +185,39 @@ class StoredFormatTest {
       assertEquals("note of patient 4", Bytes.toString(t.get(new Get(toBytes(4L))).getValue(F, toBytes("note"))));
     }
     rawCells(hbase, schema, 5 + 16 + 8);
+  }
+
+  /** The descriptor's format attribute is bound by the key check: altered or removed, the table is refused. */
+  @Test
+  void alteredDescriptorMetadataIsRefusedBeforeAnyRead(Connection hbase) throws Exception {
+    TableSchema schema = schema("descriptor", "");
+    KeyProvider keys = SecureFixture.randomKeys();
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      write(t, 0, 5);
+    }
+    TableName name = SecureFixture.name(schema);
+    try (Admin admin = hbase.getAdmin()) {
+      TableDescriptor created = admin.getDescriptor(name);
+      String[][] alterations = {
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "1", "created in stored format 2, but its descriptor now says 1"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, null, "created in stored format 2, but its descriptor now says 1"},
+          {"cryptoworker.keycheck", null, "records a stored format (cryptoworker.storedformat) but no key check"}};
+      for (String[] a : alterations) {
+        TableDescriptorBuilder altered = TableDescriptorBuilder.newBuilder(created);
+        admin.modifyTable((a[1] == null ? altered.removeValue(a[0]) : altered.setValue(a[0], a[1])).build());
+        try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
+          KeyMismatchException e = assertThrows(KeyMismatchException.class, () -> secure.getTable(name));
+          assertTrue(e.getMessage().contains("table " + name.getNameAsString()) && e.getMessage().contains(a[2]),
+              e.getMessage());
+        }
+      }
+      admin.modifyTable(created);
+    }
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
+        Table t = secure.getTable(name)) {
+      assertEquals("note of patient 1", Bytes.toString(t.get(new Get(toBytes(1L))).getValue(F, toBytes("note"))));
+    }
   }
 
   /** Keysets rotated before format 2 may hold two keys ending in the same byte: new tables then get format 1. */

@@ -187,8 +187,9 @@ public final class CellLayout implements StorageLayout {
   /** Encodes a batch, taking the search-index entry numbers of all its puts in one round trip. */
   private <I extends Row, O> List<O> encodeBatch(List<? extends I> operations, Encoding<I, O> encoding)
       throws IOException {
-    encoder.takeSearchEntriesAhead(operations);
     try {
+      // Inside the try: numbers taken before a failure must not outlive this batch (forward privacy).
+      encoder.takeSearchEntriesAhead(operations);
       return encodeAll(operations, encoding);
     } finally {
       encoder.releaseSearchEntries();
@@ -226,8 +227,8 @@ public final class CellLayout implements StorageLayout {
     // the wrong type) fails alone, in its result, like an action the servers refuse.
     List<Row> encoded = new ArrayList<>(actions.size());
     int[] positions = new int[actions.size()];
-    encoder.takeSearchEntriesAhead(actions);
     try {
+      encoder.takeSearchEntriesAhead(actions); // inside the try, as in encodeBatch
       for (int i = 0; i < actions.size(); i++) {
         try {
           encoded.add(encoder.encodeAction(actions.get(i)));

@@ -3,6 +3,7 @@ package dev.cryptoworker.client.codec;
 import dev.cryptoworker.client.KeyMismatchException;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import java.nio.ByteBuffer;
@@ -17,41 +18,59 @@ import java.util.HexFormat;
  * key is silent: DET row keys and operands encrypt differently, so gets, exists and equality scans
  * just find nothing.
  *
- * <p>Value: {@code 0x01 || key id (4) || HMAC-SHA256(k, table)[0..16)}, with k derived for the
- * table under the keyset's oldest key, the key of every row key and qualifier name, so rotations
- * do not change it. Reveals the oldest key's id (as every ciphertext does) and nothing else.
+ * <p>Value: {@code 0x02 || key id (4) || HMAC-SHA256(k, table, stored format)[0..16)}, with k
+ * derived for the table under the keyset's oldest key, the key of every row key and qualifier
+ * name, so rotations do not change it. The check binds the table's stored format ({@code
+ * cryptoworker.storedformat}), so a server that alters or removes that attribute is caught before
+ * any cell is read in the wrong format. Checks of version 1 ({@code 0x01}, tables created before
+ * format binding) cover the table name only; they are still accepted, and a migration rewrites them
+ * as version 2. Reveals the oldest key's id (as every ciphertext does) and nothing else.
  */
 public final class KeyCheck {
   public static final String ATTRIBUTE = "cryptoworker.keycheck";
-  private static final byte FORMAT = 1;
+  /** The descriptor attribute of the table's stored format, which the check binds. */
+  public static final String FORMAT_ATTRIBUTE = "cryptoworker.storedformat";
+  /** Version 1: the table name only (tables created before the check bound the stored format). */
+  private static final byte TABLE_ONLY = 1;
+  /** Version 2: the table name and its stored format. */
+  private static final byte WITH_FORMAT = 2;
 
   private final String table;
+  private final StoredFormat format;
   private final KeyedPrf.Tag expected;
 
   private final KeyProvider keys;
 
-  private KeyCheck(String table, KeyedPrf.Tag expected, KeyProvider keys) {
+  private KeyCheck(String table, StoredFormat format, KeyedPrf.Tag expected, KeyProvider keys) {
     this.table = table;
+    this.format = format;
     this.expected = expected;
     this.keys = keys;
   }
 
-  /** The check of {@code table} under {@code keys}' oldest key. */
-  static KeyCheck of(KeyProvider keys, String table) throws GeneralSecurityException {
-    return new KeyCheck(table, KeyedPrf.of(keys, scope(table), message(table)), keys);
+  /** The check of {@code table}, stored in {@code format}, under {@code keys}' oldest key. */
+  static KeyCheck of(KeyProvider keys, String table, StoredFormat format) throws GeneralSecurityException {
+    return new KeyCheck(table, format, KeyedPrf.of(keys, scope(table), message(table, format)), keys);
   }
 
   /** The check of {@code table} under key {@code keyId} (the identity key a migration moves rows to). */
-  static KeyCheck of(KeyProvider keys, String table, int keyId) throws GeneralSecurityException {
-    return new KeyCheck(table, KeyedPrf.of(keys, scope(table), message(table), keyId), keys);
+  static KeyCheck of(KeyProvider keys, String table, StoredFormat format, int keyId) throws GeneralSecurityException {
+    return new KeyCheck(table, format, KeyedPrf.of(keys, scope(table), message(table, format), keyId), keys);
   }
 
   private static KeyScope scope(String table) {
     return new KeyScope(table, "", "", "key-check", BoxKind.STD); // kind: key-derivation label
   }
 
-  private static byte[] message(String table) {
-    return AssociatedData.of("cryptoworker-key-check", table.getBytes(StandardCharsets.UTF_8));
+  /** The MAC's input: the table, and (version 2) the stored format; null format: version 1. */
+  private static byte[] message(String table, StoredFormat format) {
+    byte[] name = table.getBytes(StandardCharsets.UTF_8);
+    return format == null ? AssociatedData.of("cryptoworker-key-check", name)
+        : AssociatedData.of("cryptoworker-key-check", name, ("format " + format.number()).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private byte[] tag(int keyId, StoredFormat format) throws GeneralSecurityException {
+    return KeyedPrf.of(keys, scope(table), message(table, format), keyId).tag();
   }
 
   /** The id of the key this check is under: the key of the table's row keys and qualifier names. */
@@ -59,10 +78,27 @@ public final class KeyCheck {
     return expected.keyId();
   }
 
+  private boolean matches(byte[] tag, int keyId, StoredFormat other) {
+    try {
+      return MessageDigest.isEqual(tag, tag(keyId, other));
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
   /** The attribute value to store with the table. */
   public String encode() {
-    return HexFormat.of().formatHex(ByteBuffer.allocate(1 + 4 + KeyedPrf.TAG_BYTES).put(FORMAT)
-        .putInt(expected.keyId()).put(expected.tag()).array());
+    return encode(WITH_FORMAT, expected.keyId(), expected.tag());
+  }
+
+  /** The version 1 value of this check, as versions before format binding wrote it. */
+  String encodeTableOnly() throws GeneralSecurityException {
+    return encode(TABLE_ONLY, expected.keyId(), tag(expected.keyId(), null));
+  }
+
+  private static String encode(byte version, int keyId, byte[] tag) {
+    return HexFormat.of().formatHex(ByteBuffer.allocate(1 + 4 + KeyedPrf.TAG_BYTES).put(version).putInt(keyId)
+        .put(tag).array());
   }
 
   /**
@@ -78,10 +114,11 @@ public final class KeyCheck {
     } catch (IllegalArgumentException e) {
       b = null;
     }
-    if (b == null || b.length != 1 + 4 + KeyedPrf.TAG_BYTES || b[0] != FORMAT) {
+    if (b == null || b.length != 1 + 4 + KeyedPrf.TAG_BYTES || b[0] != TABLE_ONLY && b[0] != WITH_FORMAT) {
       throw new KeyMismatchException(table, "malformed key check attribute " + ATTRIBUTE
           + " on the table (altered, or written by a newer version)");
     }
+    boolean bindsFormat = b[0] == WITH_FORMAT;
     ByteBuffer in = ByteBuffer.wrap(b, 1, b.length - 1);
     int keyId = in.getInt();
     byte[] tag = new byte[KeyedPrf.TAG_BYTES];
@@ -89,7 +126,7 @@ public final class KeyCheck {
     if (keyId != expected.keyId()) {
       boolean known;
       try {
-        known = MessageDigest.isEqual(tag, KeyedPrf.of(keys, scope(table), message(table), keyId).tag());
+        known = MessageDigest.isEqual(tag, tag(keyId, bindsFormat ? format : null));
       } catch (GeneralSecurityException e) {
         known = false;
       }
@@ -103,7 +140,22 @@ public final class KeyCheck {
               + Integer.toUnsignedString(expected.keyId(), 16)
               + "): wrong master key or keyset file (every read would find nothing)");
     }
-    if (!MessageDigest.isEqual(tag, expected.tag())) {
+    byte[] wanted;
+    try {
+      wanted = bindsFormat ? expected.tag() : tag(keyId, null);
+    } catch (GeneralSecurityException e) {
+      throw new KeyMismatchException(table, "cannot derive the key check's key (" + e.getMessage() + ")");
+    }
+    if (!MessageDigest.isEqual(tag, wanted)) {
+      if (bindsFormat) {
+        for (StoredFormat other : StoredFormat.values()) {
+          if (other != format && matches(tag, keyId, other)) {
+            throw new KeyMismatchException(table, "the table was created in stored format " + other.number()
+                + ", but its descriptor now says " + format.number() + " (" + FORMAT_ATTRIBUTE + " altered or removed):"
+                + " refused before any cell is read in the wrong format; restore the attribute");
+          }
+        }
+      }
       throw new KeyMismatchException(table, "key id " + Integer.toUnsignedString(keyId, 16)
           + " of this client is not the key the table was created with: wrong key material");
     }

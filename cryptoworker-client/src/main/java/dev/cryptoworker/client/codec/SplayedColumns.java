@@ -197,7 +197,7 @@ public final class SplayedColumns implements ColumnExpansion {
       return null;
     }
     if (indicator != 1) {
-      throw new CellDecodingException(table, Bytes.toStringBinary(row),
+      throw new CellDecodingException(table, codec.printableRow(row),
           "column " + family.name() + ":" + base + " (SPLASHE)",
           "indicator decrypts to " + indicator + ", neither 0 nor 1: the stored cells were altered");
     }

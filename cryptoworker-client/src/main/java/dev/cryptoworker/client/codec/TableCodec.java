@@ -123,8 +123,8 @@ public final class TableCodec {
     try {
       // kind: key-derivation label of the ring whose ids are the keyset's (any scope has them)
       this.allKeys = keys.keyRing(KeyScope.column(table, "", "", BoxKind.STD), 32);
-      this.keyCheck = identityKeyId.isPresent() ? KeyCheck.of(keys, table, identityKeyId.getAsInt())
-          : KeyCheck.of(keys, table);
+      this.keyCheck = identityKeyId.isPresent() ? KeyCheck.of(keys, table, format, identityKeyId.getAsInt())
+          : KeyCheck.of(keys, table, format);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + table + ": cannot derive keys", e);
     }
@@ -297,6 +297,25 @@ public final class TableCodec {
     return rowBox.capability(PlaintextStorage.class).isPresent();
   }
 
+  /**
+   * How messages name a decoded row: as it is when row keys are stored in plaintext; else by its
+   * stored key, which the server holds anyway (rows that can be found again: DET, OPE), or not at
+   * all. A protected row key is plaintext the application protects; exceptions end up in logs.
+   */
+  public String printableRow(byte[] row) {
+    if (rowKeysInPlaintext()) {
+      return Bytes.toStringBinary(row);
+    }
+    if (registry.traits(schema.rowKeyPolicy().box()).findsStoredRows()) {
+      try {
+        return Bytes.toStringBinary(encodeRow(row)) + " (as stored)";
+      } catch (IOException | RuntimeException e) {
+        return "(protected row key)";
+      }
+    }
+    return "(protected row key)";
+  }
+
   /** Whether stored row keys sort as the plaintext keys do (PLAIN or OPE), so row ranges map to stored ranges. */
   public boolean rowKeysKeepOrder() {
     return rowKeysInPlaintext() || rowBox.capability(OrderOnCiphertext.class).isPresent();
@@ -393,7 +412,7 @@ public final class TableCodec {
       return f.qualifierBox.decrypt(stored, AssociatedData.of("qualifier", tableBytes, family));
     } catch (GeneralSecurityException e) {
       throw new CellDecodingException(
-          table, Bytes.toStringBinary(row), "qualifier in family " + Bytes.toString(family) + " (DET)",
+          table, printableRow(row), "qualifier in family " + Bytes.toString(family) + " (DET)",
           e.getMessage());
     }
   }
@@ -485,7 +504,7 @@ public final class TableCodec {
       String why = diagnosis.explain(f.name(), column, policy, stored,
           other -> valueAssociatedData(other, row, family, qualifier), keyIdOf(stored, policy.box()));
       throw new CellDecodingException(
-          table, Bytes.toStringBinary(row), describeColumn(family, qualifier), e.getMessage() + "; " + why);
+          table, printableRow(row), describeColumn(family, qualifier), e.getMessage() + "; " + why);
     }
   }
 
@@ -587,7 +606,7 @@ public final class TableCodec {
     try {
       return additiveOrFail(family, storedQualifier).decryptNumber(stored);
     } catch (GeneralSecurityException e) {
-      throw new CellDecodingException(table, Bytes.toStringBinary(row), describeColumn(family, storedQualifier),
+      throw new CellDecodingException(table, printableRow(row), describeColumn(family, storedQualifier),
           e.getMessage());
     }
   }

@@ -113,7 +113,7 @@ final class ShareReconciler {
       if (answering - holding >= absentAfter) {
         return null; // deleted, or a write that reached too few clusters; repair removes the strays
       }
-      throw new IOException("table " + codec.table() + ", row " + Bytes.toStringBinary(row) + ", family "
+      throw new IOException("table " + codec.table() + ", row " + codec.printableRow(row) + ", family "
           + Bytes.toStringBinary(family) + ": the newest version (" + newest + ") has " + shares.size() + " of the "
           + sharing.threshold() + " shares needed, and " + (answering - holding) + " answering clusters hold none"
           + " (" + describe(answered) + "); an older version is not returned in its place: bring the clusters back,"
@@ -124,7 +124,7 @@ final class ShareReconciler {
     try {
       joined = sharing.join(shares, null);
     } catch (ShareDecodingException e) {
-      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(row),
+      throw new CellDecodingException(codec.table(), codec.printableRow(row),
           codec.describeColumn(family, qualifier), "shares do not decode: " + e.getMessage());
     }
     if (!joined.corruptShares().isEmpty()) {
