@@ -111,7 +111,7 @@ public final class CellLayout implements StorageLayout {
     ScanPlan plan = plan(scan);
     if (plan.searchesIndex()) {
       return new DecodingResultScanner(new ListResultScanner(regions.scanEachRegion(plan.serverScan())), decoder, plan,
-          codec.table());
+          codec.table(), this::currentValue);
     }
     return new DecodingResultScanner(raw.getScanner(plan.serverScan()), decoder, plan, codec.table());
   }
@@ -126,7 +126,14 @@ public final class CellLayout implements StorageLayout {
     ScanPlan plan = plan(scan);
     Scan piece = RegionFanOut.within(plan.serverScan(), storedStartRow, storedStopRow);
     ResultScanner stored = piece == null ? new ListResultScanner(List.of()) : raw.getScanner(piece);
-    return new DecodingResultScanner(stored, decoder, plan, codec.table());
+    return new DecodingResultScanner(stored, decoder, plan, codec.table(), this::currentValue);
+  }
+
+  /** The current decrypted value of one column of {@code row}, or null (for a search's row check). */
+  private byte[] currentValue(byte[] row, byte[] family, byte[] qualifier) throws IOException {
+    Cell cell = decoder.decode(raw.get(encoder.encode(new Get(row).addColumn(family, qualifier))))
+        .getColumnLatestCell(family, qualifier);
+    return cell == null ? null : CellUtil.cloneValue(cell);
   }
 
   @Override

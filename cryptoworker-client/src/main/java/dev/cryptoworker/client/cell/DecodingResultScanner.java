@@ -3,6 +3,7 @@ package dev.cryptoworker.client.cell;
 import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.search.SearchCheck;
 import dev.cryptoworker.client.spi.ClientSideFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,6 +33,9 @@ public final class DecodingResultScanner implements SecureResultScanner {
   private final ResultScanner raw;
   private final RowDecoder decoder;
   private final ClientSideFilter residual;
+  private final SearchCheck searchCheck;
+  private final SearchCheck.ColumnReader columns;
+  private long failedSearchCheck;
   private final PlainRowRange rowRange;
   private final int limit;
   private final boolean skipUndecodable;
@@ -41,6 +45,16 @@ public final class DecodingResultScanner implements SecureResultScanner {
   private boolean done;
 
   public DecodingResultScanner(ResultScanner raw, RowDecoder decoder, ScanPlan plan, String table) {
+    this(raw, decoder, plan, table, (row, family, qualifier) -> {
+      throw new IllegalStateException("a search check without a column reader");
+    });
+  }
+
+  /** As above; {@code columns} reads what a search check needs and a row lacks. */
+  public DecodingResultScanner(ResultScanner raw, RowDecoder decoder, ScanPlan plan, String table,
+      SearchCheck.ColumnReader columns) {
+    this.searchCheck = plan.searchCheck();
+    this.columns = columns;
     this.skipUndecodable = plan.skipUndecodable();
     this.table = table;
     this.raw = raw;
@@ -80,6 +94,14 @@ public final class DecodingResultScanner implements SecureResultScanner {
         continue;
       }
       if (row == null) {
+        continue;
+      }
+      if (searchCheck != null && !searchCheck.holds(row, columns)) {
+        // Index cells are not bound to rows: a server can make a search return any row.
+        failedSearchCheck++;
+        LOG.warn("Table {}: a search returned a row that does not hold the searched value (an index cell copied"
+            + " to another row, or the row changed during the search): dropped; {} dropped by this scan", table,
+            failedSearchCheck);
         continue;
       }
       if (rowRange != null && !rowRange.contains(row.getRow())) {

@@ -1,5 +1,6 @@
 package dev.cryptoworker.client.cell;
 
+import dev.cryptoworker.client.search.SearchCheck;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -14,15 +15,21 @@ import org.apache.hadoop.hbase.filter.FilterList;
  * @param limit maximum rows returned after client-side evaluation, or -1
  * @param clientSideReason why part of the scan runs on the client, or null
  * @param skipUndecodable whether stored rows that do not decode are skipped and counted
- * @param searchesIndex whether the server scan selects its rows through the search index (then
- *     every region is asked in parallel, and the limit applies on the client)
+ * @param searchCheck if the server scan selects its rows through the search index (then every
+ *     region is asked in parallel, and the limit applies on the client), the check each returned
+ *     row must pass; else null
  */
 public record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange rowRange, int limit, String clientSideReason,
-    boolean skipUndecodable, boolean searchesIndex) {
+    boolean skipUndecodable, SearchCheck searchCheck) {
 
   /** This plan with the residual filter replaced. */
   ScanPlan withResidualFilter(Filter residual) {
-    return new ScanPlan(serverScan, residual, rowRange, limit, clientSideReason, skipUndecodable, searchesIndex);
+    return new ScanPlan(serverScan, residual, rowRange, limit, clientSideReason, skipUndecodable, searchCheck);
+  }
+
+  /** Whether the server scan selects its rows through the search index. */
+  public boolean searchesIndex() {
+    return searchCheck != null;
   }
 
   public boolean evaluatesOnClient() {
@@ -31,13 +38,13 @@ public record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange row
 
   /** Where each part of the scan runs, naming filters by type only (operands may be secret). */
   public String describe() {
-    StringBuilder s = new StringBuilder(searchesIndex ? "region servers: SSE index search in every region"
+    StringBuilder s = new StringBuilder(searchesIndex() ? "region servers: SSE index search in every region"
         : serverScan.getStartRow().length == 0 && serverScan.getStopRow().length == 0
             ? "region servers: scan of the whole table" : "region servers: scan of a stored key range");
     if (serverScan.getFilter() != null) {
       s.append(", filter ").append(describe(serverScan.getFilter()));
     }
-    s.append("; client: decrypts");
+    s.append("; client: decrypts").append(searchesIndex() ? ", checks each row holds the searched values" : "");
     if (rowRange != null) {
       s.append(", checks the row range");
     }

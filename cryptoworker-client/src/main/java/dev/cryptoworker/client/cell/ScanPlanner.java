@@ -104,7 +104,7 @@ public final class ScanPlanner {
       out.setLimit(-1); // the client applies the limit after its own filtering
     }
     return new ScanPlan(out, t.clientResidual(), residualRange, reason == null && search.isEmpty() ? -1 : limit, reason,
-        SecureScans.skipsUndecodableRows(scan, filters.options()), search.isPresent());
+        SecureScans.skipsUndecodableRows(scan, filters.options()), search.map(IndexSearchPlanner.IndexSearch::check).orElse(null));
   }
 
   /** What a search through the index cannot honour, refused rather than answered differently. */

@@ -230,7 +230,7 @@ public final class MovingRowsLayout implements StorageLayout {
     boolean hasRange = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
     return new ScanPlan(stored, scan.getFilter() == null ? null : CellLayout.copyOf(scan.getFilter()),
         hasRange ? PlainRowRange.of(scan) : null, scan.getLimit(), reason,
-        SecureScans.skipsUndecodableRows(scan, options), false);
+        SecureScans.skipsUndecodableRows(scan, options), null);
   }
 
   /** Logical rows of a whole-table scan over both stored forms, each once (see the class comment). */

@@ -28,11 +28,8 @@ import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
  * its counter has handed out when the search starts.
  */
 public final class IndexSearchPlanner {
-  /** A search: the request, and the rest of the filter (null if none). */
-  public record IndexSearch(SearchRequest request, Filter rest) {}
-
-  /** One searchable equality. */
-  private record Equality(byte[] family, byte[] qualifier, byte[] value) {}
+  /** A search: the request, the rest of the filter (null if none), and the check of the rows it returns. */
+  public record IndexSearch(SearchRequest request, Filter rest, SearchCheck check) {}
 
   private final TableCodec codec;
 
@@ -45,15 +42,15 @@ public final class IndexSearchPlanner {
     if (filter == null) {
       return Optional.empty();
     }
-    List<List<Equality>> clauses = new ArrayList<>();
+    List<List<SearchCheck.Equality>> clauses = new ArrayList<>();
     Filter rest = null;
-    List<Equality> whole = clause(filter);
+    List<SearchCheck.Equality> whole = clause(filter);
     if (whole != null) {
       clauses.add(whole);
     } else if (filter instanceof FilterList && ((FilterList) filter).getOperator() == FilterList.Operator.MUST_PASS_ALL) {
       List<Filter> others = new ArrayList<>();
       for (Filter child : ((FilterList) filter).getFilters()) {
-        List<Equality> c = clause(child);
+        List<SearchCheck.Equality> c = clause(child);
         if (c != null) {
           clauses.add(c);
         } else {
@@ -66,11 +63,11 @@ public final class IndexSearchPlanner {
     if (clauses.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new IndexSearch(request(clauses), rest));
+    return Optional.of(new IndexSearch(request(clauses), rest, new SearchCheck(clauses)));
   }
 
   /** The equalities of {@code f} if it is one searchable equality or an OR of them, else null. */
-  private List<Equality> clause(Filter f) throws IOException {
+  private List<SearchCheck.Equality> clause(Filter f) throws IOException {
     if (f instanceof SingleColumnValueFilter && !(f instanceof SingleColumnValueExcludeFilter)) {
       SingleColumnValueFilter s = (SingleColumnValueFilter) f;
       if (!codec.isSearchable(s.getFamily(), s.getQualifier())) {
@@ -85,13 +82,13 @@ public final class IndexSearchPlanner {
                 + " setFilterIfMissing(true) (rows without the column cannot be found through the index) and keep"
                 + " setLatestVersionOnly(true)");
       }
-      return List.of(new Equality(s.getFamily(), s.getQualifier(), s.getComparator().getValue()));
+      return List.of(new SearchCheck.Equality(s.getFamily(), s.getQualifier(), s.getComparator().getValue()));
     }
     if (f instanceof FilterList && ((FilterList) f).getOperator() == FilterList.Operator.MUST_PASS_ONE
         && !((FilterList) f).getFilters().isEmpty()) {
-      List<Equality> out = new ArrayList<>();
+      List<SearchCheck.Equality> out = new ArrayList<>();
       for (Filter child : ((FilterList) f).getFilters()) {
-        List<Equality> c = clause(child);
+        List<SearchCheck.Equality> c = clause(child);
         if (c == null) {
           return null;
         }
@@ -102,13 +99,13 @@ public final class IndexSearchPlanner {
     return null;
   }
 
-  private SearchRequest request(List<List<Equality>> clauses) throws IOException {
+  private SearchRequest request(List<List<SearchCheck.Equality>> clauses) throws IOException {
     List<ValueIndex> indexes = new ArrayList<>();
     List<List<List<ValueIndex>>> perTerm = new ArrayList<>();
-    for (List<Equality> clause : clauses) {
+    for (List<SearchCheck.Equality> clause : clauses) {
       List<List<ValueIndex>> terms = new ArrayList<>();
-      for (Equality e : clause) {
-        List<ValueIndex> versions = codec.valueIndexes(e.family, e.qualifier, e.value);
+      for (SearchCheck.Equality e : clause) {
+        List<ValueIndex> versions = codec.valueIndexes(e.family(), e.qualifier(), e.value());
         indexes.addAll(versions);
         terms.add(versions);
       }
@@ -120,14 +117,14 @@ public final class IndexSearchPlanner {
     for (int i = 0; i < clauses.size(); i++) {
       List<SearchRequest.Term> terms = new ArrayList<>();
       for (int j = 0; j < clauses.get(i).size(); j++) {
-        Equality e = clauses.get(i).get(j);
+        SearchCheck.Equality e = clauses.get(i).get(j);
         List<byte[]> tokens = new ArrayList<>();
         for (ValueIndex version : perTerm.get(i).get(j)) {
           for (SubtreeToken t : version.searchTokens(counts.get(at++))) {
             tokens.add(t.toBytes());
           }
         }
-        terms.add(new SearchRequest.Term(e.family, SearchIndexCells.qualifier(codec.encodeQualifier(e.family, e.qualifier)),
+        terms.add(new SearchRequest.Term(e.family(), SearchIndexCells.qualifier(codec.encodeQualifier(e.family(), e.qualifier())),
             tokens));
       }
       out.add(terms);
