@@ -18,6 +18,7 @@ import java.util.TreeSet;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.Filter;
@@ -33,7 +34,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * RegionSearchIndex}, and reads only those rows, in row order, with the scan's own families, filter
  * and versions. A row is returned only if its current index cell for every clause holds one of the
  * clause's keys, so an entry of an overwritten or deleted value never returns its row; such
- * entries are dropped from the map as they are found.
+ * entries are dropped from the map as they are found. The caller's filter may hide index cells
+ * (a qualifier filter, FirstKeyOnlyFilter): a row whose filtered cells do not show a match has its
+ * index cells read again without the filter, and is returned, or its entries forgotten, by those.
  */
 final class SearchingRegionScanner extends AnsweringRegionScanner {
   /** Refuses requests that would make a region expand more keys than this (2^24, 16 M). */
@@ -42,6 +45,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
   /** One term: where its index cells are and the keys its tokens reach. */
   private record Term(byte[] family, byte[] indexQualifier, Set<EntryKey> keys) {}
 
+  private final Region region;
   private final RegionInfo regionInfo;
   private final RegionSearchIndex index;
   private final List<List<Term>> clauses;
@@ -55,6 +59,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
   private SearchingRegionScanner(Region region, RegionScanner opened, Scan scan, RegionSearchIndex index,
       List<List<Term>> clauses) throws IOException {
     super("a search scan cannot reseek");
+    this.region = region;
     this.regionInfo = region.getRegionInfo();
     this.opened = opened;
     this.index = index;
@@ -173,7 +178,12 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
           result.addAll(row);
           return more;
         }
-        forgetStale(key, row);
+        List<Cell> indexCells = currentIndexCells(key);
+        if (matches(indexCells)) {
+          result.addAll(row); // the caller's filter hid the index cells, not the match
+          return more;
+        }
+        forgetStale(key, indexCells);
       }
     } while (more);
     finish();
@@ -204,7 +214,18 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
     return null;
   }
 
-  /** The candidate's entries that its cells no longer hold leave the map. */
+  /** The row's current index cells of every term, read without the caller's filter, time range or columns. */
+  private List<Cell> currentIndexCells(byte[] row) throws IOException {
+    Get get = new Get(row);
+    for (List<Term> clause : clauses) {
+      for (Term t : clause) {
+        get.addColumn(t.family, t.indexQualifier);
+      }
+    }
+    return region.get(get, false);
+  }
+
+  /** The candidate's entries that its current index cells ({@code cells}, unfiltered) no longer hold leave the map. */
   private void forgetStale(byte[] row, List<Cell> cells) {
     List<EntryKey> keys = candidates.get(row);
     if (keys == null) {

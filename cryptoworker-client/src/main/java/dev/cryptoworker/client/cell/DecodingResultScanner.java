@@ -93,8 +93,8 @@ public final class DecodingResultScanner implements SecureResultScanner {
             table, e.column(), e.reason(), skipped);
         continue;
       }
-      if (row == null) {
-        continue;
+      if (row == null || row.isEmpty()) {
+        continue; // only internal cells (index cells) came back: no logical cell to return
       }
       if (searchCheck != null && !searchCheck.holds(row, columns)) {
         // Index cells are not bound to rows: a server can make a search return any row.

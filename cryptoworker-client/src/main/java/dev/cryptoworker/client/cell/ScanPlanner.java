@@ -112,6 +112,10 @@ public final class ScanPlanner {
     String problem = scan.isReversed() ? "a reversed scan"
         : !scan.getTimeRange().isAllTime() ? "a time range (the index finds rows by their current value)"
         : scan.getBatch() > 0 || scan.getAllowPartialResults() ? "setBatch or setAllowPartialResults"
+        : !scan.getColumnFamilyTimeRange().isEmpty() ? "setColumnFamilyTimeRange (the index finds rows by their current"
+            + " value)"
+        : scan.getMaxResultsPerColumnFamily() >= 0 || scan.getRowOffsetPerColumnFamily() > 0
+            ? "setMaxResultsPerColumnFamily or setRowOffsetPerColumnFamily (they can hide the cells a search checks)"
         : null;
     if (problem != null) {
       throw new UnsupportedSecureOperationException(codec.table(), "scan",
