@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -34,7 +35,14 @@ public final class PackCodec {
   private final String table;
   private final CryptoBox box;
   private final PackCompression compression;
+  /**
+   * Entries are padded by default: powers of two from 128 bytes to 4 KiB (then multiples of 4 KiB),
+   * at most doubling an entry's size while its stored size tells only its tier.
+   */
+  public static final List<Integer> DEFAULT_ENTRY_PADDING_TIERS = List.of(128, 256, 512, 1024, 2048, 4096);
+
   private final int[] paddingTiers;
+  private final int[] entryPaddingTiers;
   private final Dictionaries dictionaries;
 
   private PackCodec(Builder b) {
@@ -42,6 +50,7 @@ public final class PackCodec {
     this.box = b.box;
     this.compression = b.compression;
     this.paddingTiers = b.paddingTiers;
+    this.entryPaddingTiers = b.entryPaddingTiers;
     this.dictionaries = b.dictionaries;
   }
 
@@ -51,18 +60,20 @@ public final class PackCodec {
 
   /** The stored bytes of pack {@code packId} holding {@code rows}, compressed with {@code dictionary} if not null. */
   public byte[] seal(byte[] packId, PackRows rows, PackDictionary dictionary) throws GeneralSecurityException {
-    return box.encrypt(pad(compress(rows, dictionary)), associatedData(packId));
+    return box.encrypt(pad(compress(rows, dictionary), paddingTiers), associatedData(packId));
   }
 
   /**
    * The stored bytes of an APPEND-mode entry: {@code rows} (one put's cells, with their versions)
-   * written under stored row {@code storedKey} as cell {@code entryId}. Sealed as a pack is, but
-   * not padded (an entry is one row, as a per-row cell), and bound to its row and id under a label
-   * of its own, so an entry never opens as a pack nor under another row or id.
+   * written under stored row {@code storedKey} as cell {@code entryId}. Sealed as a pack is, padded
+   * to the entry tiers ({@link Builder#entryPaddingTiers}), and bound to its row and id under a
+   * label of its own, so an entry never opens as a pack nor under another row or id. The padding
+   * hides how well one row compressed (against the table's dictionary, say), which anyone who can
+   * insert rows could otherwise use as a size oracle, as in CRIME; only the tier shows.
    */
   public byte[] sealEntry(byte[] storedKey, byte[] entryId, PackRows rows, PackDictionary dictionary)
       throws GeneralSecurityException {
-    return box.encrypt(compress(rows, dictionary), entryAssociatedData(storedKey, entryId));
+    return box.encrypt(pad(compress(rows, dictionary), entryPaddingTiers), entryAssociatedData(storedKey, entryId));
   }
 
   /**
@@ -100,21 +111,26 @@ public final class PackCodec {
     return out.toByteArray();
   }
 
-  private byte[] pad(byte[] plain) {
-    return Arrays.copyOf(plain, paddedLength(plain.length));
+  private static byte[] pad(byte[] plain, int[] tiers) {
+    return Arrays.copyOf(plain, paddedLength(plain.length, tiers));
+  }
+
+  /** The length a pack of {@code length} bytes is padded to. */
+  int paddedLength(int length) {
+    return paddedLength(length, paddingTiers);
   }
 
   /** The length {@code length} bytes are padded to: the smallest tier that holds them, or a multiple of the largest. */
-  int paddedLength(int length) {
-    if (paddingTiers.length == 0) {
+  private static int paddedLength(int length, int[] tiers) {
+    if (tiers.length == 0) {
       return length;
     }
-    for (int tier : paddingTiers) {
+    for (int tier : tiers) {
       if (length <= tier) {
         return tier;
       }
     }
-    int largest = paddingTiers[paddingTiers.length - 1];
+    int largest = tiers[tiers.length - 1];
     return (int) Math.min(Integer.MAX_VALUE - 64, ((long) length + largest - 1) / largest * largest);
   }
 
@@ -210,6 +226,7 @@ public final class PackCodec {
     private final CryptoBox box;
     private PackCompression compression = PackCompression.ZSTD;
     private int[] paddingTiers = new int[0];
+    private int[] entryPaddingTiers = DEFAULT_ENTRY_PADDING_TIERS.stream().mapToInt(Integer::intValue).toArray();
     private Dictionaries dictionaries;
 
     private Builder(String table, CryptoBox box) {
@@ -228,14 +245,27 @@ public final class PackCodec {
      * holds them (beyond the largest, to a multiple of it), so stored sizes say only the tier.
      */
     public Builder paddingTiers(int... tiers) {
+      this.paddingTiers = checkedTiers(tiers);
+      return this;
+    }
+
+    /**
+     * Size tiers of APPEND-mode entries, as {@link #paddingTiers} for packs; by default {@link
+     * #DEFAULT_ENTRY_PADDING_TIERS}. No tiers: each entry's stored size follows its compressed size.
+     */
+    public Builder entryPaddingTiers(int... tiers) {
+      this.entryPaddingTiers = checkedTiers(tiers);
+      return this;
+    }
+
+    private int[] checkedTiers(int... tiers) {
       for (int i = 0; i < tiers.length; i++) {
         if (tiers[i] <= 0 || i > 0 && tiers[i] <= tiers[i - 1]) {
           throw new IllegalArgumentException("table " + table + ": padding tiers must be positive and ascending, got "
               + Arrays.toString(tiers));
         }
       }
-      this.paddingTiers = tiers.clone();
-      return this;
+      return tiers.clone();
     }
 
     /** Where packs' dictionaries are found by version (needed to open packs compressed with one). */

@@ -231,6 +231,35 @@ class PackCodecTest {
         .openEntry(bytes("row-1"), id, stored));
   }
 
+  /**
+   * An entry's stored size tells only its tier, not how well the row compressed (a size oracle for
+   * whoever can insert rows, as in CRIME): a value that repeats the others and one that does not,
+   * of the same length, are stored alike; without tiers they are not (the oracle the default closes).
+   */
+  @Test
+  void entriesArePaddedToTiersByDefault() throws Exception {
+    PackCodec codec = codec("events", PackCompression.ZSTD, null);
+    PackCodec unpadded = PackCodec.builder("events", BOX).entryPaddingTiers().build();
+    SplittableRandom random = new SplittableRandom(9);
+    byte[] noise = new byte[60];
+    random.nextBytes(noise);
+    String guess = "penicillin penicillin penicillin penicillin penicillin pen";
+    List<Integer> padded = new ArrayList<>();
+    List<Integer> bare = new ArrayList<>();
+    for (byte[] value : List.of(bytes(guess), java.util.HexFormat.of().formatHex(noise).substring(0, guess.length())
+        .getBytes(StandardCharsets.US_ASCII))) {
+      PackRows entry = new PackRows();
+      entry.putIfNewer(bytes("row-1"), F, bytes("allergy"), value, new CellVersion(1_700_000_000_000L, 3));
+      byte[] stored = codec.sealEntry(bytes("row-1"), bytes("e/1"), entry, null);
+      assertEquals(entry, codec.openEntry(bytes("row-1"), bytes("e/1"), stored));
+      padded.add(stored.length);
+      bare.add(unpadded.sealEntry(bytes("row-1"), bytes("e/1"), entry, null).length);
+    }
+    assertEquals(padded.get(0), padded.get(1), "padded entries of one tier");
+    assertTrue(bare.get(0) < bare.get(1), "unpadded, the repetitive value compresses smaller: " + bare);
+    assertEquals(List.of(128, 256, 512, 1024, 2048, 4096), PackCodec.DEFAULT_ENTRY_PADDING_TIERS);
+  }
+
   @Test
   void zstdWritesBareFramesAndStillReadsFullOnes() throws Exception {
     PackDictionary dictionary = PackDictionaries.train(PackCompression.ZSTD, 1, samples(0, 2_000), 16 << 10);

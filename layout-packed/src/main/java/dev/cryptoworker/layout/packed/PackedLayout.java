@@ -198,7 +198,9 @@ public final class PackedLayout extends ClientOnlyLayout {
   private static PackCodec packCodec(TableCodec codec, PackCodec.Dictionaries dictionaries) {
     PackedTableLayout spec = (PackedTableLayout) codec.schema().layout();
     return PackCodec.builder(codec.table(), packBox(codec)).compression(spec.compression())
-        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray()).dictionaries(dictionaries).build();
+        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray())
+        .entryPaddingTiers(spec.entryPadding().stream().mapToInt(Integer::intValue).toArray())
+        .dictionaries(dictionaries).build();
   }
 
   /** The box packs, entries and dictionaries are sealed with. */

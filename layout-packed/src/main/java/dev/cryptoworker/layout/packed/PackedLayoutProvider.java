@@ -1,5 +1,6 @@
 package dev.cryptoworker.layout.packed;
 
+import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.client.spi.LayoutContext;
 import dev.cryptoworker.client.spi.LayoutProvider;
@@ -43,7 +44,7 @@ public final class PackedLayoutProvider implements LayoutProvider {
   @Override
   public TableLayout read(LayoutSection section) {
     section.allowOnly("mode", "rowsPerPack", "compression", "dictionary", "padding", "cluster", "epochMillis",
-        "leaseMillis");
+        "leaseMillis", "entryPadding");
     PackMode mode = section.enumValue("mode", PackMode.class, PackMode.GENERIC);
     long epochMillis = appendMillis(section, mode, "epochMillis", PackedTableLayout.DEFAULT_EPOCH_MILLIS, 86_400_000);
     long leaseMillis = appendMillis(section, mode, "leaseMillis", PackedTableLayout.DEFAULT_LEASE_MILLIS, 600_000);
@@ -57,15 +58,28 @@ public final class PackedLayoutProvider implements LayoutProvider {
     if (dictionary && !compression.supportsDictionaries()) {
       throw section.error("dictionary", compression + " has no dictionaries (ZSTD and DEFLATE have)");
     }
-    List<Integer> padding = section.integerList("padding", "[1024, 4096, 16384] (ascending sizes in bytes)");
-    for (int i = 0; i < padding.size(); i++) {
-      if (padding.get(i) <= 0 || i > 0 && padding.get(i) <= padding.get(i - 1)) {
-        throw section.itemError("padding", i, "padding tiers must be positive and ascending, got " + padding.get(i)
-            + " after " + padding.subList(0, i));
+    List<Integer> padding = tiers(section, "padding", "[1024, 4096, 16384] (ascending sizes in bytes)");
+    List<Integer> entryPadding = PackCodec.DEFAULT_ENTRY_PADDING_TIERS;
+    if (section.has("entryPadding")) {
+      if (mode != PackMode.APPEND) {
+        throw section.error("entryPadding", "entryPadding applies to mode APPEND only (this table is " + mode + ")");
       }
+      entryPadding = tiers(section, "entryPadding", "[128, 256, 512] (ascending sizes in bytes; [] for none)");
     }
     return new PackedTableLayout(mode, rowsPerPack, compression, dictionary, padding,
-        section.string("cluster", TableLayout.DEFAULT_CLUSTER), epochMillis, leaseMillis);
+        section.string("cluster", TableLayout.DEFAULT_CLUSTER), epochMillis, leaseMillis, entryPadding);
+  }
+
+  /** A list of padding tiers: positive and ascending. */
+  private static List<Integer> tiers(LayoutSection section, String field, String example) {
+    List<Integer> tiers = section.integerList(field, example);
+    for (int i = 0; i < tiers.size(); i++) {
+      if (tiers.get(i) <= 0 || i > 0 && tiers.get(i) <= tiers.get(i - 1)) {
+        throw section.itemError(field, i, "padding tiers must be positive and ascending, got " + tiers.get(i)
+            + " after " + tiers.subList(0, i));
+      }
+    }
+    return tiers;
   }
 
   /** An APPEND-mode duration in milliseconds, between 100 and {@code max}; refused under GENERIC. */
@@ -100,6 +114,9 @@ public final class PackedLayoutProvider implements LayoutProvider {
     if (p.mode() == PackMode.APPEND) {
       fields.put("epochMillis", p.epochMillis());
       fields.put("leaseMillis", p.leaseMillis());
+      if (!p.entryPadding().equals(PackCodec.DEFAULT_ENTRY_PADDING_TIERS)) {
+        fields.put("entryPadding", p.entryPadding());
+      }
     }
     return fields;
   }

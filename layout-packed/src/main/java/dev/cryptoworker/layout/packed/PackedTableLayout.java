@@ -1,5 +1,6 @@
 package dev.cryptoworker.layout.packed;
 
+import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackMode;
 import dev.cryptoworker.schema.TableLayout;
@@ -11,11 +12,13 @@ import java.util.Objects;
  * about {@code rowsPerPack} consecutive rows, each pack compressed (with a trained dictionary if
  * {@code dictionary}), padded to the first of {@code padding}'s tiers that holds it, and encrypted
  * as one stored cell on {@code cluster}. In APPEND mode a new epoch is opened every {@code
- * epochMillis}, and a client holding an epoch's merge lease that has not renewed it for {@code
- * leaseMillis} is presumed dead.
+ * epochMillis}, a client holding an epoch's merge lease that has not renewed it for {@code
+ * leaseMillis} is presumed dead, and each write's entry is padded to the first of {@code
+ * entryPadding}'s tiers that holds it.
  */
 public record PackedTableLayout(PackMode mode, int rowsPerPack, PackCompression compression, boolean dictionary,
-    List<Integer> padding, String cluster, long epochMillis, long leaseMillis) implements TableLayout {
+    List<Integer> padding, String cluster, long epochMillis, long leaseMillis, List<Integer> entryPadding)
+    implements TableLayout {
   /** The layout's name in schemas. */
   public static final String TYPE = "PACKED";
   /** MiniCrypt's packs of 50 rows reached most of the whole-dataset compression ratio. */
@@ -29,16 +32,24 @@ public record PackedTableLayout(PackMode mode, int rowsPerPack, PackCompression 
     Objects.requireNonNull(compression, "compression");
     Objects.requireNonNull(cluster, "cluster");
     padding = List.copyOf(padding);
+    entryPadding = List.copyOf(entryPadding);
     if (epochMillis <= 0 || leaseMillis <= 0) {
       throw new IllegalArgumentException("epochMillis and leaseMillis must be positive, got " + epochMillis + " and "
           + leaseMillis);
     }
   }
 
-  /** A layout with APPEND's epoch and lease lengths at their defaults. */
+  /** A layout with APPEND's epoch and lease lengths and entry padding at their defaults. */
   public PackedTableLayout(PackMode mode, int rowsPerPack, PackCompression compression, boolean dictionary,
       List<Integer> padding, String cluster) {
     this(mode, rowsPerPack, compression, dictionary, padding, cluster, DEFAULT_EPOCH_MILLIS, DEFAULT_LEASE_MILLIS);
+  }
+
+  /** A layout with APPEND's entry padding at its default ({@link PackCodec#DEFAULT_ENTRY_PADDING_TIERS}). */
+  public PackedTableLayout(PackMode mode, int rowsPerPack, PackCompression compression, boolean dictionary,
+      List<Integer> padding, String cluster, long epochMillis, long leaseMillis) {
+    this(mode, rowsPerPack, compression, dictionary, padding, cluster, epochMillis, leaseMillis,
+        PackCodec.DEFAULT_ENTRY_PADDING_TIERS);
   }
 
   @Override

@@ -55,6 +55,20 @@ class PackedTableLayoutTest {
   }
 
   @Test
+  void appendEntriesArePaddedToTiersThatCanBeChanged() {
+    TableSchema defaults = TableSchema.parse(PACKED.replaceFirst("layout: .*", "layout: { type: PACKED, mode: APPEND }"));
+    assertEquals(List.of(128, 256, 512, 1024, 2048, 4096), ((PackedTableLayout) defaults.layout()).entryPadding());
+    TableSchema none = TableSchema.parse(PACKED.replaceFirst("layout: .*",
+        "layout: { type: PACKED, mode: APPEND, entryPadding: [] }"));
+    assertEquals(List.of(), ((PackedTableLayout) none.layout()).entryPadding());
+    assertEquals(none, TableSchema.parse(none.toYaml()));
+    assertTrue(refused(PACKED.replace("rowsPerPack: 50", "rowsPerPack: 50, entryPadding: [256]")).getMessage()
+        .contains("layout.entryPadding: entryPadding applies to mode APPEND only (this table is GENERIC)"));
+    assertTrue(refused(PACKED.replaceFirst("layout: .*", "layout: { type: PACKED, mode: APPEND, entryPadding: [512, 256] }"))
+        .getMessage().contains("padding tiers must be positive and ascending"));
+  }
+
+  @Test
   void packedTablesRefuseWhatCannotWorkInsidePacks() {
     assertTrue(refused(PACKED.replace("rowsPerPack: 50", "rowsPerPack: 0")).getMessage()
         .contains("t.yaml:3: layout.rowsPerPack: rowsPerPack must be between 1 and 10000, got 0"));
