@@ -63,6 +63,11 @@ final class MigrateCommand extends Subcommand {
   @Option(names = "--json", description = "Print the final counts as JSON.")
   boolean json;
 
+  @Option(names = "--prepare-only", description = {"Only give the table what the new schema needs on the region"
+      + " servers (for SSE: the observer, the search attribute, the counter table; regions reopen once), then stop:"
+      + " the first step of an online migration, before clients open the table with the new schema."})
+  boolean prepareOnly;
+
   @Override
   public Integer call() throws Exception {
     TableSchema old = TableSchema.load(from);
@@ -77,6 +82,12 @@ final class MigrateCommand extends Subcommand {
       TableMigration migration = TableMigration.builder().connection(open.connection()).keys(keys).from(old)
           .to(target).rekey(rekey).checkpointEvery(checkpointEvery).maxRowsPerSecond(maxRowsPerSecond)
           .cleanupDelay(Duration.ofSeconds(cleanupDelaySeconds)).build();
+      if (prepareOnly) {
+        migration.prepare();
+        out().println("prepared table " + table + " for " + target.source() + ": clients may now open it with that"
+            + " schema and migratingFrom(" + old.source() + "); then run this command without --prepare-only");
+        return OK;
+      }
       err().println("migrating table " + table + " (migration " + migration.id() + "): " + migration.describe());
       TableMigration.Counts start = restart ? null : migration.checkpoint().orElse(null);
       if (start != null && !start.done()) {

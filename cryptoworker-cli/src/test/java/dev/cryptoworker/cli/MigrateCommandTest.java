@@ -2,6 +2,7 @@ package dev.cryptoworker.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -115,7 +116,17 @@ class MigrateCommandTest {
     String oldest = KeysetFiles.describe(keyset, kek()).get(0).hexId();
     KeysetFiles.rotate(keyset, kek());
 
-    // The application, switched to the new schema in migration mode: 4 writers, 4 readers.
+    // The README's sequence. Step 0, the table prepared for SSE: until then the new schema is refused.
+    try (SecureConnection early = SecureConnection.builder().connection(hbase).keys(keys()).schema(target)
+        .migratingFrom(old, true).build()) {
+      IllegalStateException refused = assertThrows(IllegalStateException.class,
+          () -> early.getTable(TableName.valueOf(table)));
+      assertTrue(refused.getMessage().contains("--prepare-only"), refused.getMessage());
+    }
+    Cli.Result prepared = Cli.run(ENV, migrateArgs("--rekey", "--prepare-only").toArray(new String[0]));
+    assertEquals(0, prepared.exitCode(), prepared.out() + prepared.err());
+    assertTrue(prepared.out().contains("prepared table " + table), prepared.out());
+    // Step 1, the application switched to the new schema in migration mode: 4 writers, 4 readers.
     SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys()).schema(target)
         .migratingFrom(old, true).build();
     PatientsUnderLoad load = PatientsUnderLoad.start(() -> app.getTable(TableName.valueOf(table)), expected, ROWS,

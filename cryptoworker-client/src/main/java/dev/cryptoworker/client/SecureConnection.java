@@ -92,6 +92,8 @@ public final class SecureConnection implements Closeable {
   private final Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat;
   /** The codec of each table that exists, in its recorded stored format, with its keys verified. */
   private final Map<TableName, TableCodec> opened = new ConcurrentHashMap<>();
+  /** Tables whose region-side support was found in place, so opening them again asks the cluster nothing. */
+  private final Set<TableName> regionSupportChecked = ConcurrentHashMap.newKeySet();
   private final SecureTableOptions options;
   private final ExecutorService pool;
   private final ConnectionServices services = new ConnectionServices();
@@ -235,6 +237,9 @@ public final class SecureConnection implements Closeable {
   private SecureTable open(TableName name, TableCodec codec) throws IOException {
     requireOpen();
     TableCodec resolved = resolve(name, codec);
+    if (!regionSupportChecked.contains(name) && requireRegionSupport(name, codec.schema())) {
+      regionSupportChecked.add(name);
+    }
     LayoutProvider provider = StorageLayouts.of(codec.schema().layout());
     return new SecureTable(provider.open(context(name, resolved)), resolved.table(), codec.schema().layout().type(),
         provider.capabilities(codec.schema().layout()));
@@ -297,6 +302,34 @@ public final class SecureConnection implements Closeable {
     }
     TableCodec raced = opened.putIfAbsent(name, codec);
     return raced == null ? codec : raced;
+  }
+
+  /**
+   * Refuses a table whose schema needs region-side support it lacks (a schema that moved a column to
+   * SSE, say): its writes would fail on the missing counter table, or leave rows unsearchable.
+   * Returns whether the table was checked (false before it exists).
+   */
+  private boolean requireRegionSupport(TableName name, TableSchema schema) throws IOException {
+    if (!RegionSupport.needsRegionWork(schema) && !RegionSupport.keepsSearchIndex(schema)) {
+      return true;
+    }
+    boolean counterTable;
+    TableDescriptor descriptor;
+    try (Admin admin = defaultCluster().getAdmin()) {
+      counterTable = admin.tableExists(HBaseIdentifierSource.TABLE);
+      if (!admin.tableExists(name)) {
+        return false;
+      }
+      descriptor = admin.getDescriptor(name);
+    }
+    List<String> missing = RegionSupport.missing(schema, descriptor, counterTable);
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException("table " + name + ": its schema (" + schema.source() + ") needs "
+          + String.join(", ", missing) + ", which the cluster does not have for it yet; prepare the table first:"
+          + " cryptoworker migrate --table " + name + " --from OLD.yaml --to NEW.yaml --prepare-only"
+          + " (TableMigration.prepare() in Java; its regions reopen once), then open it with this schema");
+    }
+    return true;
   }
 
   private static StoredFormat parseFormat(TableName name, String recorded) {

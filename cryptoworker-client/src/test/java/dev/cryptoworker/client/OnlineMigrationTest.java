@@ -84,6 +84,15 @@ class OnlineMigrationTest {
 
     TableMigration migration = TableMigration.builder().connection(hbase).keys(keys).from(old).to(target)
         .checkpointEvery(50).maxRowsPerSecond(400).build();
+    // The README's sequence: the table prepared first; a client with the new schema refuses it before.
+    try (SecureConnection early = SecureConnection.builder().connection(hbase).keys(keys).schema(target)
+        .migratingFrom(old).build()) {
+      IllegalStateException refused = assertThrows(IllegalStateException.class,
+          () -> early.getTable(SecureFixture.name(target)));
+      assertTrue(refused.getMessage().contains("needs the region-side observer") && refused.getMessage()
+          .contains("--prepare-only"), refused.getMessage());
+    }
+    migration.prepare();
     TableMigration.Counts counts;
     try (SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys).schema(target)
         .migratingFrom(old).build()) {
@@ -273,6 +282,7 @@ class OnlineMigrationTest {
     assertEquals("identification:mainId DET -> SSE", ColumnMigration.between(old, sse).describe());
 
     SecureFixture.createSecure(hbase, keys, old).close();
+    TableMigration.builder().connection(hbase).keys(keys).from(old).to(sse).build().prepare();
     try (SecureConnection app = SecureConnection.builder().connection(hbase).keys(keys).schema(sse).migratingFrom(old)
         .build(); Table t = app.getTable(SecureFixture.name(sse))) {
       t.put(PatientsUnderLoad.patient(PatientsUnderLoad.row(1), "m-1"));

@@ -5,6 +5,8 @@ import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.hadoop.hbase.TableExistsException;
@@ -69,6 +71,24 @@ public final class RegionSupport {
     } catch (TableExistsException e) {
       // created concurrently by another client: fine
     }
+  }
+
+  /**
+   * What {@code schema}'s boxes need on the region servers that the table ({@code descriptor}) or the
+   * cluster ({@code counterTableExists}) lacks, in words; empty when nothing is missing.
+   */
+  public static List<String> missing(TableSchema schema, TableDescriptor descriptor, boolean counterTableExists) {
+    List<String> out = new ArrayList<>();
+    if (needsRegionWork(schema) && !descriptor.hasCoprocessor(REGION_OBSERVER)) {
+      out.add("the region-side observer " + REGION_OBSERVER);
+    }
+    if (keepsSearchIndex(schema) && !"true".equals(descriptor.getValue(SearchIndexCells.TABLE_ATTRIBUTE))) {
+      out.add("the search attribute " + SearchIndexCells.TABLE_ATTRIBUTE);
+    }
+    if (needsRegionWork(schema) && !counterTableExists) {
+      out.add("the counter table " + HBaseIdentifierSource.TABLE);
+    }
+    return out;
   }
 
   /**

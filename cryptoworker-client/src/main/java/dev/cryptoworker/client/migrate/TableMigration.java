@@ -259,6 +259,19 @@ public final class TableMigration {
   }
 
   /**
+   * Gives the table what the new schema's boxes need on the region servers (for SSE: the observer,
+   * the search attribute and the counter table; regions reopen once and rebuild their index from the
+   * stored index cells). Run before clients open the table with the new schema ({@code
+   * migratingFrom}), which they refuse until then; {@link #run} runs it too.
+   */
+  public void prepare() throws IOException {
+    try (Admin admin = connection.getAdmin()) {
+      RegionSupport.createCounterTable(admin); // where checkpoints live, even if no box needs counters
+      RegionSupport.prepareForSchema(admin, to);
+    }
+  }
+
+  /**
    * Runs the migration from its last checkpoint (from the start with {@code restart}), telling
    * {@code listener} the counts after every row. A migration already done returns its counts at once
    * unless {@code restart}.
@@ -266,10 +279,7 @@ public final class TableMigration {
    * @throws IOException if HBase fails (the checkpoint keeps the work done; run again to continue)
    */
   public Counts run(boolean restart, ProgressListener listener) throws IOException {
-    try (Admin admin = connection.getAdmin()) {
-      RegionSupport.createCounterTable(admin); // where checkpoints live, even if no box needs counters
-      RegionSupport.prepareForSchema(admin, to);
-    }
+    prepare();
     RowWalk walk = walk();
     RowWalk.Checkpoint at = restart ? RowWalk.Checkpoint.start() : walk.load().orElse(RowWalk.Checkpoint.start());
     if (at.done()) {

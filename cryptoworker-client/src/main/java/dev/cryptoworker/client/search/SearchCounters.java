@@ -42,6 +42,11 @@ public class SearchCounters {
 
   private final Connection connection;
   private final Set<ByteBuffer> initialized = ConcurrentHashMap.newKeySet();
+  /**
+   * The highest count seen per counter. Counts only grow: one read lower than a count seen before
+   * the read began means the counter table went back (restored from an older copy).
+   */
+  private final Map<ByteBuffer, Long> highest = new ConcurrentHashMap<>();
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name. */
   private final ThreadLocal<Map<ByteBuffer, ArrayDeque<Long>>> takenAhead = ThreadLocal.withInitial(HashMap::new);
 
@@ -82,8 +87,9 @@ public class SearchCounters {
       if (createIfAbsent(counters, List.of(index), List.of(1)).get(0)) {
         return 0;
       }
-      return index.entryNumber(counters.incrementColumnValue(index.counterName(), HBaseIdentifierSource.FAMILY,
-          QUALIFIER, 1));
+      long before = seen(index);
+      long stored = counters.incrementColumnValue(index.counterName(), HBaseIdentifierSource.FAMILY, QUALIFIER, 1);
+      return index.entryNumber(observed(index, stored, before));
     }
   }
 
@@ -123,12 +129,17 @@ public class SearchCounters {
       if (increments.isEmpty()) {
         return;
       }
+      long[] before = new long[existing.size()];
+      for (int i = 0; i < existing.size(); i++) {
+        before[i] = seen(existing.get(i));
+      }
       Object[] results = new Object[increments.size()];
       counters.batch(increments, results);
       for (int i = 0; i < existing.size(); i++) {
         ValueIndex index = existing.get(i);
         int n = wanted.get(ByteBuffer.wrap(index.counterName()));
-        long last = index.entryNumber(Bytes.toLong(((Result) results[i]).getValue(HBaseIdentifierSource.FAMILY, QUALIFIER)));
+        long stored = Bytes.toLong(((Result) results[i]).getValue(HBaseIdentifierSource.FAMILY, QUALIFIER));
+        long last = index.entryNumber(observed(index, stored, before[i]));
         give(ahead, index, last - n + 1, n);
       }
     } catch (InterruptedException e) {
@@ -180,6 +191,10 @@ public class SearchCounters {
     for (int i = 0; i < unknown.size(); i++) {
       initialized.add(ByteBuffer.wrap(unknown.get(i).getRow()));
       created.set(positions.get(i), results.get(i).isSuccess());
+      if (results.get(i).isSuccess()) {
+        ValueIndex index = indexes.get(positions.get(i));
+        observed(index, index.initialCounter() + amounts.get(positions.get(i)), seen(index));
+      }
     }
     return created;
   }
@@ -191,13 +206,50 @@ public class SearchCounters {
       gets.add(new Get(index.counterName()).addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER));
     }
     List<Long> out = new ArrayList<>(indexes.size());
+    long[] before = new long[indexes.size()];
+    for (int i = 0; i < indexes.size(); i++) {
+      before[i] = seen(indexes.get(i));
+    }
     try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
       Result[] results = counters.get(gets);
       for (int i = 0; i < results.length; i++) {
         byte[] v = results[i].getValue(HBaseIdentifierSource.FAMILY, QUALIFIER);
-        out.add(v == null ? 0L : indexes.get(i).count(Bytes.toLong(v)));
+        if (v == null && before[i] >= 0) {
+          throw wentBack(indexes.get(i), before[i], "no counter");
+        }
+        out.add(v == null ? 0L : indexes.get(i).count(observed(indexes.get(i), Bytes.toLong(v), before[i])));
       }
     }
     return out;
+  }
+
+  /** The highest count of {@code index}'s counter seen so far, or -1. */
+  private long seen(ValueIndex index) {
+    return highest.getOrDefault(ByteBuffer.wrap(index.counterName()), -1L);
+  }
+
+  /**
+   * Records the count of {@code stored}, read after {@code before} was the highest count seen, and
+   * returns {@code stored}.
+   *
+   * @throws IllegalStateException if the count is lower: the counter went back
+   */
+  private long observed(ValueIndex index, long stored, long before) {
+    long count = index.count(stored);
+    if (count < before) {
+      throw wentBack(index, before, count + " entries");
+    }
+    if (highest.size() > REMEMBERED_COUNTERS) {
+      highest.clear();
+    }
+    highest.merge(ByteBuffer.wrap(index.counterName()), count, Math::max);
+    return stored;
+  }
+
+  private static IllegalStateException wentBack(ValueIndex index, long before, String now) {
+    return new IllegalStateException("an SSE entry counter in " + HBaseIdentifierSource.TABLE + " went back (it held "
+        + before + " entries, now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
+        + " keys and earlier rows would drop out of searches; refused. Restore the counter table together with the"
+        + " data tables from one snapshot (README: Restoring the counter table)");
   }
 }
