@@ -54,7 +54,6 @@ public final class TableCodec {
   private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
   /** What a layout's own stored units (PACKED's packs) are sealed with. */
   // kind: sealed units are never compared, so randomized
-  private static final ColumnPolicy LAYOUT_POLICY = ColumnPolicy.of(BoxKind.STD, ValueType.BYTES);
 
   private final TableSchema schema;
   private final String table;
@@ -267,14 +266,14 @@ public final class TableCodec {
   }
 
   /**
-   * A randomized authenticated box (STD: AES-GCM) under {@code scope}, which a layout seals its own
+   * A box of the kind {@code scope} names, under {@code scope}'s keys, which a layout seals its own
    * stored units with (PACKED's packs: {@link KeyScope#layout}); built once per scope.
    *
    * @throws IllegalStateException if the keys cannot be derived
    */
   public CryptoBox layoutBox(KeyScope scope) {
-    return layoutBoxes.computeIfAbsent(scope, s -> boxes.create(LAYOUT_POLICY, s, keys, "layout keys '" + s.purpose()
-        + "'"));
+    return layoutBoxes.computeIfAbsent(scope, s -> boxes.create(ColumnPolicy.of(s.box(), ValueType.BYTES), s, keys,
+        "layout keys '" + s.purpose() + "'"));
   }
 
   /** The check that this codec's keys are the ones the table was created with. */

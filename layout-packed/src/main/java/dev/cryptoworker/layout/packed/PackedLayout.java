@@ -11,6 +11,7 @@ import dev.cryptoworker.client.spi.LayoutContext;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.keys.KeyScope;
+import dev.cryptoworker.packs.MisuseResistantSeal;
 import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.packs.PackDecodingException;
 import dev.cryptoworker.packs.PackDictionaries;
@@ -203,10 +204,15 @@ public final class PackedLayout extends ClientOnlyLayout {
         .dictionaries(dictionaries).build();
   }
 
-  /** The box packs, entries and dictionaries are sealed with. */
+  /**
+   * The box packs, entries and dictionaries are sealed with: misuse-resistant (AES-SIV with a random
+   * suffix, no nonce budget), opening what AES-GCM sealed before.
+   */
   static CryptoBox packBox(TableCodec codec) {
-    // Key-derivation label "pack": the scope every PACKED table's packs were sealed under.
-    return codec.layoutBox(KeyScope.layout(codec.table(), "pack", BoxKind.STD));
+    // Key-derivation labels: "pack-siv" (DET) seals; "pack" (STD) is the scope every PACKED table's
+    // packs were sealed under before, kept so that they open.
+    return MisuseResistantSeal.of(codec.layoutBox(KeyScope.layout(codec.table(), "pack-siv", BoxKind.DET)),
+        codec.layoutBox(KeyScope.layout(codec.table(), "pack", BoxKind.STD)));
   }
 
   @Override

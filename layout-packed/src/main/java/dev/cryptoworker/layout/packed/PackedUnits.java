@@ -200,7 +200,7 @@ final class PackedUnits implements StoredUnits {
 
   /** The key id of what the pack key sealed (packs, entries, dictionaries). */
   private OptionalInt sealKeyId(byte[] sealed) {
-    // kind: packs are sealed by the layout's STD box (PackedLayout.packBox)
+    // kind: sealed units start with the header of a box in the table's format (STD before, DET now; PackedLayout.packBox)
     return codec.keyIdOf(sealed, BoxKind.STD, keysetKeyIds);
   }
 }

@@ -1,5 +1,8 @@
 package dev.cryptoworker.layout.packed;
 
+import dev.cryptoworker.packs.PackDecodingException;
+import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.keys.KeyScope;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -573,6 +576,40 @@ class PackedLayoutTest {
       }
     }
     return out;
+  }
+
+  /** Tables of earlier versions hold packs sealed with AES-GCM under the "pack" key: they still open. */
+  @Test
+  void packsSealedWithAesGcmByEarlierVersionsStillOpen(Connection hbase) throws Exception {
+    TableSchema schema = schema("PLAIN");
+    TableName name = TableName.valueOf(schema.tableName());
+    KeyProvider keys = SecureFixture.randomKeys();
+    TableCodec codec = new TableCodec(schema, keys);
+    PackCodec now = PackCodec.builder(schema.tableName(), PackedLayout.packBox(codec)).build();
+    PackCodec before = PackCodec.builder(schema.tableName(),
+        codec.layoutBox(KeyScope.layout(schema.tableName(), "pack", BoxKind.STD))).build();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name); Table raw = hbase.getTable(name)) {
+        for (int i = 0; i < 20; i++) {
+          t.put(new Put(toBytes(key(i))).addColumn(F, toBytes("q"), toBytes("v" + i)));
+        }
+        Map<String, PackRows> packs = rawPacks(hbase, schema, now);
+        assertTrue(packs.size() > 1, packs.keySet().toString());
+        for (Map.Entry<String, PackRows> p : packs.entrySet()) {
+          byte[] id = Bytes.toBytesBinary(p.getKey());
+          raw.put(new Put(id).addColumn(PackedLayout.FAMILY, PackedLayout.PACK, before.seal(id, p.getValue(), null)));
+        }
+        assertEquals(packs, rawPacks(hbase, schema, before), "every pack now in the earlier form");
+        for (int i = 0; i < 20; i++) {
+          assertEquals("v" + i, Bytes.toString(t.get(new Get(toBytes(key(i)))).getValue(F, toBytes("q"))));
+        }
+        t.put(new Put(toBytes(key(0))).addColumn(F, toBytes("q"), toBytes("again")));
+        assertEquals("again", Bytes.toString(t.get(new Get(toBytes(key(0)))).getValue(F, toBytes("q"))));
+        // The rewritten pack is sealed in the new form, which AES-GCM alone does not open.
+        assertThrows(PackDecodingException.class, () -> rawPacks(hbase, schema, before));
+      }
+    }
   }
 
   @ParameterizedTest
