@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Delete;
@@ -47,11 +48,14 @@ public final class AppendEntries {
   public static final byte[] FAMILY = Bytes.toBytes("e");
   private static final SecureRandom IDS = new SecureRandom();
   /**
-   * The versions of this JVM's entries: its clock in milliseconds, never decreasing, and one
-   * sequence for all its table handles, so that puts made one after the other in this JVM are
-   * versioned in that order, even through different handles within one millisecond.
+   * The versions this JVM seals into its entries: its clock in milliseconds, never decreasing, and
+   * one sequence for all its table handles. Entries are ordered by the region server's timestamp of
+   * their cell ({@link #open}), as HBase orders puts, not by these clocks: a writer whose clock runs
+   * ahead would otherwise win over later writes of others. The sealed sequence breaks ties within
+   * one server millisecond (puts of one JVM in order; puts of two JVMs in one millisecond in either).
    */
   private static final Object CLOCK = new Object();
+  private static LongSupplier clock = System::currentTimeMillis;
   private static long clockMillis;
   private static long clockSequence;
 
@@ -129,8 +133,16 @@ public final class AppendEntries {
 
   private static CellVersion nextVersion() {
     synchronized (CLOCK) {
-      clockMillis = Math.max(clockMillis, System.currentTimeMillis());
+      clockMillis = Math.max(clockMillis, clock.getAsLong());
       return new CellVersion(clockMillis, ++clockSequence);
+    }
+  }
+
+  /** Tests: the clock new versions are read from, as if this JVM's clock ran elsewhere (the versions start again). */
+  static void useClock(LongSupplier millis) {
+    synchronized (CLOCK) {
+      clock = millis;
+      clockMillis = 0;
     }
   }
 
@@ -147,7 +159,10 @@ public final class AppendEntries {
     openSeenAt = at;
   }
 
-  /** The rows of entry cell {@code cell} of stored row {@code storedKey}. */
+  /**
+   * The rows of entry cell {@code cell} of stored row {@code storedKey}, each cell versioned by the
+   * entry cell's server timestamp and the sealed sequence (see {@link #CLOCK}).
+   */
   PackRows open(byte[] storedKey, Cell cell) throws IOException {
     byte[] id = CellUtil.cloneQualifier(cell);
     try {
@@ -156,7 +171,11 @@ public final class AppendEntries {
         throw new CellDecodingException(codec.table(), Bytes.toStringBinary(storedKey), "entry "
             + Bytes.toStringBinary(id), "holds other rows than its own");
       }
-      return rows;
+      PackRows byServerTime = new PackRows();
+      rows.row(storedKey).forEach((family, columns) -> columns.forEach((qualifier, value) ->
+          byServerTime.putIfNewer(storedKey, family, qualifier, value,
+              new CellVersion(cell.getTimestamp(), rows.version(storedKey, family, qualifier).sequence()))));
+      return byServerTime;
     } catch (PackDecodingException e) {
       throw new CellDecodingException(codec.table(), Bytes.toStringBinary(storedKey), "entry "
           + Bytes.toStringBinary(id), e.reason());

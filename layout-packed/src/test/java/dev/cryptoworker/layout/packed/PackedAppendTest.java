@@ -107,6 +107,33 @@ class PackedAppendTest {
     return out;
   }
 
+  /**
+   * A writer whose clock runs ten seconds ahead does not win over a later write of another: entries
+   * are ordered by the region server's timestamp of their cell, before and after the merge.
+   */
+  @Test
+  void aWriterWithAFastClockDoesNotBeatALaterWrite(Connection hbase) throws Exception {
+    TableSchema schema = schema("PLAIN");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = create(hbase, SecureFixture.randomKeys(), schema, null);
+        Table t = secure.getTable(name)) {
+      try {
+        AppendEntries.useClock(() -> System.currentTimeMillis() + 10_000);
+        t.put(new Put(toBytes("sensor-1")).addColumn(F, toBytes("reading"), toBytes("fast clock, earlier")));
+        AppendEntries.useClock(System::currentTimeMillis); // another writer, whose clock is right
+        t.put(new Put(toBytes("sensor-1")).addColumn(F, toBytes("reading"), toBytes("right clock, later")));
+      } finally {
+        AppendEntries.useClock(System::currentTimeMillis);
+      }
+      assertEquals(2, rawEntries(hbase, name).size());
+      assertEquals("right clock, later",
+          Bytes.toString(t.get(new Get(toBytes("sensor-1"))).getValue(F, toBytes("reading"))));
+      mergeEverything(secure, hbase, name);
+      assertEquals("right clock, later",
+          Bytes.toString(t.get(new Get(toBytes("sensor-1"))).getValue(F, toBytes("reading"))));
+    }
+  }
+
   /** Merge rounds until no entry is left (writers stopped); fails if that takes more than 60 rounds. */
   private static void mergeEverything(SecureConnection secure, Connection hbase, TableName name) throws Exception {
     for (int round = 0; round < 60; round++) {
