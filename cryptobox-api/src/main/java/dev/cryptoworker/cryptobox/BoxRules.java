@@ -2,6 +2,7 @@ package dev.cryptoworker.cryptobox;
 
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Where a schema may use a kind and what it leaks there, declared by the kind's {@link BoxProvider}.
@@ -40,4 +41,19 @@ public interface BoxRules {
 
   /** What the server learns from values stored in {@code use}, in one sentence for operators. */
   String leakage(BoxUse use);
+
+  /** Rules of a kind that may protect row keys as well as values, and has no other rule. */
+  static BoxRules rowKeysToo(Function<BoxUse, String> leakage) {
+    return new BoxRules() {
+      @Override
+      public boolean protectsRowKeys() {
+        return true;
+      }
+
+      @Override
+      public String leakage(BoxUse use) {
+        return leakage.apply(use);
+      }
+    };
+  }
 }

@@ -2,17 +2,7 @@ package dev.cryptoworker.cryptobox;
 
 /** The PLAIN kind: values stored as they are ({@link PlainBox}). */
 public final class PlainBoxProvider implements BoxProvider {
-  private static final BoxRules RULES = new BoxRules() {
-    @Override
-    public boolean protectsRowKeys() {
-      return true;
-    }
-
-    @Override
-    public String leakage(BoxUse use) {
-      return "everything: the value itself";
-    }
-  };
+  private static final BoxRules RULES = BoxRules.rowKeysToo(use -> "everything: the value itself");
   private static final BoxTraits TRAITS = new BoxTraits(BoxTraits.KeyHeader.NONE, true, false, false, false, false);
 
   @Override

@@ -11,20 +11,10 @@ import java.security.GeneralSecurityException;
 
 /** The DET kind: deterministic authenticated encryption ({@link DeterministicBox}); rows are found by equality. */
 public final class DeterministicBoxProvider implements BoxProvider {
-  private static final BoxRules RULES = new BoxRules() {
-    @Override
-    public boolean protectsRowKeys() {
-      return true;
-    }
-
-    @Override
-    public String leakage(BoxUse use) {
-      return use.place() == BoxUse.Place.ROW_KEY
-          ? "which operations touch the same row; the number of rows (bound to the table)"
-          : "equality of values in the same column (hence frequencies) and the length"
-              + " (+21 bytes); a value moved to another row of the same column is not detected";
-    }
-  };
+  private static final BoxRules RULES = BoxRules.rowKeysToo(use -> use.place() == BoxUse.Place.ROW_KEY
+      ? "which operations touch the same row; the number of rows (bound to the table)"
+      : "equality of values in the same column (hence frequencies) and the length"
+          + " (+21 bytes); a value moved to another row of the same column is not detected");
 
   @Override
   public BoxKind kind() {

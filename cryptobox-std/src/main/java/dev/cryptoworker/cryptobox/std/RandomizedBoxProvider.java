@@ -5,24 +5,13 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
 import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxTraits;
-import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import java.security.GeneralSecurityException;
 
 /** The STD kind: randomized authenticated encryption ({@link RandomizedBox}); its rows cannot be found again. */
 public final class RandomizedBoxProvider implements BoxProvider {
-  private static final BoxRules RULES = new BoxRules() {
-    @Override
-    public boolean protectsRowKeys() {
-      return true;
-    }
-
-    @Override
-    public String leakage(BoxUse use) {
-      return "the value's length (+33 bytes); nothing else: equal values look different;"
-          + " alteration or moving to another row or column is detected";
-    }
-  };
+  private static final BoxRules RULES = BoxRules.rowKeysToo(use -> "the value's length (+33 bytes); nothing else:"
+      + " equal values look different; alteration or moving to another row or column is detected");
 
   @Override
   public BoxKind kind() {
