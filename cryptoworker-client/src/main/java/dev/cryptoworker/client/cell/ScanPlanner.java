@@ -15,6 +15,8 @@ import java.util.Optional;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 
 /**
  * Encode for scans: encrypts row bounds and qualifiers, translates the filter, and decides what
@@ -76,7 +78,7 @@ public final class ScanPlanner {
     boolean migrating = MigratingColumns.touchedBy(filter, codec);
     Optional<IndexSearchPlanner.IndexSearch> search = migrating ? Optional.empty() : searches.plan(filter);
     if (search.isPresent()) {
-      requireIndexable(scan);
+      requireIndexable(scan, search.get().rest());
       out.setAttribute(RegionRequests.SEARCH_ATTRIBUTE, RegionRequests.encode(search.get().request()));
       filter = search.get().rest();
     }
@@ -107,8 +109,16 @@ public final class ScanPlanner {
         SecureScans.skipsUndecodableRows(scan, filters.options()), search.map(IndexSearchPlanner.IndexSearch::check).orElse(null));
   }
 
+  /** Whether {@code filter} is, or ANDs or ORs, a FirstKeyOnlyFilter. */
+  private static boolean keepsFirstCellOnly(Filter filter) {
+    if (filter instanceof FirstKeyOnlyFilter) {
+      return true;
+    }
+    return filter instanceof FilterList list && list.getFilters().stream().anyMatch(ScanPlanner::keepsFirstCellOnly);
+  }
+
   /** What a search through the index cannot honour, refused rather than answered differently. */
-  private void requireIndexable(Scan scan) throws UnsupportedSecureOperationException {
+  private void requireIndexable(Scan scan, Filter rest) throws UnsupportedSecureOperationException {
     String problem = scan.isReversed() ? "a reversed scan"
         : !scan.getTimeRange().isAllTime() ? "a time range (the index finds rows by their current value)"
         : scan.getBatch() > 0 || scan.getAllowPartialResults() ? "setBatch or setAllowPartialResults"
@@ -116,6 +126,7 @@ public final class ScanPlanner {
             + " value)"
         : scan.getMaxResultsPerColumnFamily() >= 0 || scan.getRowOffsetPerColumnFamily() > 0
             ? "setMaxResultsPerColumnFamily or setRowOffsetPerColumnFamily (they can hide the cells a search checks)"
+        : keepsFirstCellOnly(rest) ? "FirstKeyOnlyFilter (a row's first stored cell is its index cell, not a column)"
         : null;
     if (problem != null) {
       throw new UnsupportedSecureOperationException(codec.table(), "scan",
