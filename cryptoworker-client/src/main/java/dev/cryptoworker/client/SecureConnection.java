@@ -325,9 +325,10 @@ public final class SecureConnection implements Closeable {
     List<String> missing = RegionSupport.missing(schema, descriptor, counterTable);
     if (!missing.isEmpty()) {
       throw new IllegalStateException("table " + name + ": its schema (" + schema.source() + ") needs "
-          + String.join(", ", missing) + ", which the cluster does not have for it yet; prepare the table first:"
-          + " cryptoworker migrate --table " + name + " --from OLD.yaml --to NEW.yaml --prepare-only"
-          + " (TableMigration.prepare() in Java; its regions reopen once), then open it with this schema");
+          + String.join(", ", missing) + ", which the cluster does not have for it; a table moving to this schema"
+          + " is prepared first with cryptoworker migrate --table " + name + " --from OLD.yaml --to NEW.yaml"
+          + " --prepare-only (TableMigration.prepare() in Java; its regions reopen once). A table created with this"
+          + " schema had them: they were removed, or the table was created by hand without them");
     }
     return true;
   }

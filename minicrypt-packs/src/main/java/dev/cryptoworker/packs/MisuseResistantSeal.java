@@ -1,6 +1,5 @@
 package dev.cryptoworker.packs;
 
-import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import java.security.GeneralSecurityException;
@@ -9,16 +8,18 @@ import java.util.Arrays;
 
 /**
  * Seals packs, entries and dictionaries with no nonce budget: a deterministic, nonce-misuse
- * resistant AEAD (AES-SIV, the DET box) over the caller's associated data and 16 fresh random bytes
- * appended to the ciphertext, so equal inputs still seal differently. A table's pack key is sealed
- * with on every write and retry; AES-GCM with random 96-bit nonces must stay under 2^32 seals per
- * key (at 5,000 seals a second: 10 days), where AES-SIV's bound is the birthday bound of its
- * 128-bit synthetic IV: 2^48 seals keep the adversary's advantage under 2^-32. A repeated random
- * suffix (2^-128 per pair) would only show that two seals hold equal bytes.
+ * resistant AEAD (AES-SIV, the DET box) over 16 fresh random bytes followed by the plaintext, so
+ * equal inputs still seal differently (randomized SIV). A table's pack key seals on every write and
+ * retry; AES-GCM with random 96-bit nonces must stay under 2^32 seals per key (at 5,000 seals a
+ * second: 10 days), where AES-SIV's bound is the birthday bound of its 128-bit synthetic IV: 2^48
+ * seals keep the adversary's advantage under 2^-32. A repeated random prefix (2^-128 per pair)
+ * would only show that two seals hold equal bytes. The prefix also keeps every sealed plaintext
+ * longer than the DET box's one-block form (values of at most 8 bytes), so SIV's full tag applies.
  *
- * <p>Stored form: the deterministic box's ciphertext (key header first, as every box's), then the 16
- * random bytes. Units sealed before (AES-GCM, the {@code legacy} box) still open: a unit that does
- * not open in this form is opened in that one.
+ * <p>Stored form: the deterministic box's ciphertext (its key header first, as every box's). Units
+ * sealed before (AES-GCM, the {@code legacy} box) still open: a unit that does not open in this
+ * form is opened in that one. Clients of earlier versions cannot open units sealed in this form:
+ * upgrade every client of a PACKED table before any writes with this version.
  */
 public final class MisuseResistantSeal implements CryptoBox {
   static final int RANDOM_BYTES = 16;
@@ -47,30 +48,28 @@ public final class MisuseResistantSeal implements CryptoBox {
 
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    byte[] random = new byte[RANDOM_BYTES];
-    RANDOM.get().nextBytes(random);
-    byte[] sealed = deterministic.encrypt(plaintext, bound(associatedData, random));
-    byte[] out = Arrays.copyOf(sealed, sealed.length + RANDOM_BYTES);
-    System.arraycopy(random, 0, out, sealed.length, RANDOM_BYTES);
-    return out;
+    byte[] randomized = new byte[RANDOM_BYTES + plaintext.length];
+    RANDOM.get().nextBytes(randomized);
+    System.arraycopy(plaintext, 0, randomized, RANDOM_BYTES, plaintext.length);
+    try {
+      return deterministic.encrypt(randomized, associatedData);
+    } finally {
+      Arrays.fill(randomized, (byte) 0);
+    }
   }
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    if (ciphertext.length > RANDOM_BYTES) {
-      int body = ciphertext.length - RANDOM_BYTES;
-      try {
-        return deterministic.decrypt(Arrays.copyOf(ciphertext, body),
-            bound(associatedData, Arrays.copyOfRange(ciphertext, body, ciphertext.length)));
-      } catch (GeneralSecurityException notThisForm) {
-        // sealed before misuse-resistant sealing, or altered: the legacy box decides
-      }
+    byte[] randomized;
+    try {
+      randomized = deterministic.decrypt(ciphertext, associatedData);
+    } catch (GeneralSecurityException notThisForm) {
+      // sealed before misuse-resistant sealing, or altered: the legacy box decides
+      return legacy.decrypt(ciphertext, associatedData);
     }
-    return legacy.decrypt(ciphertext, associatedData);
-  }
-
-  private static byte[] bound(byte[] associatedData, byte[] random) {
-    return AssociatedData.of("cryptoworker-misuse-resistant-seal", associatedData == null ? new byte[0] : associatedData,
-        random);
+    if (randomized.length < RANDOM_BYTES) {
+      throw new GeneralSecurityException("a sealed unit shorter than its random prefix");
+    }
+    return Arrays.copyOfRange(randomized, RANDOM_BYTES, randomized.length);
   }
 }

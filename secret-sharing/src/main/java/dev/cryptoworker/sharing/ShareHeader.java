@@ -41,7 +41,7 @@ final class ShareHeader {
    */
   static Checked check(Map<Integer, byte[]> given, SharingKind kind, int n, int threshold)
       throws ShareDecodingException {
-    Checked checked = usable(given, kind, n, threshold, length -> -1);
+    Checked checked = usable(given, kind, n, threshold, null);
     if (!checked.unusable().isEmpty()) {
       Map.Entry<Integer, String> first = checked.unusable().entrySet().iterator().next();
       throw new ShareDecodingException("share " + first.getKey() + " " + first.getValue());
@@ -52,7 +52,7 @@ final class ShareHeader {
   /**
    * The shares that can be used: a share whose header is not this scheme's, names another index,
    * disagrees with the majority on the coded length, or whose size does not fit that length ({@code
-   * shareLength}, or -1 for any) is left out as an erasure and named in {@link Checked#unusable()},
+   * shareLength}; null: any size) is left out as an erasure and named in {@link Checked#unusable()},
    * so that one faulty store does not make a value unreadable while enough good shares remain.
    *
    * @throws ShareDecodingException if fewer than {@code threshold} shares are usable (naming those
@@ -101,11 +101,15 @@ final class ShareHeader {
     for (Map.Entry<Integer, Integer> l : lengths.entrySet()) {
       int index = l.getKey();
       byte[] share = given.get(index);
-      int expected = length < 0 ? -1 : shareLength.applyAsInt(length);
       if (l.getValue() != length) {
         unusable.put(index, "disagrees with the others on the value's length (" + l.getValue() + " bytes, not "
             + length + "): it belongs to another value or version");
-      } else if (expected >= 0 && share.length != expected) {
+        continue;
+      }
+      int expected = shareLength == null ? share.length : shareLength.applyAsInt(length);
+      if (expected < LENGTH) {
+        unusable.put(index, "declares a value of " + length + " bytes, which no share can hold");
+      } else if (share.length != expected) {
         unusable.put(index, "has " + share.length + " bytes, " + expected + " expected for a value of " + length
             + " bytes (truncated or padded)");
       } else {
@@ -143,6 +147,9 @@ final class ShareHeader {
     }
     if ((share[2] & 0xff) != index) {
       return "says it is share " + (share[2] & 0xff) + ": stored under the wrong index (moved between stores?)";
+    }
+    if (codedLength(share) < 0) {
+      return "declares a negative length";
     }
     return null;
   }

@@ -158,6 +158,120 @@ class SecretSharingTest {
   }
 
   @Test
+  void corruptSharesAreCorrectedWithTwoSpareAndDetectedWithOne() throws Exception {
+    byte[] value = "diagnosis: seasonal allergy, follow-up in six months".getBytes(StandardCharsets.UTF_8);
+    for (SecretSharing s : allSchemes(8, 2, 2)) {
+      for (int bad = 0; bad < 8; bad++) {
+        byte[][] shares = s.split(value, AD);
+        shares[bad][ShareHeader.LENGTH + 3] ^= 0x40;
+        Reconstruction fixed = s.join(pick(shares, GfArithmeticTest.range(8)), AD);
+        assertArrayEquals(value, fixed.value(), s.kind() + ", share " + bad + " corrupt");
+        assertEquals(Set.of(bad), fixed.corruptShares(), s.kind().toString());
+        // One spare share: the corruption is detected, never decoded into a wrong value.
+        Map<Integer, byte[]> oneSpare = pick(shares, GfArithmeticTest.range(8));
+        for (int i = 0; oneSpare.size() > s.threshold() + 1; i++) {
+          if (i != bad) {
+            oneSpare.remove(i);
+          }
+        }
+        ShareDecodingException e = assertThrows(ShareDecodingException.class, () -> s.join(oneSpare, AD),
+            s.kind() + ", share " + bad);
+        assertTrue(e.getMessage().contains("disagree"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
+  void keyedAndCanariedSchemesDetectCorruptionEvenAtTheThreshold() throws Exception {
+    for (SecretSharing s : allSchemes(6, 2, 2)) {
+      if (s.kind() != SharingKind.AONT_RS && s.kind() != SharingKind.AES_RS) {
+        continue;
+      }
+      byte[][] shares = s.split(new byte[300], AD);
+      shares[1][ShareHeader.LENGTH + 10] ^= 1;
+      assertThrows(ShareDecodingException.class, () -> s.join(pick(shares, new int[] {0, 1, 2, 3}), AD),
+          s.kind().toString());
+    }
+    SecretSharing aes = allSchemes(6, 2, 2).get(4);
+    byte[][] shares = aes.split(new byte[30], AD);
+    ShareDecodingException e = assertThrows(ShareDecodingException.class,
+        () -> aes.join(pick(shares, new int[] {0, 1, 2, 3}), AssociatedData.of("value", "other".getBytes())));
+    assertTrue(e.getMessage().contains("does not decrypt"), e.getMessage());
+  }
+
+  @Test
+  void impossibleParametersAreRefusedWithTheReason() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SharingParameters(4, 2, 2));
+    assertTrue(e.getMessage().contains("z + r must be below n"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new SharingParameters(1, 0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new SharingParameters(4, -1, 1));
+    IllegalArgumentException noPrivacy = assertThrows(IllegalArgumentException.class,
+        () -> SecretSharings.create(SharingKind.SHAMIR, new SharingParameters(4, 1, 0), null));
+    assertTrue(noPrivacy.getMessage().contains("needs z >= 1"), noPrivacy.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> SecretSharings.create(SharingKind.AES_RS, new SharingParameters(4, 1, 0), null));
+  }
+
+  @Test
+  void aMissingOrCorruptShareIsRegeneratedAsTheSplitMadeIt() throws Exception {
+    byte[] value = new byte[3000];
+    new SplittableRandom(11).nextBytes(value);
+    for (SecretSharing s : allSchemes(6, 2, 2)) {
+      byte[][] shares = s.split(value, AD);
+      for (int missing = 0; missing < 6; missing++) {
+        Map<Integer, byte[]> others = pick(shares, GfArithmeticTest.range(6));
+        others.remove(missing);
+        assertArrayEquals(shares[missing], s.regenerate(others, missing), s.kind() + ", share " + missing);
+      }
+      // With a corrupt share among five and enough spares to correct it (Shamir: any 3 decode), the
+      // regenerated share is still the original one.
+      if (s.kind() == SharingKind.SHAMIR) {
+        Map<Integer, byte[]> withCorrupt = pick(shares, new int[] {0, 1, 2, 3, 4});
+        byte[] bad = shares[2].clone();
+        bad[ShareHeader.LENGTH] ^= 1;
+        withCorrupt.put(2, bad);
+        assertArrayEquals(shares[5], s.regenerate(withCorrupt, 5));
+      }
+    }
+  }
+
+  @Test
+  void secureRaidReadsPartOfAValueFromTheKeySharesAndTheDataSharesHoldingIt() throws Exception {
+    SplittableRandom random = new SplittableRandom(11);
+    for (int[] p : PARAMETERS) {
+      SecretSharing s = SecretSharings.create(SharingKind.SECURE_RAID, new SharingParameters(p[0], p[1], p[2]), null);
+      PartialReads reads = s.partialReads().orElseThrow();
+      int z = p[2];
+      int k = p[0] - p[1] - z;
+      assertArrayEquals(GfArithmeticTest.range(z), reads.keyShares());
+      for (int length : new int[] {1, 100, 4096, 40_000}) {
+        byte[] value = new byte[length];
+        random.nextBytes(value);
+        byte[][] shares = s.split(value, AD);
+        for (int trial = 0; trial < 30; trial++) {
+          int offset = random.nextInt(length + 8);
+          int wanted = random.nextInt(Math.max(1, length / 3));
+          int[] data = reads.dataSharesFor(shares[0], offset, wanted);
+          int end = Math.min(length, offset + wanted);
+          String what = java.util.Arrays.toString(p) + ", " + length + " bytes, [" + offset + ", +" + wanted + ")";
+          if (offset >= end) {
+            assertEquals(0, data.length, what);
+          } else {
+            assertTrue(data.length >= 1 && data.length <= k, what);
+            for (int i : data) {
+              assertTrue(i >= z && i < z + k, what + ": data share " + i);
+            }
+          }
+          Map<Integer, byte[]> given = pick(shares, reads.keyShares());
+          given.putAll(pick(shares, data));
+          byte[] expected = offset >= end ? new byte[0] : java.util.Arrays.copyOfRange(value, offset, end);
+          assertArrayEquals(expected, reads.read(given, offset, wanted), what);
+        }
+      }
+    }
+  }
+
+  @Test
   void partialReadsRefuseMissingOrForeignSharesAndOtherSchemesHaveNone() throws Exception {
     SecretSharing s = SecretSharings.create(SharingKind.SECURE_RAID, new SharingParameters(6, 2, 2), null);
     PartialReads reads = s.partialReads().orElseThrow();

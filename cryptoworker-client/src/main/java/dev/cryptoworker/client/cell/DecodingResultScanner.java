@@ -96,12 +96,7 @@ public final class DecodingResultScanner implements SecureResultScanner {
       if (row == null || row.isEmpty()) {
         continue; // only internal cells (index cells) came back: no logical cell to return
       }
-      if (searchCheck != null && !searchCheck.holds(row, columns)) {
-        // Index cells are not bound to rows: a server can make a search return any row.
-        failedSearchCheck++;
-        LOG.warn("Table {}: a search returned a row that does not hold the searched value (an index cell copied"
-            + " to another row, or the row changed during the search): dropped; {} dropped by this scan", table,
-            failedSearchCheck);
+      if (searchCheck != null && !holdsSearch(row)) {
         continue;
       }
       if (rowRange != null && !rowRange.contains(row.getRow())) {
@@ -117,6 +112,32 @@ public final class DecodingResultScanner implements SecureResultScanner {
       return row;
     }
     return null;
+  }
+
+  /**
+   * Whether {@code row} holds the searched values, logging why not; a searched column that does not
+   * decode counts as skipped, or throws.
+   */
+  private boolean holdsSearch(Result row) throws IOException {
+    try {
+      if (searchCheck.holds(row, columns)) {
+        return true;
+      }
+      // Index cells are not bound to rows: a server can make a search return any row.
+      failedSearchCheck++;
+      LOG.warn("Table {}: a search returned a row that does not hold the searched value (an index cell copied"
+          + " to another row, or the row changed during the search): dropped; {} dropped by this scan", table,
+          failedSearchCheck);
+      return false;
+    } catch (CellDecodingException e) {
+      if (!skipUndecodable) {
+        throw e;
+      }
+      skipped++;
+      LOG.warn("Table {}: skipped a stored row whose searched column does not decode ({}: {}); {} skipped by this"
+          + " scan", table, e.column(), e.reason(), skipped);
+      return false;
+    }
   }
 
   @Override

@@ -23,8 +23,10 @@ import java.util.HexFormat;
  * name, so rotations do not change it. The check binds the table's stored format ({@code
  * cryptoworker.storedformat}), so a server that alters or removes that attribute is caught before
  * any cell is read in the wrong format. Checks of version 1 ({@code 0x01}, tables created before
- * format binding) cover the table name only; they are still accepted, and a migration rewrites them
- * as version 2. Reveals the oldest key's id (as every ciphertext does) and nothing else.
+ * format binding) cover the table name only; they are still accepted, and {@code cryptoworker
+ * migrate} (its prepare step) rewrites them as version 2. A server that removes both the check and
+ * the format attribute makes the table look like one of a version before key checks: it opens in
+ * format 1 with a WARN (reads of a format-2 table then fail to decode, loudly). Reveals the oldest key's id (as every ciphertext does) and nothing else.
  */
 public final class KeyCheck {
   public static final String ATTRIBUTE = "cryptoworker.keycheck";
@@ -84,6 +86,11 @@ public final class KeyCheck {
     } catch (GeneralSecurityException e) {
       return false;
     }
+  }
+
+  /** Whether a stored check is of version 1 (the table name only, not the stored format). */
+  public static boolean isTableOnly(String stored) {
+    return stored.startsWith("01");
   }
 
   /** The attribute value to store with the table. */

@@ -298,14 +298,16 @@ public final class TableCodec {
 
   /**
    * How messages name a decoded row: as it is when row keys are stored in plaintext; else by its
-   * stored key, which the server holds anyway (rows that can be found again: DET, OPE), or not at
-   * all. A protected row key is plaintext the application protects; exceptions end up in logs.
+   * stored key when that is computed again and reveals nothing readable (DET: the server holds it
+   * anyway), or not at all (an order-preserving key shows part of the plaintext). A protected row
+   * key is plaintext the application protects; exceptions end up in logs.
    */
   public String printableRow(byte[] row) {
     if (rowKeysInPlaintext()) {
       return Bytes.toStringBinary(row);
     }
-    if (registry.traits(schema.rowKeyPolicy().box()).findsStoredRows()) {
+    if (registry.traits(schema.rowKeyPolicy().box()).findsStoredRows()
+        && rowBox.capability(OrderOnCiphertext.class).isEmpty()) {
       try {
         return Bytes.toStringBinary(encodeRow(row)) + " (as stored)";
       } catch (IOException | RuntimeException e) {

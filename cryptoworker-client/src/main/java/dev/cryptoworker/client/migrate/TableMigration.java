@@ -268,6 +268,14 @@ public final class TableMigration {
     try (Admin admin = connection.getAdmin()) {
       RegionSupport.createCounterTable(admin); // where checkpoints live, even if no box needs counters
       RegionSupport.prepareForSchema(admin, to);
+      // A key check of an earlier version, verified under these keys, is rewritten binding the format.
+      TableDescriptor current = admin.getDescriptor(name);
+      String check = current.getValue(KeyCheck.ATTRIBUTE);
+      if (check != null && KeyCheck.isTableOnly(check) && !codec.rowsMove()) {
+        codec.verifyKeyCheck(check);
+        admin.modifyTable(TableDescriptorBuilder.newBuilder(current)
+            .setValue(KeyCheck.ATTRIBUTE, codec.keyCheck().encode()).build());
+      }
     }
   }
 

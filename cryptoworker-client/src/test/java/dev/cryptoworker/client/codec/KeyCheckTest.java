@@ -1,22 +1,103 @@
 package dev.cryptoworker.client.codec;
 
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.KeyMismatchException;
+import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureFixture;
+import dev.cryptoworker.client.migrate.TableMigration;
 import dev.cryptoworker.cryptobox.StoredFormat;
+import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeysetFiles;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
-/** The key check binds the table's stored format; checks written before that still verify. */
+/**
+ * The table key check: a wrong key is refused when the table is opened, never an empty read; the
+ * check binds the stored format, and checks written before that still verify.
+ */
+@ExtendWith(SharedHBaseCluster.class)
 class KeyCheckTest {
-  private final KeyProvider keys = SecureFixture.randomKeys();
+  private static final String SCHEMA = String.join("\n",
+      "table: TABLE",
+      "rowKey: { box: DET }",
+      "families:",
+      "  f:",
+      "    default: { box: STD }",
+      "    columns:",
+      "      id: { box: DET, type: string }",
+      "");
+  private static final byte[] F = toBytes("f");
+
+  @Test
+  void rightKeysOpenAndRotatedKeysetsStillDoWrongOnesAreRefused(Connection hbase, @TempDir Path dir) throws Exception {
+    Path keyset = dir.resolve("keyset.json");
+    KeyEncryptionKey kek = KeyEncryptionKey.fromBytes(new SecureRandom().generateSeed(32));
+    KeysetFiles.generate(keyset, kek);
+    TableSchema schema = SecureFixture.schema("keycheck", SCHEMA);
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, KeyProvider.fromKeysetFile(keyset, kek), schema);
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      t.put(new Put(toBytes("P1")).addColumn(F, toBytes("id"), toBytes("PT-1")));
+    }
+    KeysetFiles.rotate(keyset, kek);
+    try (SecureConnection rotated = SecureConnection.wrap(hbase, KeyProvider.fromKeysetFile(keyset, kek), List.of(schema));
+        Table t = rotated.getTable(SecureFixture.name(schema))) {
+      assertArrayEquals(toBytes("PT-1"), t.get(new Get(toBytes("P1"))).getValue(F, toBytes("id")));
+    }
+    Path otherKeyset = dir.resolve("other.json");
+    KeysetFiles.generate(otherKeyset, kek);
+    try (SecureConnection wrong = SecureConnection.wrap(hbase, KeyProvider.fromKeysetFile(otherKeyset, kek),
+        List.of(schema))) {
+      KeyMismatchException e = assertThrows(KeyMismatchException.class,
+          () -> wrong.getSecureTable(SecureFixture.name(schema)));
+      assertEquals(schema.tableName(), e.table());
+      assertTrue(e.getMessage().contains("which this client's keys do not have"), e.getMessage());
+    }
+  }
+
+  @Test
+  void tablesWithoutKeyCheckStillFailLoudlyWhenDecoding(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("nocheck", SCHEMA);
+    try (Admin admin = hbase.getAdmin()) {
+      admin.createTable(SecureConnection.descriptorFor(schema).build()); // as an earlier version did
+    }
+    try (SecureConnection right = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+        Table t = right.getTable(SecureFixture.name(schema))) {
+      t.put(new Put(toBytes("P1")).addColumn(F, toBytes("id"), toBytes("PT-1")));
+    }
+    try (SecureConnection wrong = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+        Table t = wrong.getTable(SecureFixture.name(schema));
+        ResultScanner s = t.getScanner(new Scan())) {
+      CellDecodingException e = assertThrows(CellDecodingException.class, s::next);
+      assertTrue(e.reason().contains("key id"), e.reason());
+    }
+  }
 
   @Test
   void aCheckBindsItsTableAndStoredFormat() throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
     KeyCheck v2 = KeyCheck.of(keys, "t", StoredFormat.V2);
     String stored = v2.encode();
     assertDoesNotThrow(() -> v2.verify(stored));
@@ -36,6 +117,7 @@ class KeyCheckTest {
 
   @Test
   void checksOfEarlierVersionsCoverTheTableOnlyAndStillVerify() throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
     String v1 = KeyCheck.of(keys, "t", StoredFormat.V2).encodeTableOnly();
     assertTrue(v1.startsWith("01"), v1);
     for (StoredFormat format : StoredFormat.values()) {
@@ -44,5 +126,25 @@ class KeyCheckTest {
     assertThrows(KeyMismatchException.class, () -> KeyCheck.of(keys, "u", StoredFormat.V2).verify(v1));
     assertThrows(KeyMismatchException.class,
         () -> KeyCheck.of(SecureFixture.randomKeys(), "t", StoredFormat.V2).verify(v1));
+  }
+
+  @Test
+  void aMigrationsPrepareStepRewritesAnEarlierCheckBindingTheFormat(Connection hbase) throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
+    TableSchema schema = SecureFixture.schema("keycheck_v1", SCHEMA);
+    TableSchema target = TableSchema.parse(schema.toYaml().replace("id: { box: DET, type: string }",
+        "id: { box: SSE, type: string }"));
+    SecureFixture.createSecure(hbase, keys, schema).close();
+    String earlier = new TableCodec(schema, keys).keyCheck().encodeTableOnly();
+    try (Admin admin = hbase.getAdmin()) {
+      admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(SecureFixture.name(schema)))
+          .setValue(KeyCheck.ATTRIBUTE, earlier).build());
+    }
+    TableMigration.builder().connection(hbase).keys(keys).from(schema).to(target).build().prepare();
+    try (Admin admin = hbase.getAdmin()) {
+      String now = admin.getDescriptor(SecureFixture.name(schema)).getValue(KeyCheck.ATTRIBUTE);
+      assertTrue(now.startsWith("02"), now);
+      assertDoesNotThrow(() -> new TableCodec(schema, keys).keyCheck().verify(now));
+    }
   }
 }

@@ -205,8 +205,8 @@ public final class PackedLayout extends ClientOnlyLayout {
   }
 
   /**
-   * The box packs, entries and dictionaries are sealed with: misuse-resistant (AES-SIV with a random
-   * suffix, no nonce budget), opening what AES-GCM sealed before.
+   * The box packs, entries and dictionaries are sealed with: misuse-resistant (AES-SIV over a random
+   * prefix and the unit, no nonce budget), opening what AES-GCM sealed before.
    */
   static CryptoBox packBox(TableCodec codec) {
     // Key-derivation labels: "pack-siv" (DET) seals; "pack" (STD) is the scope every PACKED table's
