@@ -184,6 +184,11 @@ public class SearchCounters {
     if (unknown.isEmpty()) {
       return created;
     }
+    // Counts seen before the call: another thread's later increment must not count against it.
+    long[] before = new long[unknown.size()];
+    for (int i = 0; i < unknown.size(); i++) {
+      before[i] = seen(indexes.get(positions.get(i)));
+    }
     List<CheckAndMutateResult> results = counters.checkAndMutate(unknown);
     if (initialized.size() + unknown.size() > REMEMBERED_COUNTERS) {
       initialized.clear();
@@ -193,7 +198,7 @@ public class SearchCounters {
       created.set(positions.get(i), results.get(i).isSuccess());
       if (results.get(i).isSuccess()) {
         ValueIndex index = indexes.get(positions.get(i));
-        observed(index, index.initialCounter() + amounts.get(positions.get(i)), seen(index));
+        observed(index, index.initialCounter() + amounts.get(positions.get(i)), before[i]);
       }
     }
     return created;
