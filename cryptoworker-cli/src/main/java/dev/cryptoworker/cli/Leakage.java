@@ -4,8 +4,6 @@ import dev.cryptoworker.cryptobox.BoxProvider;
 import dev.cryptoworker.cryptobox.BoxProviders;
 import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.schema.ColumnPolicy;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -36,14 +34,7 @@ final class Leakage {
   private static String describe(ColumnPolicy policy, BoxUse.Place place) {
     BoxProvider provider = BoxProviders.find(policy.box())
         .orElseThrow(() -> new IllegalStateException(BoxProviders.notInstalled(policy.box())));
-    Map<String, List<String>> options = new LinkedHashMap<>();
-    if (!policy.values().isEmpty()) {
-      options.put("values", policy.values());
-    }
-    if (!policy.splays().isEmpty()) {
-      options.put("splays", policy.splays());
-    }
     return provider.rules().leakage(
-        new BoxUse(place, policy.type().yamlName(), policy.companion(), options, Map.of(), false));
+        new BoxUse(place, policy.type().yamlName(), policy.companion(), policy.listOptions(), Map.of(), false));
   }
 }

@@ -1,7 +1,9 @@
 package dev.cryptoworker.schema;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -63,6 +65,18 @@ public final class ColumnPolicy {
   /** SPLASHE: the ASHE columns of the same family this dimension splays (empty for other boxes). */
   public List<String> splays() {
     return splays == null ? List.of() : splays;
+  }
+
+  /** The list options given ({@code values}, {@code splays}), by their schema names, for the kind's rules. */
+  public Map<String, List<String>> listOptions() {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (values != null) {
+      out.put("values", values);
+    }
+    if (splays != null) {
+      out.put("splays", splays);
+    }
+    return out;
   }
 
   /** The values as given, or null if none were. */

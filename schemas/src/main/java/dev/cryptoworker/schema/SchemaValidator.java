@@ -23,8 +23,6 @@ final class SchemaValidator {
   private static final Pattern TABLE_NAME =
       Pattern.compile("([A-Za-z0-9_]+:)?[A-Za-z0-9_][A-Za-z0-9_.-]*");
   private static final Pattern FAMILY_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]*");
-  private static final String VALUES = "values";
-  private static final String SPLAYS = "splays";
 
   private SchemaValidator() {}
 
@@ -124,13 +122,7 @@ final class SchemaValidator {
             + String.join(" or ", rules.companions().stream().sorted().map(BoxKind::name).toList()) + ", got " + companion);
       }
     }
-    Map<String, List<String>> options = new LinkedHashMap<>();
-    if (p.givenValues() != null) {
-      options.put(VALUES, p.givenValues());
-    }
-    if (p.givenSplays() != null) {
-      options.put(SPLAYS, p.givenSplays());
-    }
+    Map<String, List<String>> options = p.listOptions();
     for (Map.Entry<String, List<String>> o : options.entrySet()) {
       if (!rules.options().contains(o.getKey())) {
         throw at.at(o.getKey()).error(o.getKey() + " belongs to " + kinds(r -> r.options().contains(o.getKey()))
