@@ -243,7 +243,7 @@ public final class SecureTable implements Table {
   /**
    * Bytes [{@code offset}, {@code offset + length}) of one cell's latest value (fewer where the
    * value ends first; null if the cell is absent): one field of a large value. On a SHARED table
-   * under SECURE_RAID this reads only the shares holding those bytes (see the README's "Random
+   * under SECURE_RAID this reads only the shares holding those bytes (see docs/layouts.md, "Random
    * access"); elsewhere it reads the whole cell and returns the part.
    *
    * @throws IllegalArgumentException if {@code offset} or {@code length} is negative

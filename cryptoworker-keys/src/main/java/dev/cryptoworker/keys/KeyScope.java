@@ -15,7 +15,9 @@ import java.util.Objects;
  * @param column qualifier, {@code *} for a family default, or empty for row keys and qualifiers
  * @param purpose {@code row}, {@code qualifier}, {@code value}, {@code companion} (an OPE column's
  *     authenticated copy), {@code identifier-counter} (the name of an ASHE counter row), {@code
- *     key-check} (a table's key check) or a layout's own ({@code pack}: a PACKED table's packs)
+ *     key-check} (a table's key check) or a layout's own (PACKED: {@code pack-siv}, the DET key
+ *     that seals a table's packs, APPEND entries and dictionaries; {@code pack}, the STD key that
+ *     sealed them before, kept so that units sealed by earlier versions still open)
  * @param box the scheme the key is for
  */
 public record KeyScope(String table, String family, String column, String purpose, BoxKind box) {
@@ -44,8 +46,9 @@ public record KeyScope(String table, String family, String column, String purpos
   }
 
   /**
-   * The key a storage layout seals its own stored units with, named by the layout ({@code pack}:
-   * a PACKED table's packs, many rows encrypted as one stored value).
+   * The key a storage layout seals its own stored units with, named by the layout (PACKED: {@code
+   * pack-siv} seals a table's packs, many rows encrypted as one stored value, and its APPEND entries
+   * and dictionaries; {@code pack} opens what earlier versions sealed).
    */
   public static KeyScope layout(String table, String purpose, BoxKind box) {
     return new KeyScope(table, "", "", purpose, box);

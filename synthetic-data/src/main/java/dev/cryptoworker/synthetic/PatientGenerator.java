@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 
 /**
  * Seeded generator of realistic patients with the field sizes of the SafeNoSQL Patients table
- * (the workload the README's benchmarks describe): the same seed and index always give the same patient, so a
+ * (the workload docs/performance.md describes): the same seed and index always give the same patient, so a
  * plain and a secure table can be loaded with identical data.
  */
 public final class PatientGenerator {

@@ -400,7 +400,7 @@ public final class WorkloadBenchmark {
     }
     p.setProperty("cryptoworker.masterkey", key);
     p.setProperty("cryptoworker.opememo", options.get("ope-memo"));
-    // YCSB's key-range scans over DET row keys can only run on the client (see the README).
+    // YCSB's key-range scans over DET row keys can only run on the client (see docs/performance.md).
     p.setProperty("cryptoworker.clientside", "true");
     p.setProperty("hbase.zookeeper.quorum", conf.get("hbase.zookeeper.quorum"));
     p.setProperty("hbase.zookeeper.property.clientPort", conf.get("hbase.zookeeper.property.clientPort"));

@@ -9,9 +9,10 @@ import java.security.GeneralSecurityException;
 
 /**
  * Names of identifier-counter rows: a keyed PRF (HMAC-SHA256, truncated to 16 bytes) of the
- * column's table, family and name, so the counter table reveals neither table, family nor column
- * names (a family with {@code protectQualifiers} keeps its column names secret there too), only how
- * many ASHE columns exist and how many values they have leased.
+ * column's table, family and name, so counter rows reveal neither table, family nor column names
+ * (a family with {@code protectQualifiers} keeps its column names secret there too), only how many
+ * ASHE columns exist and how many values they have leased. The row walks' checkpoint rows in the
+ * same table do name their table (docs/boxes.md).
  */
 public final class CounterRows {
   private CounterRows() {}

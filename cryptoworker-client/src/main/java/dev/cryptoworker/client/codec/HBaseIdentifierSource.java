@@ -23,7 +23,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * no identifier issued under the legacy row is ever issued again.
  */
 public final class HBaseIdentifierSource implements IdentifierSource {
-  /** The counter table, created with the first table that has ASHE columns. */
+  /** The counter table, created with the first table that needs it (ASHE, SPLASHE or SSE columns, or a row walk). */
   public static final TableName TABLE = TableName.valueOf("cryptoworker_ids");
   public static final byte[] FAMILY = Bytes.toBytes("c");
   private static final byte[] QUALIFIER = Bytes.toBytes("next");

@@ -127,7 +127,7 @@ public final class TableCodec {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + table + ": cannot derive keys", e);
     }
-    // Row keys and qualifier names are identities: under the oldest key (see the README), one key only.
+    // Row keys and qualifier names are identities: under the oldest key (docs/operations.md, Keys), one key only.
     KeyProvider identities = identityKeyId.isEmpty() ? (scope, length) -> keys.keyRing(scope, length).oldestOnly()
         : (scope, length) -> KeyRing.of(keys.keyRing(scope, length).byId(identityKeyId.getAsInt()).orElseThrow(
             () -> new GeneralSecurityException("no enabled key " + Integer.toUnsignedString(identityKeyId.getAsInt(), 16))));

@@ -255,6 +255,6 @@ public class SearchCounters {
     return new IllegalStateException("an SSE entry counter in " + HBaseIdentifierSource.TABLE + " went back (it held "
         + before + " entries, now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
         + " keys and earlier rows would drop out of searches; refused. Restore the counter table together with the"
-        + " data tables from one snapshot (README: Restoring the counter table)");
+        + " data tables from one snapshot (docs/operations.md: Restoring the counter table)");
   }
 }

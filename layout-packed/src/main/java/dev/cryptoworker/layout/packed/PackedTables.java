@@ -43,7 +43,7 @@ public final class PackedTables {
   /**
    * Runs one merge round of APPEND-mode PACKED table {@code name} now: closes its open epoch if it
    * is due, and merges into packs the closed epochs no other client holds the lease of (see the
-   * README's APPEND section). Rounds of one table are serialized within the connection; those of
+   * APPEND mode in docs/layouts.md). Rounds of one table are serialized within the connection; those of
    * other clients are coordinated through the table's epoch records.
    *
    * @return the entries merged into packs
