@@ -14,6 +14,7 @@ import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.PatientsUnderLoad;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.file.Files;
@@ -106,6 +107,7 @@ class MigrateCommandTest {
   }
 
   @Test
+  @FaultInjection
   void aMigrationKilledAt30PercentResumesAndFinishesWhileTheTableIsInUse(Connection hbase, Configuration conf)
       throws Exception {
     Map<String, String> expected = new ConcurrentHashMap<>();
@@ -116,7 +118,7 @@ class MigrateCommandTest {
     String oldest = KeysetFiles.describe(keyset, kek()).get(0).hexId();
     KeysetFiles.rotate(keyset, kek());
 
-    // The README's sequence. Step 0, the table prepared for SSE: until then the new schema is refused.
+    // The sequence of docs/operations.md. Step 0, the table prepared for SSE: until then the new schema is refused.
     try (SecureConnection early = SecureConnection.builder().connection(hbase).keys(keys()).schema(target)
         .migratingFrom(old, true).build()) {
       IllegalStateException refused = assertThrows(IllegalStateException.class,

@@ -13,6 +13,7 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.keys.KeysetKey;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.OwnClusters;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -362,6 +363,7 @@ class TableCommandsTest {
   }
 
   @Test
+  @OwnClusters
   void embeddedStartsAndStopsItsOwnHBase(Configuration conf) throws Exception {
     setUp(conf);
     Cli.Result audit = Cli.run(ENV, "audit", "--embedded", dir.resolve("hbase").toString(),

@@ -21,17 +21,15 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
@@ -117,8 +115,8 @@ class AggregationTest {
   void sumsCountsAveragesAndGroupsMatchTheOracle(Connection hbase) throws IOException {
     TableSchema schema = SecureFixture.schema("ashe", SCHEMA);
     SecureTable table = create(hbase, SecureFixture.randomKeys(), schema);
-    try (RegionCount regions = new RegionCount(hbase, SecureFixture.name(schema))) {
-      assertEquals(4, regions.count());
+    try (RegionChurn regions = new RegionChurn(hbase, SecureFixture.name(schema))) {
+      assertEquals(4, regions.regions().size(), "sums are taken over several regions");
     }
     Random random = new Random(7);
     List<Row> rows = new ArrayList<>();
@@ -196,6 +194,7 @@ class AggregationTest {
     int perWriter = 400;
     ExecutorService pool = Executors.newFixedThreadPool(writers);
     List<Future<List<Row>>> futures = new ArrayList<>();
+    AtomicInteger written = new AtomicInteger();
     for (int w = 0; w < writers; w++) {
       int writer = w;
       futures.add(pool.submit(() -> {
@@ -207,14 +206,20 @@ class AggregationTest {
           Row row = randomRow(r, writer * perWriter + i);
           mine.add(row);
           t.put(put(row));
+          written.incrementAndGet();
         }
         return mine;
       }));
     }
-    // Split a region while the writers load.
-    try (Admin admin = hbase.getAdmin()) {
-      Thread.sleep(300);
-      admin.split(SecureFixture.name(schema), toBytes("r-0600"));
+    // Two of the four regions split once the writers are a quarter through: each split checked in hbase:meta.
+    try (RegionChurn regions = new RegionChurn(hbase, SecureFixture.name(schema))) {
+      for (int poll = 0; written.get() < writers * perWriter / 4; poll++) {
+        assertTrue(poll < 6_000 && futures.stream().noneMatch(Future::isDone), "writers stalled at " + written);
+        Thread.sleep(20);
+      }
+      regions.splitAt(toBytes("r-0600"));
+      regions.splitAt(toBytes("r-1200"));
+      assertEquals(SPLITS.length + 1 + 2, regions.regions().size(), "four regions, two of them split");
     }
     List<Row> rows = new ArrayList<>();
     for (Future<List<Row>> f : futures) {
@@ -238,26 +243,5 @@ class AggregationTest {
       }
     }
     assertEquals(writers * perWriter, owners.size());
-    try (RegionCount regions = new RegionCount(hbase, SecureFixture.name(schema))) {
-      assertTrue(regions.count() >= 4);
-    }
-  }
-
-  /** Counts a table's regions. */
-  private static final class RegionCount implements AutoCloseable {
-    private final RegionLocator locator;
-
-    RegionCount(Connection hbase, TableName name) throws IOException {
-      this.locator = hbase.getRegionLocator(name);
-    }
-
-    int count() throws IOException {
-      return locator.getAllRegionLocations().size();
-    }
-
-    @Override
-    public void close() throws IOException {
-      locator.close();
-    }
   }
 }

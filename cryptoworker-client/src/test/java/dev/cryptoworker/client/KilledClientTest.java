@@ -2,11 +2,11 @@ package dev.cryptoworker.client;
 
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -30,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * decrypt and no half-written row.
  */
 @ExtendWith(SharedHBaseCluster.class)
+@FaultInjection
 class KilledClientTest {
   static final String SCHEMA =
       "table: TABLE\n"
@@ -57,13 +58,21 @@ class KilledClientTest {
     try (Table t = secure.getTable(SecureFixture.name(schema))) {
       List<Result> rows = SecureFixture.scanAll(t, new Scan()); // decodes every cell or throws
       assertTrue(rows.size() >= 6 * Writer.BATCH, "rows written: " + rows.size());
+      long total = 0;
       for (Result r : rows) {
         String id = Bytes.toString(r.getRow());
+        // Row "b<batch>-<index>" was written with seq = index and total = batch.
+        long batch = Long.parseLong(id.substring(1, id.indexOf('-')));
+        long index = Long.parseLong(id.substring(id.indexOf('-') + 1));
         assertEquals(id, Bytes.toString(r.getValue(F, toBytes("id"))), "whole row " + id);
-        assertNotNull(r.getValue(F, toBytes("seq")));
-        assertNotNull(r.getValue(F, toBytes("total")));
+        assertEquals(index, Bytes.toLong(r.getValue(F, toBytes("seq"))), "OPE value of " + id);
+        assertEquals(batch, Bytes.toLong(r.getValue(F, toBytes("total"))), "ASHE value of " + id);
         assertEquals("payload of " + id, Bytes.toString(r.getValue(F, toBytes("v"))));
+        total += batch;
       }
+      // The region-side sum over ciphertext agrees with the rows the kill left.
+      assertEquals(new AggregateResult(total, rows.size()),
+          ((SecureTable) t).aggregate(new Scan(), F, toBytes("total")));
     }
   }
 

@@ -84,7 +84,8 @@ class OnlineMigrationTest {
 
     TableMigration migration = TableMigration.builder().connection(hbase).keys(keys).from(old).to(target)
         .checkpointEvery(50).maxRowsPerSecond(400).build();
-    // The README's sequence: the table prepared first; a client with the new schema refuses it before.
+    // The sequence of docs/operations.md (online migration): the table prepared first; a client with
+    // the new schema refuses it before.
     try (SecureConnection early = SecureConnection.builder().connection(hbase).keys(keys).schema(target)
         .migratingFrom(old).build()) {
       IllegalStateException refused = assertThrows(IllegalStateException.class,

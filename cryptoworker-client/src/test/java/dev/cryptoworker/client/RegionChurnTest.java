@@ -4,24 +4,19 @@ import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HRegionLocation;
-import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -31,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Regions split and move between the two region servers while secure scans, server-side
- * filtered scans and aggregations run: every result stays exact.
+ * filtered scans and aggregations run: every result stays exact. Each split and move is checked in
+ * hbase:meta ({@link RegionChurn}); the checks run until the churn is over, then once more.
  */
 @ExtendWith(SharedHBaseCluster.class)
 class RegionChurnTest {
@@ -50,8 +46,17 @@ class RegionChurnTest {
   @Test
   void splitsAndMovesKeepResultsExact(Connection hbase) throws Exception {
     TableSchema schema = SecureFixture.schema("churn", SCHEMA);
-    SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
-    SecureTable table = secure.getSecureTable(SecureFixture.name(schema));
+    KeyProvider keys = SecureFixture.randomKeys();
+    TableCodec codec = new TableCodec(schema, keys);
+    List<byte[]> storedKeys = new ArrayList<>();
+    for (long i = 0; i < ROWS; i++) {
+      storedKeys.add(codec.encodeRow(toBytes(i)));
+    }
+    // Three regions to start with, each split once below: only a region never split is splittable at once.
+    SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
+    SecureFixture.create(secure, schema, 1, new byte[][] {storedKeys.get(ROWS / 3), storedKeys.get(2 * ROWS / 3)});
+    TableName name = SecureFixture.name(schema);
+    SecureTable table = secure.getSecureTable(name);
     long evenSum = 0;
     long total = 0;
     List<Put> puts = new ArrayList<>();
@@ -64,50 +69,34 @@ class RegionChurnTest {
       }
     }
     table.put(puts);
-    TableName name = SecureFixture.name(schema);
-    AtomicBoolean stop = new AtomicBoolean();
-    ExecutorService churn = Executors.newSingleThreadExecutor();
-    Future<Integer> operations = churn.submit(() -> {
-      int n = 0;
-      try (Admin admin = hbase.getAdmin(); RegionLocator locator = hbase.getRegionLocator(name)) {
-        List<ServerName> servers = new ArrayList<>(admin.getRegionServers());
-        for (int round = 0; !stop.get() && round < 10; round++) {
-          List<HRegionLocation> regions = locator.getAllRegionLocations();
-          HRegionLocation biggest = regions.get(round % regions.size());
-          try {
-            if (round % 2 == 0) {
-              admin.splitRegionAsync(biggest.getRegion().getRegionName()).get(); // HBase picks the point
-            } else {
-              ServerName target = servers.get(round % servers.size());
-              admin.move(biggest.getRegion().getEncodedNameAsBytes(), target);
-            }
-            n++;
-          } catch (IOException | ExecutionException e) {
-            // A daughter is not splittable until compacted: try the next region next round.
-          }
-          Thread.sleep(700);
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    Future<Integer> churn = pool.submit(() -> {
+      int done = 0;
+      try (RegionChurn regions = new RegionChurn(hbase, name)) {
+        for (byte[] point : regions.midpoints(storedKeys)) {
+          regions.splitAt(point);
+          regions.moveAway(point);
+          done += 2;
         }
+        assertEquals(6, regions.regions().size(), "three regions, each split once");
       }
-      return n;
+      return done;
     });
-    int checks = 0;
-    long deadline = System.currentTimeMillis() + 15_000;
     SingleColumnValueFilter even = new SingleColumnValueFilter(F, toBytes("kind"), CompareOperator.EQUAL,
         new BinaryComparator(toBytes("even")));
-    while (System.currentTimeMillis() < deadline) {
+    int rounds = 0;
+    boolean last;
+    do {
+      last = churn.isDone(); // one more round after the churn ends
       assertEquals(ROWS, SecureFixture.scanAll(table, new Scan().setCaching(100)).size());
       assertEquals(ROWS / 2, SecureFixture.scanAll(table, new Scan().setFilter(even).setCaching(50)).size());
       assertEquals(500, SecureFixture.scanAll(table, new Scan().withStartRow(toBytes(1000L)).withStopRow(toBytes(1500L))).size());
       assertEquals(new AggregateResult(total, ROWS), table.aggregate(new Scan(), F, toBytes("amount")));
       assertEquals(new AggregateResult(evenSum, ROWS / 2), table.aggregate(new Scan().setFilter(new FilterList(even)), F, toBytes("amount")));
-      checks++;
-    }
-    stop.set(true);
-    int churned = operations.get();
-    churn.shutdown();
-    try (RegionLocator locator = hbase.getRegionLocator(name)) {
-      assertTrue(locator.getAllRegionLocations().size() > 1, "the table was split");
-    }
-    assertTrue(churned >= 3 && checks >= 3, churned + " splits/moves, " + checks + " rounds of checks");
+      rounds++;
+    } while (!last);
+    pool.shutdown();
+    assertEquals(6, churn.get(), "three splits and three moves, each checked in hbase:meta");
+    assertTrue(rounds >= 2, rounds + " rounds of checks");
   }
 }

@@ -10,28 +10,34 @@ import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.FaultInjection;
+import dev.cryptoworker.testing.OwnClusters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
@@ -43,11 +49,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A region server crashes in the middle of a secure write-heavy workload (its own two-server
  * cluster): afterwards every acknowledged write is readable and decrypts to what was written, ASHE
- * sums cover them all and SSE searches find them. Twice: a region server thread aborted inside one
- * JVM ({@link EmbeddedHBase}), and a region server process killed with SIGKILL in a cluster of
- * separate processes ({@link ProcessCluster}, the coprocessor loaded from the region servers' own
- * classpath).
+ * sums cover them all and SSE searches find them, and a write that failed with an error is whole
+ * or absent. The crash comes after {@value #WRITES_EACH_SIDE} acknowledged writes; the writers go on
+ * until the master has moved every region to the other server and {@value #WRITES_EACH_SIDE} more
+ * are acknowledged. Three times: a region server thread aborted inside one JVM ({@link
+ * EmbeddedHBase}), and a region server process killed with SIGKILL in a cluster of separate
+ * processes ({@link ProcessCluster}, the coprocessor loaded from the region servers' own
+ * classpath), on local disk and on HDFS.
  */
+@OwnClusters
+@FaultInjection
 class RegionServerFailureTest {
   /** A two-region-server cluster that can lose one. */
   private interface CrashableCluster extends AutoCloseable {
@@ -119,6 +130,10 @@ class RegionServerFailureTest {
           + "      tag:   { box: SSE, type: string }\n";
   private static final byte[] F = toBytes("f");
   private static final int WRITERS = 4;
+  /** Writes acknowledged before the crash, and again after the regions are back. */
+  private static final int WRITES_EACH_SIDE = 200;
+  /** Polls of 50 ms before a wait gives up: a bound on a stuck cluster, not a timing assertion. */
+  private static final int MAX_POLLS = 4_800;
 
   @ParameterizedTest
   @ValueSource(strings = {"threads", "processes", "processes-on-hdfs"})
@@ -139,7 +154,7 @@ class RegionServerFailureTest {
         secure.createTable(schema, splits);
 
         Map<String, String> acknowledged = new ConcurrentHashMap<>();
-        AtomicLong failed = new AtomicLong();
+        Map<String, String> failed = new ConcurrentHashMap<>(); // written, then an error: applied or not
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
         List<Future<?>> writers = new ArrayList<>();
@@ -157,27 +172,25 @@ class RegionServerFailureTest {
                       .addColumn(F, toBytes("tag"), toBytes("tag-" + i % 50)));
                   acknowledged.put(row, value);
                 } catch (IOException e) {
-                  failed.incrementAndGet();
+                  failed.put(row, value);
                 }
               }
             }
             return null;
           }));
         }
-        Thread.sleep(4000);
-        int before = acknowledged.size();
+        awaitAcknowledged(acknowledged, WRITES_EACH_SIDE, writers);
         hbase.crashRegionServer(0);
-        Thread.sleep(kind.equals("threads") ? 12_000 : 20_000); // a killed process: its ZooKeeper session expires
         try (Admin admin = connection.getAdmin()) {
-          assertEquals(1, admin.getClusterMetrics().getLiveServerMetrics().size(), "one region server is dead");
+          awaitRegionsOnOneServer(admin, TableName.valueOf("failover"));
         }
+        int recovered = acknowledged.size();
+        awaitAcknowledged(acknowledged, recovered + WRITES_EACH_SIDE, writers);
         stop.set(true);
         for (Future<?> f : writers) {
           f.get();
         }
         pool.shutdown();
-        int after = acknowledged.size();
-        assertTrue(before > 100 && after > before, "writes went on before and after the crash: " + before + " -> " + after);
 
         long lost = 0;
         try (Table t = secure.getTable(TableName.valueOf("failover"))) {
@@ -211,9 +224,19 @@ class RegionServerFailureTest {
             assertEquals(tagged.getOrDefault(tag, 0), SecureFixture.scanAll(t, new Scan().setFilter(equal)).size(), tag);
           }
         }
-        System.out.printf("region server crash: %d acknowledged, %d lost, %d failed with an error%n",
-            acknowledged.size(), lost, failed.get());
-        assertEquals(0, lost, "acknowledged writes lost");
+        assertEquals(0, lost, "acknowledged writes lost, of " + acknowledged.size());
+        // A write that failed may have been applied or not, but never in part: the row is whole or absent.
+        try (Table t = secure.getTable(TableName.valueOf("failover"))) {
+          for (Map.Entry<String, String> e : failed.entrySet()) {
+            Result r = t.get(new Get(toBytes(e.getKey())));
+            if (!r.isEmpty()) {
+              assertEquals(e.getValue(), Bytes.toString(r.getValue(F, toBytes("v"))), e.getKey());
+              for (String column : List.of("id", "when", "total", "tag")) {
+                assertTrue(r.containsColumn(F, toBytes(column)), "a failed write applied in part: " + e.getKey());
+              }
+            }
+          }
+        }
       }
       if (kind.equals("processes-on-hdfs")) {
         // The data went through HDFS: blocks on the DataNode, nothing under a local HBase root.
@@ -222,6 +245,39 @@ class RegionServerFailureTest {
           assertTrue(files.anyMatch(f -> f.getFileName().toString().startsWith("blk_")), "no HDFS block stored");
         }
       }
+    }
+  }
+
+  /** Waits until {@code target} writes are acknowledged; rethrows a writer's failure. */
+  private static void awaitAcknowledged(Map<String, String> acknowledged, int target, List<Future<?>> writers)
+      throws Exception {
+    for (int poll = 0; acknowledged.size() < target; poll++) {
+      for (Future<?> w : writers) {
+        if (w.isDone()) {
+          w.get();
+          throw new AssertionError("a writer stopped early");
+        }
+      }
+      assertTrue(poll < MAX_POLLS, "only " + acknowledged.size() + " of " + target + " writes acknowledged");
+      Thread.sleep(50);
+    }
+  }
+
+  /** Waits until the master has declared the crashed server dead and every region is open on the other. */
+  private static void awaitRegionsOnOneServer(Admin admin, TableName table) throws Exception {
+    for (int poll = 0; ; poll++) {
+      Set<ServerName> live = admin.getClusterMetrics().getLiveServerMetrics().keySet();
+      Set<ServerName> hosting = new HashSet<>();
+      try (RegionLocator locator = admin.getConnection().getRegionLocator(table)) {
+        for (RegionInfo region : admin.getRegions(table)) {
+          hosting.add(locator.getRegionLocation(region.getStartKey(), true).getServerName());
+        }
+      }
+      if (live.size() == 1 && live.containsAll(hosting)) {
+        return;
+      }
+      assertTrue(poll < MAX_POLLS, "live servers " + live + ", regions on " + hosting);
+      Thread.sleep(50);
     }
   }
 }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A server that moves index cells cannot make a search return a wrong row: SSE index cells are not
- * bound to their rows, so the client checks each returned row's decrypted value (README: what a
+ * bound to their rows, so the client checks each returned row's decrypted value (docs/boxes.md: what a
  * malicious server can do to searches).
  */
 @ExtendWith(SharedHBaseCluster.class)
@@ -43,7 +43,7 @@ class SearchTamperingTest {
     }
     List<String> flu = fx.search(tagIs("flu"));
     assertEquals(List.of(), flu.stream().filter(r -> r.startsWith("b-")).toList(), "rows without flu: " + flu);
-    // a-0 is left out: its entry now points at b-0 (a hidden row is not detected; README).
+    // a-0 is left out: its entry now points at b-0 (a hidden row is not detected; docs/boxes.md).
     assertEquals(5, flu.size(), flu.toString());
 
     // The same when the caller's columns leave the searched one out: the client reads it to check.

@@ -147,7 +147,7 @@ class TamperingTest {
   @Test
   void replayOfAnOlderValueOfTheSameCellIsNotDetectable() throws IOException {
     // Documented limit: AEAD binds coordinates, not versions. Restoring an old ciphertext of the
-    // same cell decrypts to the old value. This test pins that behaviour so the README stays true.
+    // same cell decrypts to the old value. This test pins that behaviour so docs/boxes.md stays true.
     byte[] old = CellUtil.cloneValue(rawCell("alice", STD_Q));
     try (Table t = secure.getTable(SecureFixture.name(schema))) {
       t.put(new Put(toBytes("alice")).addColumn(F, STD_Q, toBytes("new secret")));

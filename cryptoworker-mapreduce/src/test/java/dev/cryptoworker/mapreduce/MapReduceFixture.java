@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -111,37 +114,38 @@ final class MapReduceFixture {
     }
   }
 
-  /** Builds a job. */
-  @FunctionalInterface
-  interface JobFactory {
-    org.apache.hadoop.mapreduce.Job create() throws Exception;
-  }
-
   /**
-   * Runs a job built by {@code factory}; if it fails, says why on standard error and runs a fresh
-   * one once more, whose failure fails the test. The word count job failed twice in six full
-   * suite runs this session on 2 cores, with no task diagnostics (Hadoop's local runner); its output is
-   * idempotent, so a second run cannot hide a wrong count.
+   * Runs {@code job} to completion; if it fails, the assertion says why. Hadoop's local runner
+   * keeps no task diagnostics: it logs a failed job's exception (WARN, on standard error), so that
+   * log, captured while the job runs, goes into the message.
    */
-  static org.apache.hadoop.mapreduce.Job completeWithOneRetry(JobFactory factory) throws Exception {
-    org.apache.hadoop.mapreduce.Job first = factory.create();
-    try {
-      assertCompletes(first);
-      return first;
-    } catch (AssertionError e) {
-      System.err.println("MapReduce job failed, running it once more: " + e.getMessage());
-    }
-    org.apache.hadoop.mapreduce.Job second = factory.create();
-    assertCompletes(second);
-    return second;
-  }
-
-  /** Runs {@code job} to completion; if it fails, the assertion names why (job and task diagnostics). */
   static void assertCompletes(org.apache.hadoop.mapreduce.Job job) throws Exception {
-    if (job.waitForCompletion(false)) {
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream log = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(new OutputStream() {
+      @Override
+      public void write(int b) {
+        stderr.write(b);
+        log.write(b);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        stderr.write(b, off, len);
+        log.write(b, off, len);
+      }
+    }, true, StandardCharsets.UTF_8));
+    boolean succeeded;
+    try {
+      succeeded = job.waitForCompletion(false);
+    } finally {
+      System.setErr(stderr);
+    }
+    if (succeeded) {
       return;
     }
-    StringBuilder why = new StringBuilder("the job failed: ").append(job.getStatus().getFailureInfo());
+    StringBuilder why = new StringBuilder("the job ended ").append(job.getStatus().getState())
+        .append(": ").append(job.getStatus().getFailureInfo());
     for (org.apache.hadoop.mapreduce.TaskCompletionEvent e : job.getTaskCompletionEvents(0, 100)) {
       if (e.getStatus() != org.apache.hadoop.mapreduce.TaskCompletionEvent.Status.SUCCEEDED) {
         for (String d : job.getTaskDiagnostics(e.getTaskAttemptId())) {
@@ -149,6 +153,7 @@ final class MapReduceFixture {
         }
       }
     }
-    throw new AssertionError(why.toString());
+    throw new AssertionError(why.append("; logged while it ran:\n").append(log.toString(StandardCharsets.UTF_8))
+        .toString());
   }
 }

@@ -12,8 +12,13 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
@@ -24,14 +29,17 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.Status;
+import site.ycsb.StringByteIterator;
 import site.ycsb.measurements.Measurements;
 import site.ycsb.workloads.CoreWorkload;
 
 /**
  * YCSB's standard workloads through the binding, plain and secure, against the real cluster:
- * zero failed operations on both sides.
+ * zero failed operations on both sides, and every value a read or a scan returns is the one last
+ * written to that row and field (YCSB's data-integrity values name their row and field).
  */
 @ExtendWith(SharedHBaseCluster.class)
 class StandardWorkloadsTest {
@@ -76,6 +84,7 @@ class StandardWorkloadsTest {
       p.setProperty("readmodifywriteproportion", rmw);
       p.setProperty("requestdistribution", distribution);
       p.setProperty("maxscanlength", "20");
+      p.setProperty("dataintegrity", "true"); // values "key:field:..." let a scanned value name its row
       p.setProperty("cryptoworker.mode", mode);
       p.setProperty("cryptoworker.masterkey", key);
       p.setProperty("hbase.zookeeper.quorum", conf.get("hbase.zookeeper.quorum"));
@@ -90,7 +99,7 @@ class StandardWorkloadsTest {
       CoreWorkload w = new CoreWorkload();
       w.init(p);
       Object state = w.initThread(p, 0, 1);
-      CountingDb db = new CountingDb(new SecureHBaseClient());
+      CheckingDb db = new CheckingDb(new SecureHBaseClient());
       db.setProperties(p);
       db.init();
       for (int i = 0; i < RECORDS; i++) {
@@ -103,21 +112,86 @@ class StandardWorkloadsTest {
       w.cleanup();
       assertEquals(0, db.failed.get(), mode + " side of workload " + workload + ": failed operations");
       assertTrue(db.ok.get() >= RECORDS + OPERATIONS, mode + " side ran " + db.ok.get() + " operations");
+      assertEquals(List.of(), db.wrong, mode + " side of workload " + workload + ": values read back wrong");
+      assertTrue(db.checked.get() >= OPERATIONS / 2, mode + " side compared " + db.checked + " values read back");
     }
   }
 
-  /** Counts the binding's outcomes (YCSB's own wrapper needs its global state). */
-  static final class CountingDb extends ObservedDb {
+  /**
+   * Counts the binding's outcomes (YCSB's own wrapper needs its global state) and keeps an oracle
+   * of what was written: each value read or scanned back is compared with the last one written.
+   */
+  static final class CheckingDb extends ObservedDb {
     final AtomicLong ok = new AtomicLong();
     final AtomicLong failed = new AtomicLong();
+    final AtomicLong checked = new AtomicLong();
+    final List<String> wrong = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Map<String, Map<String, String>> written = new ConcurrentHashMap<>();
 
-    CountingDb(DB inner) {
+    CheckingDb(DB inner) {
       super(inner);
     }
 
     @Override
     protected void observe(String operation, long startNanos, Status status) {
       (status.isOk() ? ok : failed).incrementAndGet();
+    }
+
+    @Override
+    public Status insert(String t, String k, Map<String, ByteIterator> v) {
+      Map<String, String> values = StringByteIterator.getStringMap(v);
+      Status status = super.insert(t, k, StringByteIterator.getByteIteratorMap(values));
+      remember(k, values, status);
+      return status;
+    }
+
+    @Override
+    public Status update(String t, String k, Map<String, ByteIterator> v) {
+      Map<String, String> values = StringByteIterator.getStringMap(v);
+      Status status = super.update(t, k, StringByteIterator.getByteIteratorMap(values));
+      remember(k, values, status);
+      return status;
+    }
+
+    private void remember(String key, Map<String, String> values, Status status) {
+      if (status.isOk()) {
+        written.computeIfAbsent(key, x -> new ConcurrentHashMap<>()).putAll(values);
+      }
+    }
+
+    @Override
+    public Status read(String t, String k, Set<String> f, Map<String, ByteIterator> r) {
+      Status status = super.read(t, k, f, r);
+      if (status.isOk()) {
+        compare(k, StringByteIterator.getStringMap(r));
+      }
+      return status;
+    }
+
+    @Override
+    public Status scan(String t, String k, int n, Set<String> f, Vector<HashMap<String, ByteIterator>> r) {
+      Status status = super.scan(t, k, n, f, r);
+      if (status.isOk()) {
+        for (HashMap<String, ByteIterator> record : r) {
+          Map<String, String> values = StringByteIterator.getStringMap(record);
+          String any = values.values().iterator().next();
+          compare(any.substring(0, any.indexOf(':')), values); // "key:field:..."
+        }
+      }
+      return status;
+    }
+
+    private void compare(String key, Map<String, String> read) {
+      Map<String, String> expected = written.getOrDefault(key, Map.of());
+      if (read.isEmpty()) {
+        wrong.add(key + ": read nothing");
+      }
+      read.forEach((field, value) -> {
+        checked.incrementAndGet();
+        if (!value.equals(expected.get(field))) {
+          wrong.add(key + "/" + field + ": read " + value + ", wrote " + expected.get(field));
+        }
+      });
     }
   }
 }

@@ -18,6 +18,7 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.File;
 import java.io.IOException;
@@ -36,6 +37,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -340,32 +343,34 @@ class PackedAppendTest {
     TableName name = TableName.valueOf(schema.tableName());
     Set<String> acknowledged = new ConcurrentSkipListSet<>();
     AtomicBoolean stop = new AtomicBoolean();
+    // The race ends once each side has done its share: puts, entries merged, and scans by both readers.
+    AtomicInteger puts = new AtomicInteger();
+    AtomicInteger merged = new AtomicInteger();
+    AtomicIntegerArray checks = new AtomicIntegerArray(2);
     try (SecureConnection secure = create(hbase, SecureFixture.randomKeys(), schema, null)) {
       ExecutorService pool = Executors.newFixedThreadPool(4);
-      List<Future<Integer>> work = new ArrayList<>();
+      List<Future<?>> work = new ArrayList<>();
       work.add(pool.submit(() -> { // writer: new keys, and rewrites of old ones
-        int n = 0;
         try (Table t = secure.getTable(name)) {
           for (int i = 0; !stop.get(); i++) {
             String k = key(i % 900);
             t.put(new Put(toBytes(k)).addColumn(F, toBytes("v"), toBytes("of " + k)));
             acknowledged.add(k);
-            n++;
+            puts.incrementAndGet();
           }
         }
-        return n;
+        return null;
       }));
       work.add(pool.submit(() -> { // merger, as another client would run it
-        int merged = 0;
         while (!stop.get()) {
-          merged += PackedTables.of(secure).mergeEpochs(name);
+          merged.addAndGet(PackedTables.of(secure).mergeEpochs(name));
           Thread.sleep(50);
         }
-        return merged;
+        return null;
       }));
       for (int reader = 0; reader < 2; reader++) {
+        int index = reader;
         work.add(pool.submit(() -> {
-          int checks = 0;
           try (Table t = secure.getTable(name)) {
             while (!stop.get()) {
               Set<String> before = new HashSet<>(acknowledged);
@@ -376,21 +381,26 @@ class PackedAppendTest {
               for (String k : before.stream().limit(20).toList()) {
                 assertEquals("of " + k, Bytes.toString(t.get(new Get(toBytes(k))).getValue(F, toBytes("v"))), k);
               }
-              checks++;
+              checks.incrementAndGet(index);
             }
           }
-          return checks;
+          return null;
         }));
       }
-      Thread.sleep(8_000);
+      for (int poll = 0; puts.get() < 1_000 || merged.get() < 100 || checks.get(0) < 3 || checks.get(1) < 3; poll++) {
+        for (Future<?> f : work) {
+          if (f.isDone()) {
+            f.get(); // a failed check, rethrown
+          }
+        }
+        assertTrue(poll < 6_000, "puts " + puts + ", entries merged " + merged + ", scans " + checks);
+        Thread.sleep(20);
+      }
       stop.set(true);
-      List<Integer> counts = new ArrayList<>();
-      for (Future<Integer> f : work) {
-        counts.add(f.get(60, TimeUnit.SECONDS));
+      for (Future<?> f : work) {
+        f.get(60, TimeUnit.SECONDS);
       }
       pool.shutdown();
-      assertTrue(counts.get(0) > 100 && counts.get(1) > 0 && counts.get(2) > 2,
-          "puts, entries merged, scans: " + counts);
       mergeEverything(secure, hbase, name);
       try (Table t = secure.getTable(name)) {
         assertEquals(new ArrayList<>(new java.util.TreeSet<>(acknowledged)), scanKeys(t, new Scan(), new TreeMap<>()));
@@ -399,6 +409,7 @@ class PackedAppendTest {
   }
 
   @Test
+  @FaultInjection
   void aMergerKilledMidMergeIsTakenOverAndEveryKeyStaysOnce(Connection hbase, Configuration conf) throws Exception {
     TableSchema schema = SecureFixture.schema("appendkill", SCHEMA.replace("ROWBOX", "PLAIN")
         .replace("leaseMillis: 300", "leaseMillis: 1000"));

@@ -25,6 +25,7 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.packs.PackRows;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
 import java.security.SecureRandom;
@@ -660,6 +661,7 @@ class PackedLayoutTest {
   }
 
   @Test
+  @FaultInjection
   void aClientKilledWhileWritingAndSplittingLosesNoAcknowledgedRow(Connection hbase, Configuration conf)
       throws Exception {
     TableSchema schema = SecureFixture.schema("packedkill", SCHEMA.replace("ROWBOX", "DET")

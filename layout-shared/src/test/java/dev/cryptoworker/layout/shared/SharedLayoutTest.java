@@ -19,6 +19,8 @@ import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.FaultInjection;
+import dev.cryptoworker.testing.OwnClusters;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -66,10 +69,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  * with two down, reads and writes fail by name. The killing test runs last.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@OwnClusters
 class SharedLayoutTest {
   private static final List<String> NAMES = List.of("east", "west", "north", "south");
   private static final byte[] F = toBytes("f");
   private static final int ROWS = 40;
+  /** A bound on each busy writer's rows: it stops at 40 acknowledged after the kill, long before. */
+  private static final int MAX_BUSY_ROWS = 5_000;
 
   private static final List<EmbeddedHBase> CLUSTERS = new ArrayList<>();
   private static final List<Path> DIRS = new ArrayList<>();
@@ -103,6 +109,8 @@ class SharedLayoutTest {
     conf.setInt("hbase.rpc.timeout", 3000);
     conf.setInt("hbase.client.scanner.timeout.period", 6000);
     conf.setInt("zookeeper.recovery.retry", 1);
+    // A killed cluster's ZooKeeper is gone too: give up connecting to it in seconds, not the default 90.
+    conf.setInt("zookeeper.session.timeout", 3000);
     return ConnectionFactory.createConnection(conf);
   }
 
@@ -132,7 +140,7 @@ class SharedLayoutTest {
 
   private static SecureConnection secure(TableSchema schema) {
     return SecureConnection.builder().keys(KEYS).schema(schema)
-        .options(SecureTableOptions.builder().clusterTimeout(Duration.ofSeconds(20)).build())
+        .options(SecureTableOptions.builder().clusterTimeout(Duration.ofSeconds(8)).build())
         .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"))
         .cluster("east", CONNECTIONS.get("east")).cluster("west", CONNECTIONS.get("west"))
         .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
@@ -404,6 +412,7 @@ class SharedLayoutTest {
 
   @Test
   @Order(4)
+  @FaultInjection
   void rSurvivesOutagesAndRepairBringsABackClusterInLine() throws Exception {
     TableSchema schema = schema("SECURE_RAID", "DET");
     TableName name = TableName.valueOf(schema.tableName());
@@ -416,30 +425,42 @@ class SharedLayoutTest {
       busySecure.createTable(busy);
       try (Table t = secure.getTable(name)) {
         write(t, 0, ROWS);
+        // South is killed once 100 rows are acknowledged; each writer goes on until it has 40 rows
+        // acknowledged from batches begun after the kill.
+        AtomicBoolean killed = new AtomicBoolean();
         ExecutorService writers = Executors.newFixedThreadPool(4);
+        List<Future<Integer>> afterKill = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
           long base = 10_000L * w;
-          writers.submit(() -> {
+          afterKill.add(writers.submit(() -> {
+            int acknowledgedAfterKill = 0;
             try (Table bt = busySecure.getTable(busyName)) {
-              for (long from = base; from < base + 150; from += 5) {
+              for (long from = base; acknowledgedAfterKill < 40 && from < base + MAX_BUSY_ROWS; from += 5) {
+                boolean begunAfterKill = killed.get();
                 try {
                   write(bt, from, from + 5);
                   for (long i = from; i < from + 5; i++) {
                     acked.add(i);
                   }
+                  acknowledgedAfterKill += begunAfterKill ? 5 : 0;
                 } catch (IOException notAcknowledged) {
                   // a write the layout did not acknowledge: nothing is promised of it
                 }
               }
             }
-            return null;
-          });
+            return acknowledgedAfterKill;
+          }));
         }
-        Thread.sleep(300);
+        for (int poll = 0; acked.size() < 100; poll++) {
+          assertTrue(poll < 6_000 && afterKill.stream().noneMatch(Future::isDone), "writers stalled at " + acked.size());
+          Thread.sleep(20);
+        }
         kill(3); // south, under the writers
+        killed.set(true);
         writers.shutdown();
-        assertTrue(writers.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES));
-        assertTrue(acked.size() > 300, "most writes acknowledged with one cluster down: " + acked.size());
+        for (Future<Integer> writer : afterKill) {
+          assertEquals(40, writer.get(), "rows acknowledged after south was killed, by one writer");
+        }
         assertAcknowledgedRowsReadBack(busySecure, busyName, acked);
         assertEquals(ROWS, scanRows(t, new Scan()).size());
         assertEquals(note(9), Bytes.toString(t.get(new Get(toBytes(9L))).getValue(F, toBytes("note"))));

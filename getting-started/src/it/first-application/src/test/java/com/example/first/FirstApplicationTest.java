@@ -39,7 +39,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The README's getting-started steps, as a new user's application runs them. */
+/** The getting-started steps of docs/getting-started.md, as a new user's application runs them. */
 class FirstApplicationTest {
   private static final byte[] ID = Bytes.toBytes("id");
   private static Path work;
