@@ -46,6 +46,8 @@ import java.util.function.Function;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.TableNotFoundException;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
@@ -173,6 +175,38 @@ public final class SecureConnection implements Closeable {
           + " tables build the connection with SecureTableOptions.builder().unprotectedTables(true)");
     }
     return defaultCluster().getTable(name);
+  }
+
+  /**
+   * A {@link BufferedMutator} for {@code name}, with HBase's default parameters (see {@link
+   * #getBufferedMutator(BufferedMutatorParams)}).
+   */
+  public BufferedMutator getBufferedMutator(TableName name) throws IOException {
+    return getBufferedMutator(new BufferedMutatorParams(name));
+  }
+
+  /**
+   * A {@link BufferedMutator} as {@code params} describe: for a protected table a {@link
+   * SecureBufferedMutator} (write buffer, periodic flush, exception listener with per-mutation
+   * failures, as HBase's); for a table no schema names, HBase's own, only if the options allow
+   * {@linkplain SecureTableOptions#unprotectedTables() unprotected tables}.
+   *
+   * @throws IllegalArgumentException if no schema names the table and unprotected tables are not
+   *     allowed
+   */
+  public BufferedMutator getBufferedMutator(BufferedMutatorParams params) throws IOException {
+    requireOpen();
+    TableName name = params.getTableName();
+    TableCodec codec = codecs.get(name);
+    if (codec != null) {
+      return new SecureBufferedMutator(open(name, codec), params, defaultCluster().getConfiguration());
+    }
+    if (!options.unprotectedTables()) {
+      throw new IllegalArgumentException("no schema for table " + name + " (schemas: " + codecs.keySet()
+          + "); refused rather than writing it unprotected. For deliberate plaintext tables build the"
+          + " connection with SecureTableOptions.builder().unprotectedTables(true)");
+    }
+    return defaultCluster().getBufferedMutator(params);
   }
 
   /**

@@ -12,6 +12,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -66,5 +70,39 @@ public final class BatchContract {
     assertEquals("added", Bytes.toString(table.get(new Get(added)).getValue(family, q)));
     assertFalse(table.exists(new Get(deleted)));
     assertFalse(table.exists(new Get(refused)));
+  }
+
+  /**
+   * The same contract through {@link SecureConnection#getBufferedMutator}: the mutations of one
+   * buffer are written as one batch, the refused put reaches the exception listener named, and the
+   * others land ({@code name}'s schema as for {@link #check}).
+   */
+  public static void checkBufferedMutator(SecureConnection secure, TableName name, byte[] family, String prefix)
+      throws Exception {
+    byte[] q = toBytes("q");
+    byte[] kept = toBytes(prefix + "m1");
+    byte[] deleted = toBytes(prefix + "m2");
+    byte[] added = toBytes(prefix + "m3");
+    Put refused = new Put(toBytes(prefix + "m4")).addColumn(toBytes("nope"), q, toBytes("refused"));
+    try (Table table = secure.getTable(name)) {
+      table.put(new Put(deleted).addColumn(family, q, toBytes("deleted")));
+    }
+    List<RetriesExhaustedWithDetailsException> heard = new CopyOnWriteArrayList<>();
+    try (BufferedMutator mutator = secure.getBufferedMutator(new BufferedMutatorParams(name)
+        .listener((e, m) -> heard.add(e)))) {
+      mutator.mutate(List.of(new Put(kept).addColumn(family, q, toBytes("kept")), refused, new Delete(deleted),
+          new Put(added).addColumn(family, q, toBytes("added"))));
+    }
+    assertEquals(1, heard.size(), "the failures of the buffer, reported once at close");
+    RetriesExhaustedWithDetailsException e = heard.get(0);
+    assertEquals(1, e.getNumExceptions(), e.getMessage());
+    assertSame(refused, e.getRow(0));
+    assertTrue(e.getCause(0).getMessage().contains("nope"), e.getCause(0).getMessage());
+    try (Table table = secure.getTable(name)) {
+      assertEquals("kept", Bytes.toString(table.get(new Get(kept)).getValue(family, q)));
+      assertEquals("added", Bytes.toString(table.get(new Get(added)).getValue(family, q)));
+      assertFalse(table.exists(new Get(deleted)));
+      assertFalse(table.exists(new Get(refused.getRow())));
+    }
   }
 }

@@ -23,10 +23,13 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -51,7 +54,11 @@ import site.ycsb.Status;
  * {@code cryptoworker.schema}, {@code cryptoworker.masterkey}, {@code cryptoworker.clientside},
  * {@code cryptoworker.opememo} (OPE values remembered per column, see {@link SecureTableOptions}),
  * {@code columnfamily}, {@code hbase.zookeeper.quorum}, {@code hbase.zookeeper.property.clientPort},
- * {@code hbase.site}. A field name {@code family:qualifier} addresses that column; any other
+ * {@code hbase.site}, and YCSB's HBase binding's {@code clientbuffering} and {@code writebuffersize}:
+ * with {@code clientbuffering=true}, inserts, updates and deletes go through a {@link
+ * BufferedMutator} per table (HBase's own on the plain side, {@code SecureConnection}'s on the
+ * secure side), written when its buffer fills and at {@link #cleanup()}; a read may then not see a
+ * write still in the buffer, as with YCSB's own binding. A field name {@code family:qualifier} addresses that column; any other
  * field name is a qualifier of {@code columnfamily}.
  */
 public class SecureHBaseClient extends DB implements FilterScans {
@@ -77,10 +84,13 @@ public class SecureHBaseClient extends DB implements FilterScans {
   private SecureConnection secure;
   private Connection connection;
   private final Map<String, Table> tables = new HashMap<>();
+  private final Map<String, BufferedMutator> mutators = new HashMap<>();
+  private long writeBufferSize;
 
   @Override
   public void init() throws DBException {
     options = BindingOptions.from(getProperties());
+    writeBufferSize = options.writeBufferSize();
     sharedKey = options.sharingKey();
     synchronized (LOCK) {
       try {
@@ -105,6 +115,9 @@ public class SecureHBaseClient extends DB implements FilterScans {
   @Override
   public void cleanup() throws DBException {
     try {
+      for (BufferedMutator m : mutators.values()) {
+        m.close(); // writes what is buffered; a failure in it ends the run with an error
+      }
       for (Table t : tables.values()) {
         t.close();
       }
@@ -131,6 +144,30 @@ public class SecureHBaseClient extends DB implements FilterScans {
       tables.put(name, t);
     }
     return t;
+  }
+
+  private BufferedMutator mutator(String name) throws IOException {
+    BufferedMutator m = mutators.get(name);
+    if (m == null) {
+      BufferedMutatorParams params = new BufferedMutatorParams(TableName.valueOf(name));
+      if (writeBufferSize > 0) {
+        params.writeBufferSize(writeBufferSize);
+      }
+      m = secure != null ? secure.getBufferedMutator(params) : connection.getBufferedMutator(params);
+      mutators.put(name, m);
+    }
+    return m;
+  }
+
+  /** A put or delete: through the table's buffered mutator with {@code clientbuffering}, else at once. */
+  private void write(String table, Mutation m) throws IOException {
+    if (options.clientBuffering()) {
+      mutator(table).mutate(m);
+    } else if (m instanceof Put put) {
+      table(table).put(put);
+    } else {
+      table(table).delete((Delete) m);
+    }
   }
 
   private byte[][] column(String field) {
@@ -216,7 +253,7 @@ public class SecureHBaseClient extends DB implements FilterScans {
         byte[][] c = column(e.getKey());
         put.addColumn(c[0], c[1], e.getValue().toArray());
       }
-      table(table).put(put);
+      write(table, put);
       return Status.OK;
     } catch (IOException | RuntimeException e) {
       return error("insert", table, e);
@@ -226,7 +263,7 @@ public class SecureHBaseClient extends DB implements FilterScans {
   @Override
   public Status delete(String table, String key) {
     try {
-      table(table).delete(new Delete(Bytes.toBytes(key)));
+      write(table, new Delete(Bytes.toBytes(key)));
       return Status.OK;
     } catch (IOException | RuntimeException e) {
       return error("delete", table, e);
@@ -316,6 +353,25 @@ public class SecureHBaseClient extends DB implements FilterScans {
         // reported below
       }
       throw new DBException("cryptoworker.opememo must be a number >= 0, got " + v);
+    }
+
+    /** YCSB's HBase binding option: writes through a {@link BufferedMutator}. */
+    boolean clientBuffering() {
+      return Boolean.parseBoolean(p.getProperty("clientbuffering", "false"));
+    }
+
+    /** YCSB's HBase binding option: the buffer's size in bytes; 0 for HBase's default (2 MiB). */
+    long writeBufferSize() throws DBException {
+      String v = p.getProperty("writebuffersize", "0");
+      try {
+        long n = Long.parseLong(v.strip());
+        if (n >= 0) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new DBException("writebuffersize must be a number of bytes >= 0, got " + v);
     }
 
     boolean clientSide() {

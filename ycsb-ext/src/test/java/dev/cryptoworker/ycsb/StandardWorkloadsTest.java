@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -139,24 +140,23 @@ class StandardWorkloadsTest {
 
     @Override
     public Status insert(String t, String k, Map<String, ByteIterator> v) {
-      Map<String, String> values = StringByteIterator.getStringMap(v);
-      Status status = super.insert(t, k, StringByteIterator.getByteIteratorMap(values));
-      remember(k, values, status);
-      return status;
+      return remembered(k, v, values -> super.insert(t, k, values));
     }
 
     @Override
     public Status update(String t, String k, Map<String, ByteIterator> v) {
-      Map<String, String> values = StringByteIterator.getStringMap(v);
-      Status status = super.update(t, k, StringByteIterator.getByteIteratorMap(values));
-      remember(k, values, status);
-      return status;
+      return remembered(k, v, values -> super.update(t, k, values));
     }
 
-    private void remember(String key, Map<String, String> values, Status status) {
+    /** Writes {@code v} (read once: YCSB's values are iterators) and remembers it if acknowledged. */
+    private Status remembered(String key, Map<String, ByteIterator> v,
+        Function<Map<String, ByteIterator>, Status> write) {
+      Map<String, String> values = StringByteIterator.getStringMap(v);
+      Status status = write.apply(StringByteIterator.getByteIteratorMap(values));
       if (status.isOk()) {
         written.computeIfAbsent(key, x -> new ConcurrentHashMap<>()).putAll(values);
       }
+      return status;
     }
 
     @Override

@@ -20,6 +20,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -121,7 +122,8 @@ public final class GrowthBenchmark {
                 .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
             try (Table plain = connection.getTable(plainName);
                 Table secured = secure.getTable(TableName.valueOf(schema.tableName()))) {
-              loads.put(rows, new double[] {load(plain, rows), load(secured, rows)});
+              loads.put(rows, new double[] {load(connection.getBufferedMutator(plainName), rows),
+                  load(secure.getBufferedMutator(TableName.valueOf(schema.tableName())), rows)});
               admin.flush(plainName);
               admin.flush(TableName.valueOf(schema.tableName()));
               measure(rows, queries, plain, secured, results);
@@ -135,9 +137,9 @@ public final class GrowthBenchmark {
     report(sizes, queries, results, loads, outDir, args);
   }
 
-  /** Loads every row in batches of 2,000; returns rows per second. */
-  private double load(Table table, int rows) throws IOException {
-    return BatchLoader.load(table, rows, i -> new Put(rowKey(i)).addColumn(F, ID, Bytes.toBytes("id-" + i))
+  /** Loads every row through {@code mutator}; returns rows per second. */
+  private double load(BufferedMutator mutator, int rows) throws IOException {
+    return BufferedLoader.load(mutator, rows, i -> new Put(rowKey(i)).addColumn(F, ID, Bytes.toBytes("id-" + i))
         .addColumn(F, TAG, Bytes.toBytes("tag-" + i)).addColumn(F, DATE, Bytes.toBytes((long) i))
         .addColumn(F, AMOUNT, Bytes.toBytes((long) i % 1000))
         .addColumn(F, PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row")), out);

@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -153,7 +154,8 @@ public final class SearchMacroBenchmark {
             secure.getTable(TableName.valueOf(det.tableName())), connection.getTable(plainName)};
         double[] insertRate = new double[3];
         for (int w = 2; w >= 0; w--) {
-          insertRate[w] = load(tables[w], WAYS[w], rows);
+          insertRate[w] = load(w == 2 ? connection.getBufferedMutator(plainName)
+              : secure.getBufferedMutator(tables[w].getName()), rows);
         }
         try (Admin admin = connection.getAdmin()) {
           for (Table t : tables) {
@@ -167,9 +169,9 @@ public final class SearchMacroBenchmark {
     }
   }
 
-  /** Loads every row; returns rows per second. */
-  private double load(Table table, String way, int rows) throws IOException {
-    return BatchLoader.load(table, rows, i -> new Put(rowKey(i)).addColumn(F, TAG, Bytes.toBytes(tag(i, rows)))
+  /** Loads every row through {@code mutator}; returns rows per second. */
+  private double load(BufferedMutator mutator, int rows) throws IOException {
+    return BufferedLoader.load(mutator, rows, i -> new Put(rowKey(i)).addColumn(F, TAG, Bytes.toBytes(tag(i, rows)))
         .addColumn(F, PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row")), out);
   }
 

@@ -279,6 +279,7 @@ public final class WorkloadBenchmark {
   private Properties loadingProperties(String side, String records, Configuration conf, String key) {
     Properties p = sideProperties(new Properties(), side, records, conf, key);
     p.setProperty("healthcare.records", records);
+    p.setProperty("clientbuffering", "true"); // loads at volume go through a BufferedMutator, on both sides
     return p;
   }
 

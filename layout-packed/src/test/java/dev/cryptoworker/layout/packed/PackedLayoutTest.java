@@ -264,6 +264,7 @@ class PackedLayoutTest {
     TableName name = TableName.valueOf(schema.tableName());
     try (SecureConnection secure = create(hbase, schema, null); Table t = secure.getTable(name)) {
       BatchContract.check(t, F, "contract-");
+      BatchContract.checkBufferedMutator(secure, name, F, "contract-");
       SecureTable st = secure.getSecureTable(name);
       assertEquals(Set.of(LayoutCapability.CHECK_AND_MUTATE, LayoutCapability.INSPECTION), st.capabilities());
       UnsupportedSecureOperationException bulk = assertThrows(UnsupportedSecureOperationException.class,

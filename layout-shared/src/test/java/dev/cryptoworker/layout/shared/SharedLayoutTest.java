@@ -260,6 +260,7 @@ class SharedLayoutTest {
       try (Table t = secure.getTable(name)) {
         BatchContract.check(t, F, "contract-");
       }
+      BatchContract.checkBufferedMutator(secure, name, F, "contract-");
       SecureTable st = secure.getSecureTable(name);
       assertEquals(Set.of(LayoutCapability.INSPECTION), st.capabilities());
       UnsupportedSecureOperationException splits = assertThrows(UnsupportedSecureOperationException.class,
