@@ -117,17 +117,7 @@ class RegionServerFailureTest {
       }
     };
   }
-  private static final String SCHEMA =
-      "table: failover\n"
-          + "rowKey: { box: DET }\n"
-          + "families:\n"
-          + "  f:\n"
-          + "    default: { box: STD, type: string }\n"
-          + "    columns:\n"
-          + "      id:    { box: DET, type: string }\n"
-          + "      when:  { box: OPE, type: long }\n"
-          + "      total: { box: ASHE, type: long }\n"
-          + "      tag:   { box: SSE, type: string }\n";
+  private static final String SCHEMA = SecureFixture.EVERY_BOX.replace("table: TABLE", "table: failover");
   private static final byte[] F = toBytes("f");
   private static final int WRITERS = 4;
   /** Writes acknowledged before the crash, and again after the regions are back. */

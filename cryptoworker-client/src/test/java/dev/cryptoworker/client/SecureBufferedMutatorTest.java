@@ -42,17 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SharedHBaseCluster.class)
 class SecureBufferedMutatorTest {
-  private static final String SCHEMA =
-      "table: TABLE\n"
-          + "rowKey: { box: DET }\n"
-          + "families:\n"
-          + "  f:\n"
-          + "    default: { box: STD, type: string }\n"
-          + "    columns:\n"
-          + "      id:    { box: DET, type: string }\n"
-          + "      when:  { box: OPE, type: long }\n"
-          + "      total: { box: ASHE, type: long }\n"
-          + "      tag:   { box: SSE, type: string }\n";
+  private static final String SCHEMA = SecureFixture.EVERY_BOX;
   private static final byte[] F = toBytes("f");
   private static final int ROWS = 1_500;
 

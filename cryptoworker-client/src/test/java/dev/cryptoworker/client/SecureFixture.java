@@ -29,6 +29,22 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 
 /** Test helpers: schemas with unique table names, fresh random keys, created tables. */
 public final class SecureFixture {
+  /**
+   * A table (named {@code TABLE}) with a DET row key and a column of every box in family {@code f}:
+   * STD by default, DET {@code id}, OPE {@code when} and ASHE {@code total} (longs), SSE {@code tag}.
+   */
+  public static final String EVERY_BOX =
+      "table: TABLE\n"
+          + "rowKey: { box: DET }\n"
+          + "families:\n"
+          + "  f:\n"
+          + "    default: { box: STD, type: string }\n"
+          + "    columns:\n"
+          + "      id:    { box: DET, type: string }\n"
+          + "      when:  { box: OPE, type: long }\n"
+          + "      total: { box: ASHE, type: long }\n"
+          + "      tag:   { box: SSE, type: string }\n";
+
   private SecureFixture() {}
 
   /**
