@@ -33,14 +33,18 @@ import org.apache.hadoop.hbase.client.Row;
  *
  * <p>A full buffer is written by a background thread while the caller fills the next one, so
  * encoding and RPCs overlap the application's own work. One buffer is written at a time, in the
- * order given: a mutation never overtakes an earlier one.
+ * order given, so a mutation never overtakes one of an earlier buffer. Within one buffer, as with
+ * HBase's own mutator, mutations of the same row are not ordered on a CELL table (the buffer is one
+ * HBase batch, and a region server may stamp it with one timestamp: a Delete then a Put of one row
+ * can lose the Put); PACKED and SHARED tables apply a buffer in order.
  *
  * <p>As in HBase, a mutation that fails does not stop the others; the failures of a written buffer
  * reach the {@link BufferedMutator.ExceptionListener} of the {@link BufferedMutatorParams} as one
  * {@link RetriesExhaustedWithDetailsException} naming each failed mutation and its cause, on the
- * next call to {@code mutate}, {@code flush} or {@code close}. The default listener throws it. A
- * mutation a layout refuses (an {@code Increment} of a protected column, an {@code Append} on a
- * PACKED table) fails alone, named, the same way.
+ * next call to {@code mutate} (after its own mutations are buffered), {@code flush} or {@code
+ * close}. The default listener throws it. A mutation a layout refuses (an {@code Increment} of a
+ * protected column, an {@code Append} on a PACKED table) fails alone, named, the same way. The
+ * listener runs holding the mutator's lock: it must not wait for another thread that uses it.
  *
  * <p>Thread-safe, like HBase's: several threads may share one mutator.
  */
@@ -89,6 +93,7 @@ public final class SecureBufferedMutator implements BufferedMutator {
         : configuration.getLong("hbase.client.write.buffer.periodicflush.timeout.ms", 0);
     long tick = params.getWriteBufferPeriodicFlushTimerTickMs() > 0 ? params.getWriteBufferPeriodicFlushTimerTickMs()
         : configuration.getLong("hbase.client.write.buffer.periodicflush.timertick.ms", 1000);
+    this.periodicFlushTimerTickMs = Math.max(MIN_WRITE_BUFFER_PERIODIC_FLUSH_TIMERTICK_MS, tick);
     if (timeout > 0) {
       setWriteBufferPeriodicFlush(timeout, tick);
     }
@@ -132,19 +137,19 @@ public final class SecureBufferedMutator implements BufferedMutator {
     }
     synchronized (lock) {
       requireOpen();
-      reportFailures();
+      // Everything given is buffered before any failure is reported, as HBase does: none is dropped.
       for (Mutation m : mutations) {
         if (buffer.isEmpty()) {
           firstBufferedNanos = System.nanoTime();
         }
         buffer.add(m);
         bufferedBytes += m.heapSize();
-        if (bufferedBytes >= writeBufferSize || (maxMutations > 0 && buffer.size() >= maxMutations)) {
-          awaitInFlight(); // one buffer written at a time, in order
-          reportFailures();
-          handOff();
-        }
       }
+      if (bufferedBytes >= writeBufferSize || (maxMutations > 0 && buffer.size() >= maxMutations)) {
+        awaitInFlight(); // one buffer written at a time, in order
+        handOff();
+      }
+      reportFailures();
     }
   }
 
@@ -201,7 +206,8 @@ public final class SecureBufferedMutator implements BufferedMutator {
         String server = e.getHostnamePort(i);
         failures.add(new Failure(e.getCause(i), e.getRow(i), server == null ? "" : server));
       }
-    } catch (IOException | RuntimeException | InterruptedException e) {
+    } catch (IOException | RuntimeException | InterruptedException | Error e) {
+      // Even an Error: recorded per mutation, so the mutator goes on and the caller hears of it.
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
       }
@@ -221,7 +227,26 @@ public final class SecureBufferedMutator implements BufferedMutator {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted waiting for a buffered write to " + table.getName());
     } catch (ExecutionException e) {
-      throw new IOException("buffered write to " + table.getName() + " failed", e.getCause()); // write() catches all
+      inFlight = CompletableFuture.completedFuture(null); // reported once; write() records its failures anyway
+      throw new IOException("buffered write to " + table.getName() + " failed", e.getCause());
+    }
+  }
+
+  /** As {@link #awaitInFlight()}, but an interrupt does not stop the wait: close must not lose a buffer. */
+  private void awaitInFlightUninterruptibly() {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        inFlight.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException e) {
+        break; // write() records its failures itself
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -290,23 +315,29 @@ public final class SecureBufferedMutator implements BufferedMutator {
     }
   }
 
-  /** Writes what is buffered, reports its failures, and releases the threads and the table. */
+  /**
+   * Writes what is buffered (even if the calling thread is interrupted), releases the threads and
+   * the table, then reports the failures.
+   */
   @Override
   public void close() throws IOException {
     synchronized (lock) {
       if (closed) {
         return;
       }
+      closed = true;
       try {
-        flushLocked();
-      } finally {
-        closed = true;
         if (timer != null) {
           timer.shutdownNow();
         }
+        awaitInFlightUninterruptibly();
+        handOff();
+        awaitInFlightUninterruptibly();
+      } finally {
         writer.shutdown();
         table.close();
       }
+      reportFailures();
     }
   }
 

@@ -212,20 +212,26 @@ class AggregationTest {
       }));
     }
     // Two of the four regions split once the writers are a quarter through: each split checked in hbase:meta.
+    List<Row> rows = new ArrayList<>();
     try (RegionChurn regions = new RegionChurn(hbase, SecureFixture.name(schema))) {
       for (int poll = 0; written.get() < writers * perWriter / 4; poll++) {
-        assertTrue(poll < 6_000 && futures.stream().noneMatch(Future::isDone), "writers stalled at " + written);
+        assertTrue(poll < 6_000, "writers stalled at " + written);
+        for (Future<List<Row>> f : futures) {
+          if (f.isDone()) {
+            f.get(); // a writer's failure, rethrown
+          }
+        }
         Thread.sleep(20);
       }
       regions.splitAt(toBytes("r-0600"));
       regions.splitAt(toBytes("r-1200"));
       assertEquals(SPLITS.length + 1 + 2, regions.regions().size(), "four regions, two of them split");
+      for (Future<List<Row>> f : futures) {
+        rows.addAll(f.get());
+      }
+    } finally { // a failure leaves no thread writing to the shared cluster
+      pool.shutdownNow();
     }
-    List<Row> rows = new ArrayList<>();
-    for (Future<List<Row>> f : futures) {
-      rows.addAll(f.get());
-    }
-    pool.shutdown();
     SecureTable table = SecureConnection.wrap(hbase, keys, List.of(schema)).getSecureTable(SecureFixture.name(schema));
     assertEquals(oracle(rows, r -> true), table.aggregate(new Scan(), M, AMOUNT));
 

@@ -136,13 +136,20 @@ class SearchConcurrencyTest {
       }
       return n;
     });
-    for (Future<?> f : writes) {
-      f.get(5, TimeUnit.MINUTES);
+    int churned;
+    int searches;
+    try {
+      churned = churn.get(2, TimeUnit.MINUTES);
+      for (Future<?> f : writes) {
+        f.get(5, TimeUnit.MINUTES);
+      }
+      stop.set(true);
+      searches = reader.get(1, TimeUnit.MINUTES);
+    } finally { // a failure leaves no thread writing to the shared cluster
+      churnDone.set(true);
+      stop.set(true);
+      pool.shutdownNow();
     }
-    int churned = churn.get(2, TimeUnit.MINUTES);
-    stop.set(true);
-    int searches = reader.get(1, TimeUnit.MINUTES);
-    pool.shutdown();
 
     Map<String, Set<String>> expected = new TreeMap<>();
     finalTags.forEach((k, v) -> expected.computeIfAbsent(v, t -> new TreeSet<>()).add(k));

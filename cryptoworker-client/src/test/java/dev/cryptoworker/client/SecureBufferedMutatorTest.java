@@ -68,6 +68,7 @@ class SecureBufferedMutatorTest {
         // The buffer filled many times: every buffer before the one being written has landed.
         assertEquals("diagnosis of patient-0", Bytes.toString(table.get(new Get(toBytes("patient-0"))).getValue(F,
             toBytes("v"))));
+        mutator.flush(); // an empty buffer: the small put below cannot fill it
         mutator.mutate(new Put(toBytes("late")).addColumn(F, toBytes("v"), toBytes("buffered")));
         assertTrue(table.get(new Get(toBytes("late"))).isEmpty(), "a buffered put is not written before a flush");
         mutator.flush();

@@ -115,24 +115,56 @@ public class SecureHBaseClient extends DB implements FilterScans {
   @Override
   public void cleanup() throws DBException {
     try {
-      for (BufferedMutator m : mutators.values()) {
-        m.close(); // writes what is buffered; a failure in it ends the run with an error
+      closeMutators(); // writes what is buffered; a failure is this call's DBException
+    } finally {
+      closeTablesAndRelease();
+    }
+  }
+
+  private void closeMutators() throws DBException {
+    IOException first = null;
+    for (BufferedMutator m : mutators.values()) {
+      try {
+        m.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
       }
-      for (Table t : tables.values()) {
-        t.close();
-      }
-      synchronized (LOCK) {
-        Shared shared = SHARED.get(sharedKey);
-        if (--shared.references == 0) {
-          SHARED.remove(sharedKey);
-          if (shared.secure != null) {
-            shared.secure.close();
-          }
-          shared.connection.close();
+    }
+    mutators.clear();
+    if (first != null) {
+      throw new DBException("buffered writes failed: " + first.getMessage(), first);
+    }
+  }
+
+  private void closeTablesAndRelease() throws DBException {
+    try {
+      try {
+        for (Table t : tables.values()) {
+          t.close();
         }
+      } finally {
+        tables.clear();
+        release();
       }
     } catch (IOException e) {
       throw new DBException(e);
+    }
+  }
+
+  /** Drops this client's reference to the shared connection; the last one closes it. */
+  private void release() throws IOException {
+    synchronized (LOCK) {
+      Shared shared = SHARED.get(sharedKey);
+      if (--shared.references == 0) {
+        SHARED.remove(sharedKey);
+        try {
+          if (shared.secure != null) {
+            shared.secure.close();
+          }
+        } finally {
+          shared.connection.close();
+        }
+      }
     }
   }
 

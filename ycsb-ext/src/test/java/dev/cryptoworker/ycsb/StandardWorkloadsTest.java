@@ -120,7 +120,8 @@ class StandardWorkloadsTest {
 
   /**
    * Counts the binding's outcomes (YCSB's own wrapper needs its global state) and keeps an oracle
-   * of what was written: each value read or scanned back is compared with the last one written.
+   * of what was written: each value read or scanned back is compared with the last one written to
+   * its row and field.
    */
   static final class CheckingDb extends ObservedDb {
     final AtomicLong ok = new AtomicLong();
@@ -128,6 +129,7 @@ class StandardWorkloadsTest {
     final AtomicLong checked = new AtomicLong();
     final List<String> wrong = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, Map<String, String>> written = new ConcurrentHashMap<>();
+    private final AtomicLong writes = new AtomicLong();
 
     CheckingDb(DB inner) {
       super(inner);
@@ -148,10 +150,16 @@ class StandardWorkloadsTest {
       return remembered(k, v, values -> super.update(t, k, values));
     }
 
-    /** Writes {@code v} (read once: YCSB's values are iterators) and remembers it if acknowledged. */
+    /**
+     * Writes {@code v} (read once: YCSB's values are iterators), each value made unique by a write
+     * number so that a stale read cannot match (YCSB's integrity values repeat per row and field),
+     * and remembers it if acknowledged.
+     */
     private Status remembered(String key, Map<String, ByteIterator> v,
         Function<Map<String, ByteIterator>, Status> write) {
-      Map<String, String> values = StringByteIterator.getStringMap(v);
+      long number = writes.incrementAndGet();
+      Map<String, String> values = new HashMap<>();
+      StringByteIterator.getStringMap(v).forEach((field, value) -> values.put(field, value + "#" + number));
       Status status = write.apply(StringByteIterator.getByteIteratorMap(values));
       if (status.isOk()) {
         written.computeIfAbsent(key, x -> new ConcurrentHashMap<>()).putAll(values);

@@ -387,20 +387,25 @@ class PackedAppendTest {
           return null;
         }));
       }
-      for (int poll = 0; puts.get() < 1_000 || merged.get() < 100 || checks.get(0) < 3 || checks.get(1) < 3; poll++) {
-        for (Future<?> f : work) {
-          if (f.isDone()) {
-            f.get(); // a failed check, rethrown
+      try {
+        for (int poll = 0; puts.get() < 1_000 || merged.get() < 100 || checks.get(0) < 3 || checks.get(1) < 3;
+            poll++) {
+          for (Future<?> f : work) {
+            if (f.isDone()) {
+              f.get(); // a failed check, rethrown
+            }
           }
+          assertTrue(poll < 6_000, "puts " + puts + ", entries merged " + merged + ", scans " + checks);
+          Thread.sleep(20);
         }
-        assertTrue(poll < 6_000, "puts " + puts + ", entries merged " + merged + ", scans " + checks);
-        Thread.sleep(20);
+        stop.set(true);
+        for (Future<?> f : work) {
+          f.get(60, TimeUnit.SECONDS);
+        }
+      } finally { // a failure leaves no thread working on the shared cluster
+        stop.set(true);
+        pool.shutdownNow();
       }
-      stop.set(true);
-      for (Future<?> f : work) {
-        f.get(60, TimeUnit.SECONDS);
-      }
-      pool.shutdown();
       mergeEverything(secure, hbase, name);
       try (Table t = secure.getTable(name)) {
         assertEquals(new ArrayList<>(new java.util.TreeSet<>(acknowledged)), scanKeys(t, new Scan(), new TreeMap<>()));

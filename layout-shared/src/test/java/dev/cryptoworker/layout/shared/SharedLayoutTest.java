@@ -76,6 +76,8 @@ class SharedLayoutTest {
   private static final int ROWS = 40;
   /** A bound on each busy writer's rows: it stops at 40 acknowledged after the kill, long before. */
   private static final int MAX_BUSY_ROWS = 5_000;
+  /** Failed batches after the kill at which a busy writer gives up (and the test fails): a bound. */
+  private static final int MAX_FAILED_BATCHES = 20;
 
   private static final List<EmbeddedHBase> CLUSTERS = new ArrayList<>();
   private static final List<Path> DIRS = new ArrayList<>();
@@ -109,8 +111,6 @@ class SharedLayoutTest {
     conf.setInt("hbase.rpc.timeout", 3000);
     conf.setInt("hbase.client.scanner.timeout.period", 6000);
     conf.setInt("zookeeper.recovery.retry", 1);
-    // A killed cluster's ZooKeeper is gone too: give up connecting to it in seconds, not the default 90.
-    conf.setInt("zookeeper.session.timeout", 3000);
     return ConnectionFactory.createConnection(conf);
   }
 
@@ -429,14 +429,18 @@ class SharedLayoutTest {
         // South is killed once 100 rows are acknowledged; each writer goes on until it has 40 rows
         // acknowledged from batches begun after the kill.
         AtomicBoolean killed = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<String> lastFailure = new java.util.concurrent.atomic.AtomicReference<>();
         ExecutorService writers = Executors.newFixedThreadPool(4);
         List<Future<Integer>> afterKill = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
           long base = 10_000L * w;
           afterKill.add(writers.submit(() -> {
             int acknowledgedAfterKill = 0;
+            int failed = 0;
             try (Table bt = busySecure.getTable(busyName)) {
-              for (long from = base; acknowledgedAfterKill < 40 && from < base + MAX_BUSY_ROWS; from += 5) {
+              // Bounded by rows and by failed batches (each may wait a cluster timeout), not by time.
+              for (long from = base; acknowledgedAfterKill < 40 && failed < MAX_FAILED_BATCHES
+                  && from < base + MAX_BUSY_ROWS; from += 5) {
                 boolean begunAfterKill = killed.get();
                 try {
                   write(bt, from, from + 5);
@@ -445,22 +449,35 @@ class SharedLayoutTest {
                   }
                   acknowledgedAfterKill += begunAfterKill ? 5 : 0;
                 } catch (IOException notAcknowledged) {
-                  // a write the layout did not acknowledge: nothing is promised of it
+                  // A write the layout did not acknowledge: nothing is promised of it. (Before the
+                  // kill, a table just created may refuse a few while its regions open.)
+                  failed += begunAfterKill ? 1 : 0;
+                  lastFailure.set(notAcknowledged.toString());
                 }
               }
             }
             return acknowledgedAfterKill;
           }));
         }
-        for (int poll = 0; acked.size() < 100; poll++) {
-          assertTrue(poll < 6_000 && afterKill.stream().noneMatch(Future::isDone), "writers stalled at " + acked.size());
-          Thread.sleep(20);
-        }
-        kill(3); // south, under the writers
-        killed.set(true);
-        writers.shutdown();
-        for (Future<Integer> writer : afterKill) {
-          assertEquals(40, writer.get(), "rows acknowledged after south was killed, by one writer");
+        try {
+          for (int poll = 0; acked.size() < 100; poll++) {
+            assertTrue(poll < 6_000, "writers stalled at " + acked.size());
+            for (Future<Integer> writer : afterKill) {
+              if (writer.isDone()) {
+                throw new AssertionError("a writer stopped before the kill: " + writer.get() + " rows after it;"
+                    + " last failure: " + lastFailure.get());
+              }
+            }
+            Thread.sleep(20);
+          }
+          kill(3); // south, under the writers
+          killed.set(true);
+          for (Future<Integer> writer : afterKill) {
+            assertEquals(40, writer.get(5, java.util.concurrent.TimeUnit.MINUTES),
+                "rows acknowledged after south was killed, by one writer");
+          }
+        } finally {
+          writers.shutdownNow();
         }
         assertAcknowledgedRowsReadBack(busySecure, busyName, acked);
         assertEquals(ROWS, scanRows(t, new Scan()).size());
