@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.ashe.AsheCell;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.Await;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -214,15 +215,7 @@ class AggregationTest {
     // Two of the four regions split once the writers are a quarter through: each split checked in hbase:meta.
     List<Row> rows = new ArrayList<>();
     try (RegionChurn regions = new RegionChurn(hbase, SecureFixture.name(schema))) {
-      for (int poll = 0; written.get() < writers * perWriter / 4; poll++) {
-        assertTrue(poll < 6_000, "writers stalled at " + written);
-        for (Future<List<Row>> f : futures) {
-          if (f.isDone()) {
-            f.get(); // a writer's failure, rethrown
-          }
-        }
-        Thread.sleep(20);
-      }
+      Await.until(() -> written.get() >= writers * perWriter / 4, futures, 6_000, () -> "writers stalled at " + written);
       regions.splitAt(toBytes("r-0600"));
       regions.splitAt(toBytes("r-1200"));
       assertEquals(SPLITS.length + 1 + 2, regions.regions().size(), "four regions, two of them split");

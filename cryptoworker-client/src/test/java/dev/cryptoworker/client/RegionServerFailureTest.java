@@ -10,6 +10,7 @@ import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.embedded.ProcessCluster;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.Await;
 import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.OwnClusters;
 import java.io.IOException;
@@ -122,8 +123,8 @@ class RegionServerFailureTest {
   private static final int WRITERS = 4;
   /** Writes acknowledged before the crash, and again after the regions are back. */
   private static final int WRITES_EACH_SIDE = 200;
-  /** Polls of 50 ms before a wait gives up: a bound on a stuck cluster, not a timing assertion. */
-  private static final int MAX_POLLS = 4_800;
+  /** Polls before a wait gives up (4 minutes of {@link Await}'s polls): a bound on a stuck cluster. */
+  private static final int MAX_POLLS = 12_000;
 
   @ParameterizedTest
   // A process killed on a local filesystem is left out: on HDFS it is the same kill, with the WAL
@@ -243,33 +244,35 @@ class RegionServerFailureTest {
   /** Waits until {@code target} writes are acknowledged; rethrows a writer's failure. */
   private static void awaitAcknowledged(Map<String, String> acknowledged, int target, List<Future<?>> writers)
       throws Exception {
-    for (int poll = 0; acknowledged.size() < target; poll++) {
-      for (Future<?> w : writers) {
-        if (w.isDone()) {
-          w.get();
-          throw new AssertionError("a writer stopped early");
-        }
-      }
-      assertTrue(poll < MAX_POLLS, "only " + acknowledged.size() + " of " + target + " writes acknowledged");
-      Thread.sleep(50);
-    }
+    Await.until(() -> acknowledged.size() >= target, writers, MAX_POLLS,
+        () -> "only " + acknowledged.size() + " of " + target + " writes acknowledged");
   }
 
   /** Waits until the master has declared the crashed server dead and every region is open on the other. */
   private static void awaitRegionsOnOneServer(Admin admin, TableName table) throws Exception {
-    for (int poll = 0; ; poll++) {
-      Set<ServerName> live = admin.getClusterMetrics().getLiveServerMetrics().keySet();
-      Set<ServerName> hosting = new HashSet<>();
-      try (RegionLocator locator = admin.getConnection().getRegionLocator(table)) {
-        for (RegionInfo region : admin.getRegions(table)) {
-          hosting.add(locator.getRegionLocation(region.getStartKey(), true).getServerName());
-        }
+    Await.until(() -> {
+      Set<ServerName> live = liveServers(admin);
+      return live.size() == 1 && live.containsAll(hostingServers(admin, table));
+    }, List.of(), MAX_POLLS, () -> {
+      try {
+        return "live servers " + liveServers(admin) + ", regions on " + hostingServers(admin, table);
+      } catch (IOException e) {
+        return "live servers and regions unknown: " + e;
       }
-      if (live.size() == 1 && live.containsAll(hosting)) {
-        return;
+    });
+  }
+
+  private static Set<ServerName> liveServers(Admin admin) throws IOException {
+    return admin.getClusterMetrics().getLiveServerMetrics().keySet();
+  }
+
+  private static Set<ServerName> hostingServers(Admin admin, TableName table) throws IOException {
+    Set<ServerName> hosting = new HashSet<>();
+    try (RegionLocator locator = admin.getConnection().getRegionLocator(table)) {
+      for (RegionInfo region : admin.getRegions(table)) {
+        hosting.add(locator.getRegionLocation(region.getStartKey(), true).getServerName());
       }
-      assertTrue(poll < MAX_POLLS, "live servers " + live + ", regions on " + hosting);
-      Thread.sleep(50);
     }
+    return hosting;
   }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.Await;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -156,10 +157,8 @@ class SecureBufferedMutatorTest {
       assertEquals(50, mutator.getWriteBufferPeriodicFlushTimeoutMs());
       mutator.mutate(row(1));
       // No flush, no full buffer: only the timer writes it (a bound on a stuck timer, not a timing assertion).
-      for (int poll = 0; table.get(new Get(toBytes("patient-1"))).isEmpty(); poll++) {
-        assertTrue(poll < 600, "the periodic flush never wrote the buffer");
-        Thread.sleep(50);
-      }
+      Await.until(() -> !table.get(new Get(toBytes("patient-1"))).isEmpty(), List.of(), 1_500,
+          () -> "the periodic flush never wrote the buffer");
       mutator.disableWriteBufferPeriodicFlush();
       assertEquals(0, mutator.getWriteBufferPeriodicFlushTimeoutMs());
     }

@@ -18,6 +18,7 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.Await;
 import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.File;
@@ -388,16 +389,8 @@ class PackedAppendTest {
         }));
       }
       try {
-        for (int poll = 0; puts.get() < 1_000 || merged.get() < 100 || checks.get(0) < 3 || checks.get(1) < 3;
-            poll++) {
-          for (Future<?> f : work) {
-            if (f.isDone()) {
-              f.get(); // a failed check, rethrown
-            }
-          }
-          assertTrue(poll < 6_000, "puts " + puts + ", entries merged " + merged + ", scans " + checks);
-          Thread.sleep(20);
-        }
+        Await.until(() -> puts.get() >= 1_000 && merged.get() >= 100 && checks.get(0) >= 3 && checks.get(1) >= 3,
+            work, 6_000, () -> "puts " + puts + ", entries merged " + merged + ", scans " + checks);
         stop.set(true);
         for (Future<?> f : work) {
           f.get(60, TimeUnit.SECONDS);

@@ -19,6 +19,7 @@ import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.Await;
 import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.OwnClusters;
 import dev.cryptoworker.testing.SharedHBaseCluster;
@@ -460,16 +461,8 @@ class SharedLayoutTest {
           }));
         }
         try {
-          for (int poll = 0; acked.size() < 100; poll++) {
-            assertTrue(poll < 6_000, "writers stalled at " + acked.size());
-            for (Future<Integer> writer : afterKill) {
-              if (writer.isDone()) {
-                throw new AssertionError("a writer stopped before the kill: " + writer.get() + " rows after it;"
-                    + " last failure: " + lastFailure.get());
-              }
-            }
-            Thread.sleep(20);
-          }
+          Await.until(() -> acked.size() >= 100, afterKill, 6_000,
+              () -> "writers at " + acked.size() + " rows before the kill; last failure: " + lastFailure.get());
           kill(3); // south, under the writers
           killed.set(true);
           for (Future<Integer> writer : afterKill) {
