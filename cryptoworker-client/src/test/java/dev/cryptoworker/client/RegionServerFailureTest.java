@@ -203,10 +203,11 @@ class RegionServerFailureTest {
           List<Result> stored = SecureFixture.scanAll(t, new Scan());
           assertTrue(stored.size() >= acknowledged.size(), "scanned " + stored.size() + " of " + acknowledged.size());
           long total = 0;
-          Map<String, Integer> tagged = new java.util.HashMap<>();
+          Map<String, Set<String>> tagged = new java.util.HashMap<>();
           for (Result r : stored) {
             total += Bytes.toLong(r.getValue(F, toBytes("total")));
-            tagged.merge(Bytes.toString(r.getValue(F, toBytes("tag"))), 1, Integer::sum);
+            tagged.computeIfAbsent(Bytes.toString(r.getValue(F, toBytes("tag"))), k -> new java.util.TreeSet<>())
+                .add(Bytes.toString(r.getRow()));
           }
           AggregateResult sum = ((SecureTable) t).aggregate(new Scan(), F, toBytes("total"));
           assertEquals(new AggregateResult(total, stored.size()), sum);
@@ -214,7 +215,15 @@ class RegionServerFailureTest {
             SingleColumnValueFilter equal = new SingleColumnValueFilter(F, toBytes("tag"), CompareOperator.EQUAL,
                 toBytes(tag));
             equal.setFilterIfMissing(true);
-            assertEquals(tagged.getOrDefault(tag, 0), SecureFixture.scanAll(t, new Scan().setFilter(equal)).size(), tag);
+            Set<String> found = new java.util.TreeSet<>();
+            for (Result r : SecureFixture.scanAll(t, new Scan().setFilter(equal))) {
+              found.add(Bytes.toString(r.getRow()));
+            }
+            Set<String> missing = new java.util.TreeSet<>(tagged.getOrDefault(tag, Set.of()));
+            missing.removeAll(found);
+            assertEquals(tagged.getOrDefault(tag, Set.of()), found, tag + ": rows the search missed " + missing
+                + ", of which acknowledged " + missing.stream().filter(acknowledged::containsKey).toList()
+                + ", failed with an error " + missing.stream().filter(failed::containsKey).toList());
           }
         }
         assertEquals(0, lost, "acknowledged writes lost, of " + acknowledged.size());
