@@ -351,6 +351,9 @@ public final class SecureConnection implements Closeable {
     TableDescriptor descriptor;
     try (Admin admin = defaultCluster().getAdmin()) {
       counterTable = admin.tableExists(HBaseIdentifierSource.TABLE);
+      if (counterTable && RegionSupport.keepsSearchIndex(schema)) {
+        RegionSupport.prepareCounterTable(admin); // counter tables of earlier versions lack the observer
+      }
       if (!admin.tableExists(name)) {
         return false;
       }
@@ -462,7 +465,7 @@ public final class SecureConnection implements Closeable {
     }
     if (RegionSupport.needsRegionWork(codec.schema())) {
       try (Admin admin = defaultCluster().getAdmin()) {
-        RegionSupport.createCounterTable(admin);
+        RegionSupport.prepareCounterTable(admin);
       }
     }
     // A layout over several clusters (SHARED): the same table, descriptor and splits on each.

@@ -9,13 +9,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
+import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -52,6 +61,45 @@ class SearchCountersTest {
     }
     Exception vanished = assertThrows(Exception.class, () -> fx.search(tagIs("flu")));
     assertTrue(messages(vanished).contains("now no counter"), messages(vanished));
+  }
+
+  @Test
+  void aCreatedCounterStartsFromItsMaskAndABatchTakesItsNumbersInOneCount(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_mask");
+    List<Put> batch = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      batch.add(new Put(toBytes("m-" + i)).addColumn(F, TAG, toBytes("measles")));
+    }
+    fx.table.put(batch);
+    ValueIndex measles = fx.codec.valueIndexes(F, TAG, toBytes("measles")).get(0);
+    try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
+      long stored = Bytes.toLong(ids.get(new Get(measles.counterName())).getValue(HBaseIdentifierSource.FAMILY, SSE));
+      // The region started the counter from the mask, so the stored value does not show the count.
+      assertEquals(measles.initialCounter() + 7, stored);
+    }
+    assertEquals(7, fx.search(tagIs("measles")).size());
+  }
+
+  @Test
+  void takesFailByNameWhenTheCounterTableLacksTheObserverAndTablesOpeningAddIt(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_observer");
+    fx.table.put(new Put(toBytes("o-0")).addColumn(F, TAG, toBytes("mumps")));
+    try (Admin admin = hbase.getAdmin()) {
+      TableDescriptor withObserver = admin.getDescriptor(HBaseIdentifierSource.TABLE);
+      admin.modifyTable(TableDescriptorBuilder.newBuilder(withObserver)
+          .removeCoprocessor(RegionSupport.REGION_OBSERVER).build()); // a counter table of an earlier version
+      Exception refused = assertThrows(Exception.class,
+          () -> fx.table.put(List.of(new Put(toBytes("o-1")).addColumn(F, TAG, toBytes("mumps")),
+              new Put(toBytes("o-2")).addColumn(F, TAG, toBytes("rubella")))));
+      assertTrue(messages(refused).contains("need the observer " + RegionSupport.REGION_OBSERVER), messages(refused));
+
+      // Opening a table with SSE columns gives the counter table its observer again.
+      SearchableColumnTest.Fixture reopened = new SearchableColumnTest.Fixture(hbase, "sse_observer_again");
+      assertTrue(admin.getDescriptor(HBaseIdentifierSource.TABLE).hasCoprocessor(RegionSupport.REGION_OBSERVER));
+      reopened.table.put(new Put(toBytes("o-3")).addColumn(F, TAG, toBytes("mumps")));
+      fx.table.put(new Put(toBytes("o-4")).addColumn(F, TAG, toBytes("mumps")));
+    }
+    assertEquals(Set.of("o-0", "o-4"), new HashSet<>(fx.search(tagIs("mumps"))));
   }
 
   /** The messages of {@code e} and its causes. */

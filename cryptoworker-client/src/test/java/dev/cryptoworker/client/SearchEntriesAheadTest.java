@@ -4,6 +4,7 @@ import static dev.cryptoworker.client.SearchableColumnTest.F;
 import static dev.cryptoworker.client.SearchableColumnTest.TAG;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
@@ -17,6 +18,7 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,17 +36,28 @@ class SearchEntriesAheadTest {
   @Test
   void entryNumbersTakenByAFailedBatchAreNeverUsedLater(Connection hbase) throws Exception {
     SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "ahead");
-    // Counter of "damaged" exists and holds 3 bytes, so the batch's increment fails after the
-    // counter of "fresh" was created with the batch's numbers.
-    fx.table.put(tagged("b-0", "damaged"));
-    ValueIndex damaged = fx.codec.valueIndexes(F, TAG, toBytes("damaged")).get(0);
+    // The counter of a "damaged" value exists and holds 3 bytes, so its region's takes fail; the
+    // counter of "fresh" lives in another counter region (they split on the first 4 bits), whose
+    // take succeeds, so the failed batch took entry 0 of "fresh".
+    ValueIndex fresh = fx.codec.valueIndexes(F, TAG, toBytes("fresh")).get(0);
+    int d = 0;
+    while ((fx.codec.valueIndexes(F, TAG, toBytes("damaged-" + d)).get(0).counterName()[0] & 0xf0)
+        == (fresh.counterName()[0] & 0xf0)) {
+      d++;
+    }
+    String damagedTag = "damaged-" + d;
+    fx.table.put(tagged("b-0", damagedTag));
+    ValueIndex damaged = fx.codec.valueIndexes(F, TAG, toBytes(damagedTag)).get(0);
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       ids.put(new Put(damaged.counterName()).addColumn(HBaseIdentifierSource.FAMILY, toBytes("sse"), new byte[3]));
     }
-    assertThrows(IOException.class, () -> fx.table.put(List.of(tagged("c-0", "fresh"), tagged("b-1", "damaged"))));
+    assertThrows(IOException.class, () -> fx.table.put(List.of(tagged("c-0", "fresh"), tagged("b-1", damagedTag))));
+    try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
+      byte[] counter = ids.get(new Get(fresh.counterName())).getValue(HBaseIdentifierSource.FAMILY, toBytes("sse"));
+      assertEquals(1, fresh.count(Bytes.toLong(counter)), "the failed batch took entry 0 of fresh");
+    }
 
     fx.table.put(tagged("c-1", "fresh"));
-    ValueIndex fresh = fx.codec.valueIndexes(F, TAG, toBytes("fresh")).get(0);
     byte[] stored;
     try (Table raw = hbase.getTable(SecureFixture.name(fx.schema))) {
       stored = raw.get(new Get(fx.codec.encodeRow(toBytes("c-1")))).getValue(F, SearchIndexCells.qualifier(TAG));

@@ -1,14 +1,19 @@
 package dev.cryptoworker.coprocessor;
 
 import dev.cryptoworker.region.AggregationRequest;
+import dev.cryptoworker.region.CounterTakeRequest;
 import dev.cryptoworker.region.RegionRequest;
 import dev.cryptoworker.region.RegionRequests;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellBuilderFactory;
+import org.apache.hadoop.hbase.CellBuilderType;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Mutation;
@@ -21,6 +26,8 @@ import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +44,9 @@ import org.slf4j.LoggerFactory;
  * no key and no code that encrypts or decrypts. Protobuf-free (a scan attribute instead of an
  * endpoint), so the same jar loads whatever protobuf the region server has. A region answers in
  * one RPC: keep regions to sizes HBase scans within its RPC timeout (millions of rows per minute).
+ *
+ * <p>On the counter table, a {@link CounterTakeRequest} adds to many counters in one batch ({@link
+ * CounterTakingRegionScanner}).
  *
  * <p>For tables with the attribute {@link SearchIndexCells#TABLE_ATTRIBUTE}, each region keeps a
  * {@link RegionSearchIndex}: built when the region opens (before it takes writes), extended after
@@ -107,6 +117,13 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     }
     RegionScanner rows = scanner;
     try {
+      RegionRequest decoded = request == null ? null : RegionRequests.decode(request);
+      if (decoded instanceof CounterTakeRequest take) {
+        if (search != null) {
+          throw new IllegalArgumentException("a counter take cannot select rows through the search index");
+        }
+        return CounterTakingRegionScanner.open(ctx.getEnvironment().getRegion(), scanner, take);
+      }
       if (search != null) {
         rows = SearchingRegionScanner.open(ctx.getEnvironment().getRegion(), scanner, scan,
             (SearchRequest) parse(search, RegionRequest.Kind.SEARCH), searchIndex(ctx.getEnvironment().getRegion()));
@@ -114,7 +131,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       if (request == null && legacy == null) {
         return rows;
       }
-      return open(rows, request != null ? parse(request, RegionRequest.Kind.AGGREGATE) : AggregationRequest.parse(legacy));
+      return open(rows, decoded != null ? decoded : AggregationRequest.parse(legacy));
     } catch (IllegalArgumentException e) {
       rows.close();
       throw new DoNotRetryIOException("refused region request: " + e.getMessage());
@@ -122,6 +139,34 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       rows.close();
       throw e;
     }
+  }
+
+  /**
+   * Starts a counter that a take creates ({@link CounterTakingRegionScanner}) from the take's
+   * initial value: HBase starts an absent counter from 0. HBase's result of the Increment still
+   * holds the value before this hook, so the Increment is marked for the scanner to correct it.
+   */
+  @Override
+  public List<Pair<Cell, Cell>> postIncrementBeforeWAL(ObserverContext<RegionCoprocessorEnvironment> ctx,
+      Mutation mutation, List<Pair<Cell, Cell>> cellPairs) {
+    byte[] initial = mutation.getAttribute(CounterTakingRegionScanner.INITIAL_ATTRIBUTE);
+    if (initial == null || initial.length != Bytes.SIZEOF_LONG) {
+      return cellPairs;
+    }
+    List<Pair<Cell, Cell>> out = new ArrayList<>(cellPairs.size());
+    for (Pair<Cell, Cell> pair : cellPairs) {
+      Cell created = pair.getSecond();
+      if (pair.getFirst() != null || created.getValueLength() != Bytes.SIZEOF_LONG) {
+        out.add(pair);
+        continue;
+      }
+      mutation.setAttribute(CounterTakingRegionScanner.CREATED_ATTRIBUTE, CounterTakingRegionScanner.CREATED);
+      long value = Bytes.toLong(initial) + Bytes.toLong(created.getValueArray(), created.getValueOffset());
+      out.add(new Pair<>(null, CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(CellUtil.cloneRow(created))
+          .setFamily(CellUtil.cloneFamily(created)).setQualifier(CellUtil.cloneQualifier(created))
+          .setTimestamp(created.getTimestamp()).setType(Cell.Type.Put).setValue(Bytes.toBytes(value)).build()));
+    }
+    return out;
   }
 
   private static RegionRequest parse(byte[] attribute, RegionRequest.Kind expected) {

@@ -5,14 +5,16 @@ package dev.cryptoworker.region;
  * and without keys. It travels in the Scan attribute {@link RegionRequests#ATTRIBUTE}; the region
  * server's dispatching observer answers the scan with the work's result instead of its rows.
  */
-public sealed interface RegionRequest permits AggregationRequest, SearchRequest {
+public sealed interface RegionRequest permits AggregationRequest, SearchRequest, CounterTakeRequest {
 
   /** Which handler serves the request; its byte is part of the wire form. */
   enum Kind {
     /** Sums and counts per group ({@link AggregationRequest}). */
     AGGREGATE((byte) 1),
     /** Row selection through the encrypted search index ({@link SearchRequest}). */
-    SEARCH((byte) 2);
+    SEARCH((byte) 2),
+    /** Many counter increments in one region write ({@link CounterTakeRequest}). */
+    TAKE((byte) 3);
 
     private final byte code;
 

@@ -49,6 +49,9 @@ public final class RegionRequests {
     if (attribute[0] == RegionRequest.Kind.SEARCH.code()) {
       return SearchRequest.parse(body);
     }
+    if (attribute[0] == RegionRequest.Kind.TAKE.code()) {
+      return CounterTakeRequest.parse(body);
+    }
     throw new IllegalArgumentException("unknown region request kind " + attribute[0]);
   }
 }

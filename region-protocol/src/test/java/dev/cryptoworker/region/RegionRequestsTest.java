@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RegionRequestsTest {
@@ -45,6 +46,35 @@ class RegionRequestsTest {
     assertThrows(IllegalArgumentException.class, () -> ashe.groupOf(new byte[3]));
     AggregationRequest plain = new AggregationRequest(AggregationRequest.Mode.PLAIN, b("f"), b("q"), b("f"), b("g"));
     assertArrayEquals(b("x"), plain.groupOf(plain.responseQualifier(b("x"), 7)));
+  }
+
+  @Test
+  void counterTakeRequestRoundTripsAndRefusesMalformedForms() {
+    CounterTakeRequest sent = new CounterTakeRequest(b("c"), b("sse"), List.of(
+        new CounterTakeRequest.Take(b("row-a"), 3, -7L), new CounterTakeRequest.Take(b("row-b"), 1, null)));
+    CounterTakeRequest got = assertInstanceOf(CounterTakeRequest.class, RegionRequests.decode(RegionRequests.encode(sent)));
+    assertArrayEquals(b("c"), got.family());
+    assertArrayEquals(b("sse"), got.qualifier());
+    assertEquals(2, got.takes().size());
+    assertArrayEquals(b("row-a"), got.takes().get(0).row());
+    assertEquals(3, got.takes().get(0).amount());
+    assertEquals(-7L, got.takes().get(0).initial());
+    assertEquals(null, got.takes().get(1).initial());
+    assertTrue(CounterTakeRequest.isAnswer(CounterTakeRequest.ANSWER_QUALIFIER));
+    assertFalse(CounterTakeRequest.isAnswer(b("sse")));
+
+    byte[] good = RegionRequests.encode(sent);
+    for (int cut = 1; cut < good.length; cut++) {
+      byte[] truncated = Arrays.copyOf(good, cut);
+      assertThrows(IllegalArgumentException.class, () -> RegionRequests.decode(truncated), "cut at " + cut);
+    }
+    byte[] trailing = Arrays.copyOf(good, good.length + 1);
+    assertThrows(IllegalArgumentException.class, () -> RegionRequests.decode(trailing));
+    byte[] badFlag = good.clone();
+    badFlag[good.length - 9] = 2; // the second take's has-initial flag
+    assertThrows(IllegalArgumentException.class, () -> RegionRequests.decode(badFlag));
+    assertThrows(IllegalArgumentException.class, () -> new CounterTakeRequest.Take(b("r"), 0, null));
+    assertThrows(IllegalArgumentException.class, () -> new CounterTakeRequest(b("c"), b("q"), List.of()));
   }
 
   @Test

@@ -136,6 +136,30 @@ class CounterTreeTest {
     assertFalse(reached.contains(leafHex(ROOT, n + 1)), "cover(" + n + ") reaches leaf " + (n + 1));
   }
 
+  /**
+   * The tree's own HMAC (two SHA-256 digests) and its per-thread paths against javax.crypto.Mac:
+   * random roots, each asked for runs of consecutive leaves, jumps, repeats and going back, with
+   * more roots than a thread keeps paths for.
+   */
+  @Test
+  void leavesOfRandomRootsMatchTheJdkHmacInAnyOrder() throws GeneralSecurityException {
+    List<byte[]> roots = new ArrayList<>();
+    for (int i = 0; i < CounterTree.REMEMBERED_PATHS + 40; i++) {
+      byte[] root = new byte[CounterTree.SEED_BYTES];
+      RANDOM.nextBytes(root);
+      roots.add(root);
+    }
+    for (int round = 0; round < 3; round++) {
+      for (byte[] root : roots) {
+        long start = RANDOM.nextInt(4) == 0 ? RANDOM.nextLong(ALL - 3) : RANDOM.nextLong(50);
+        for (long index : new long[] {start, start + 1, start + 2, start + 2, start, ALL - 1, 0}) {
+          assertEquals(HEX.formatHex(descend(root, CounterTree.DEPTH, index)), leafHex(root, index),
+              "root " + HEX.formatHex(root) + ", leaf " + index);
+        }
+      }
+    }
+  }
+
   /** Stored entries are keyed by these leaves: the tree must never change. Computed with Python's hmac. */
   @Test
   void leavesMatchAnIndependentImplementation() {

@@ -74,6 +74,19 @@ public final class RegionSupport {
   }
 
   /**
+   * Creates the counter table with the region-side observer, or gives an existing one the observer,
+   * which takes search-index entry numbers in one batch per region ({@code CounterTakeRequest}).
+   * Its regions reopen once when the observer is added.
+   */
+  public static void prepareCounterTable(Admin admin) throws IOException {
+    createCounterTable(admin);
+    TableDescriptor current = admin.getDescriptor(HBaseIdentifierSource.TABLE);
+    if (!current.hasCoprocessor(REGION_OBSERVER)) {
+      admin.modifyTable(TableDescriptorBuilder.newBuilder(current).setCoprocessor(REGION_OBSERVER).build());
+    }
+  }
+
+  /**
    * What {@code schema}'s boxes need on the region servers that the table ({@code descriptor}) or the
    * cluster ({@code counterTableExists}) lacks, in words; empty when nothing is missing.
    */
@@ -103,7 +116,7 @@ public final class RegionSupport {
     TableDescriptorBuilder updated = TableDescriptorBuilder.newBuilder(current);
     boolean changed = false;
     if (needsRegionWork(schema)) {
-      createCounterTable(admin);
+      prepareCounterTable(admin);
       if (!current.hasCoprocessor(REGION_OBSERVER)) {
         updated.setCoprocessor(REGION_OBSERVER);
         changed = true;

@@ -1,26 +1,30 @@
 package dev.cryptoworker.client.search;
 
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
+import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.region.CounterTakeRequest;
+import dev.cryptoworker.region.RegionRequests;
 import java.io.IOException;
-import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.hadoop.hbase.client.CheckAndMutate;
-import org.apache.hadoop.hbase.client.CheckAndMutateResult;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Row;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -29,11 +33,15 @@ import org.apache.hadoop.hbase.util.Bytes;
  * the counter table ({@link HBaseIdentifierSource#TABLE}), named by the value's {@link
  * ValueIndex#counterName()} and stored masked ({@link ValueIndex#initialCounter()} plus the count).
  *
- * <p>A writer takes entry numbers with HBase's atomic Increment, so concurrent writers of one value
- * never share one; the first write of a value creates its counter (mask plus the entries it takes)
- * with a check-and-put that only the first writer wins, so a value written once costs one operation. A writer that stops between taking a number and writing its row leaves a gap no
- * search can trip on. Numbers are taken one per write, never reserved ahead: a reserved number would
- * be covered by searches made before it is used, and its entry then found by their tokens.
+ * <p>A writer takes entry numbers with atomic increments, so concurrent writers of one value never
+ * share one. The takes of a batch go to the region-side observer of the counter table, one {@link
+ * CounterTakeRequest} per counter region, which applies them in one batch of HBase Increments (one
+ * write-ahead-log sync, where a check-and-put and an Increment per value cost one sync each). A
+ * counter not known to exist carries its mask, from which the region starts it if the take creates
+ * it, so a value written once costs one operation. A writer that stops between taking a number and
+ * writing its row leaves a gap no search can trip on. Numbers are taken for the rows being written,
+ * never reserved ahead: a reserved number would be covered by searches made before it is used, and
+ * its entry then found by their tokens.
  * Thread-safe.
  */
 public class SearchCounters {
@@ -83,20 +91,13 @@ public class SearchCounters {
     if (ahead != null && !ahead.isEmpty()) {
       return ahead.poll();
     }
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
-      if (createIfAbsent(counters, List.of(index), List.of(1)).get(0)) {
-        return 0;
-      }
-      long before = seen(index);
-      long stored = counters.incrementColumnValue(index.counterName(), HBaseIdentifierSource.FAMILY, QUALIFIER, 1);
-      return index.entryNumber(observed(index, stored, before));
-    }
+    return index.entryNumber(take(List.of(index), List.of(1))[0]);
   }
 
   /**
-   * Takes, in at most two round trips, one entry number per element of {@code indexes} (a batch's
-   * searchable values), for this thread's next {@link #nextEntry} calls. Numbers left unused when
-   * {@link #releaseTaken} runs are gaps, which no search trips on.
+   * Takes, in one round trip per counter region, one entry number per element of {@code indexes}
+   * (a batch's searchable values), for this thread's next {@link #nextEntry} calls. Numbers left
+   * unused when {@link #releaseTaken} runs are gaps, which no search trips on.
    */
   public void takeAhead(List<ValueIndex> indexes) throws IOException {
     Map<ByteBuffer, ValueIndex> byCounter = new LinkedHashMap<>();
@@ -108,50 +109,18 @@ public class SearchCounters {
     }
     List<ValueIndex> distinct = new ArrayList<>(byCounter.values());
     List<Integer> amounts = new ArrayList<>(distinct.size());
-    for (ValueIndex index : distinct) {
-      amounts.add(wanted.get(ByteBuffer.wrap(index.counterName())));
+    for (ByteBuffer key : byCounter.keySet()) {
+      amounts.add(wanted.get(key));
     }
+    long[] stored = take(distinct, amounts);
     Map<ByteBuffer, ArrayDeque<Long>> ahead = takenAhead.get();
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
-      List<Boolean> created = createIfAbsent(counters, distinct, amounts);
-      List<ValueIndex> existing = new ArrayList<>();
-      List<Row> increments = new ArrayList<>();
-      for (int i = 0; i < distinct.size(); i++) {
-        ValueIndex index = distinct.get(i);
-        if (created.get(i)) {
-          give(ahead, index, 0, amounts.get(i));
-        } else {
-          existing.add(index);
-          increments.add(new Increment(index.counterName()).addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER,
-              amounts.get(i)));
-        }
+    for (int i = 0; i < distinct.size(); i++) {
+      long last = distinct.get(i).entryNumber(stored[i]);
+      ArrayDeque<Long> numbers = ahead.computeIfAbsent(ByteBuffer.wrap(distinct.get(i).counterName()),
+          k -> new ArrayDeque<>());
+      for (long e = last - amounts.get(i) + 1; e <= last; e++) {
+        numbers.add(e);
       }
-      if (increments.isEmpty()) {
-        return;
-      }
-      long[] before = new long[existing.size()];
-      for (int i = 0; i < existing.size(); i++) {
-        before[i] = seen(existing.get(i));
-      }
-      Object[] results = new Object[increments.size()];
-      counters.batch(increments, results);
-      for (int i = 0; i < existing.size(); i++) {
-        ValueIndex index = existing.get(i);
-        int n = wanted.get(ByteBuffer.wrap(index.counterName()));
-        long stored = Bytes.toLong(((Result) results[i]).getValue(HBaseIdentifierSource.FAMILY, QUALIFIER));
-        long last = index.entryNumber(observed(index, stored, before[i]));
-        give(ahead, index, last - n + 1, n);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while taking search index entry numbers");
-    }
-  }
-
-  private static void give(Map<ByteBuffer, ArrayDeque<Long>> ahead, ValueIndex index, long first, int n) {
-    ArrayDeque<Long> numbers = ahead.computeIfAbsent(ByteBuffer.wrap(index.counterName()), k -> new ArrayDeque<>());
-    for (long e = first; e < first + n; e++) {
-      numbers.add(e);
     }
   }
 
@@ -161,47 +130,80 @@ public class SearchCounters {
   }
 
   /**
-   * Creates the counters not known to exist yet, each already counting its {@code amounts} entries
-   * (so a value's first writer takes numbers 0.. in the same call); only the first writer of a
-   * value succeeds. Returns, per index, whether this call created it.
+   * Adds {@code amounts} to the counters of {@code indexes} (distinct counters) and returns each
+   * counter's stored value after its take. One {@link CounterTakeRequest} per counter region, which
+   * the region applies in one batch; a counter not known to exist carries its initial value (its
+   * mask), from which the region starts it if the take creates it.
    */
-  private List<Boolean> createIfAbsent(Table counters, List<ValueIndex> indexes, List<Integer> amounts)
-      throws IOException {
-    List<CheckAndMutate> unknown = new ArrayList<>();
-    List<Integer> positions = new ArrayList<>();
-    List<Boolean> created = new ArrayList<>(indexes.size());
+  private long[] take(List<ValueIndex> indexes, List<Integer> amounts) throws IOException {
+    long[] before = new long[indexes.size()];
+    Map<ByteBuffer, Integer> position = new HashMap<>();
     for (int i = 0; i < indexes.size(); i++) {
-      created.add(false);
-      byte[] row = indexes.get(i).counterName();
-      if (!initialized.contains(ByteBuffer.wrap(row))) {
-        positions.add(i);
-        unknown.add(CheckAndMutate.newBuilder(row)
-            .ifNotExists(HBaseIdentifierSource.FAMILY, QUALIFIER)
-            .build(new Put(row).addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER,
-                Bytes.toBytes(indexes.get(i).initialCounter() + amounts.get(i)))));
+      before[i] = seen(indexes.get(i));
+      position.put(ByteBuffer.wrap(indexes.get(i).counterName()), i);
+    }
+    long[] stored = new long[indexes.size()];
+    boolean[] answered = new boolean[indexes.size()];
+    for (List<Integer> group : byRegion(indexes)) {
+      List<CounterTakeRequest.Take> takes = new ArrayList<>(group.size());
+      byte[] first = null;
+      byte[] last = null;
+      for (int i : group) {
+        byte[] row = indexes.get(i).counterName();
+        boolean known = initialized.contains(ByteBuffer.wrap(row));
+        takes.add(new CounterTakeRequest.Take(row, amounts.get(i), known ? null : indexes.get(i).initialCounter()));
+        first = first == null || Bytes.compareTo(row, first) < 0 ? row : first;
+        last = last == null || Bytes.compareTo(row, last) > 0 ? row : last;
+      }
+      Scan scan = new Scan().withStartRow(first).withStopRow(last, true).setCaching(group.size() + 1)
+          .setCacheBlocks(false).setMaxResultSize(Long.MAX_VALUE);
+      scan.setAttribute(RegionRequests.ATTRIBUTE, RegionRequests.encode(
+          new CounterTakeRequest(HBaseIdentifierSource.FAMILY, QUALIFIER, takes)));
+      try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE);
+          ResultScanner answers = counters.getScanner(scan)) {
+        for (Result r : answers) {
+          for (Cell c : r.rawCells()) {
+            Integer i = position.get(ByteBuffer.wrap(CellUtil.cloneRow(c)));
+            if (i == null || answered[i] || !CounterTakeRequest.isAnswer(CellUtil.cloneQualifier(c))
+                || c.getValueLength() != Bytes.SIZEOF_LONG) {
+              throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " answered a search-index"
+                  + " entry take with a cell that answers no take of it (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
+                  + "): its regions need the observer " + RegionSupport.REGION_OBSERVER);
+            }
+            answered[i] = true;
+            stored[i] = Bytes.toLong(CellUtil.cloneValue(c));
+          }
+        }
+      } catch (UncheckedIOException e) {
+        throw e.getCause(); // how a ResultScanner's iterator reports a failed region
       }
     }
-    if (unknown.isEmpty()) {
-      return created;
+    for (int i = 0; i < indexes.size(); i++) {
+      if (!answered[i]) {
+        throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " did not answer a search-index"
+            + " entry take: its regions need the observer " + RegionSupport.REGION_OBSERVER);
+      }
     }
-    // Counts seen before the call: another thread's later increment must not count against it.
-    long[] before = new long[unknown.size()];
-    for (int i = 0; i < unknown.size(); i++) {
-      before[i] = seen(indexes.get(positions.get(i)));
-    }
-    List<CheckAndMutateResult> results = counters.checkAndMutate(unknown);
-    if (initialized.size() + unknown.size() > REMEMBERED_COUNTERS) {
+    if (initialized.size() + indexes.size() > REMEMBERED_COUNTERS) {
       initialized.clear();
     }
-    for (int i = 0; i < unknown.size(); i++) {
-      initialized.add(ByteBuffer.wrap(unknown.get(i).getRow()));
-      created.set(positions.get(i), results.get(i).isSuccess());
-      if (results.get(i).isSuccess()) {
-        ValueIndex index = indexes.get(positions.get(i));
-        observed(index, index.initialCounter() + amounts.get(positions.get(i)), before[i]);
+    for (int i = 0; i < indexes.size(); i++) {
+      observed(indexes.get(i), stored[i], before[i]);
+      initialized.add(ByteBuffer.wrap(indexes.get(i).counterName()));
+    }
+    return stored;
+  }
+
+  /** The positions of {@code indexes}, grouped by the counter region that holds each counter. */
+  private Collection<List<Integer>> byRegion(List<ValueIndex> indexes) throws IOException {
+    Map<String, List<Integer>> groups = new LinkedHashMap<>();
+    try (RegionLocator locator = connection.getRegionLocator(HBaseIdentifierSource.TABLE)) {
+      for (int i = 0; i < indexes.size(); i++) {
+        String region = locator.getRegionLocation(indexes.get(i).counterName()).getRegion().getEncodedName();
+        groups.computeIfAbsent(region, k -> new ArrayList<>()).add(i);
       }
     }
-    return created;
+    return groups.values();
   }
 
   /** How many entries each value has been given so far (0 for a value never written). */

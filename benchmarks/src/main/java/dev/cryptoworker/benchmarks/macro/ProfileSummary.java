@@ -1,0 +1,117 @@
+package dev.cryptoworker.benchmarks.macro;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Where a JFR recording's CPU samples ({@code jdk.ExecutionSample}) went: the share of samples
+ * whose stack holds each method (inclusive), for the methods of the packages asked for, and the
+ * share each leaf method has (self). Run on a recording of a benchmark's client JVM:
+ * {@code java -cp benchmarks.jar ...ProfileSummary rec.jfr [top] [package prefix ...]}.
+ */
+public final class ProfileSummary {
+  private final Map<String, Integer> inclusive = new HashMap<>();
+  private final Map<String, Integer> self = new HashMap<>();
+  private int samples;
+
+  /** Reads every execution sample of {@code recording} whose thread {@code threads} accepts. */
+  static ProfileSummary read(Path recording, Predicate<String> threads) throws IOException {
+    return read(recording, threads, "jdk.ExecutionSample", false);
+  }
+
+  /**
+   * Reads every {@code event} of {@code recording} whose thread {@code threads} accepts, each
+   * counted once or, with {@code byDuration}, by its milliseconds (parks, monitor waits, socket reads).
+   */
+  static ProfileSummary read(Path recording, Predicate<String> threads, String event, boolean byDuration)
+      throws IOException {
+    ProfileSummary summary = new ProfileSummary();
+    try (RecordingFile file = new RecordingFile(recording)) {
+      while (file.hasMoreEvents()) {
+        RecordedEvent e = file.readEvent();
+        if (!e.getEventType().getName().equals(event) || e.getStackTrace() == null) {
+          continue;
+        }
+        String field = e.hasField("sampledThread") ? "sampledThread" : "eventThread";
+        String thread = e.getThread(field) == null ? "" : e.getThread(field).getJavaName();
+        if (threads.test(thread == null ? "" : thread)) {
+          summary.add(e.getStackTrace().getFrames(), byDuration ? (int) Math.max(1, e.getDuration().toMillis()) : 1);
+        }
+      }
+    }
+    return summary;
+  }
+
+  private void add(List<RecordedFrame> frames, int weight) {
+    samples += weight;
+    if (frames.isEmpty()) {
+      return;
+    }
+    self.merge(name(frames.get(0).getMethod()), weight, Integer::sum);
+    Set<String> seen = new HashSet<>();
+    for (RecordedFrame f : frames) {
+      String name = name(f.getMethod());
+      if (seen.add(name)) {
+        inclusive.merge(name, weight, Integer::sum);
+      }
+    }
+  }
+
+  private static String name(RecordedMethod m) {
+    String type = m.getType().getName();
+    return type.substring(type.lastIndexOf('.') + 1) + "." + m.getName() + " (" + type.substring(0, Math.max(0,
+        type.lastIndexOf('.'))) + ")";
+  }
+
+  int samples() {
+    return samples;
+  }
+
+  /** A Markdown table of the {@code top} methods by inclusive share whose package starts with one of {@code packages}. */
+  String inclusiveTable(int top, List<String> packages) {
+    StringBuilder md = new StringBuilder("| method | samples with it on the stack | share |\n|---|---:|---:|\n");
+    inclusive.entrySet().stream()
+        .filter(e -> packages.stream().anyMatch(p -> e.getKey().contains("(" + p)))
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(top)
+        .forEach(e -> md.append(row(e)));
+    return md.toString();
+  }
+
+  /** A Markdown table of the {@code top} leaf methods (where the CPU was when sampled). */
+  String selfTable(int top) {
+    StringBuilder md = new StringBuilder("| leaf method | samples | share |\n|---|---:|---:|\n");
+    self.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(top)
+        .forEach(e -> md.append(row(e)));
+    return md.toString();
+  }
+
+  private String row(Map.Entry<String, Integer> e) {
+    return String.format(Locale.ROOT, "| `%s` | %,d | %.1f%% |%n", e.getKey(), e.getValue(), 100.0 * e.getValue() / samples);
+  }
+
+  public static void main(String[] args) throws IOException {
+    if (args.length < 1) {
+      throw new IllegalArgumentException("usage: ProfileSummary recording.jfr [top] [package prefix ...]");
+    }
+    int top = args.length > 1 ? Integer.parseInt(args[1]) : 30;
+    List<String> packages = args.length > 2 ? List.of(args).subList(2, args.length) : List.of("dev.cryptoworker");
+    String event = System.getProperty("event", "jdk.ExecutionSample");
+    String thread = System.getProperty("thread", "");
+    ProfileSummary s = read(Path.of(args[0]), t -> t.contains(thread), event, !event.equals("jdk.ExecutionSample"));
+    System.out.printf("%,d samples%n%n%s%n%s", s.samples(), s.inclusiveTable(top, packages), s.selfTable(top));
+  }
+}
