@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 
 /**
@@ -13,13 +12,11 @@ import org.apache.hadoop.hbase.regionserver.RegionScanner;
  * results.
  */
 final class AggregatingRegionScanner extends AnsweringRegionScanner {
-  private final RegionScanner delegate;
   private final RegionAggregator aggregator;
   private boolean done;
 
   AggregatingRegionScanner(RegionScanner delegate, RegionAggregator aggregator) {
-    super("an aggregation scan cannot reseek");
-    this.delegate = delegate;
+    super("an aggregation scan cannot reseek", delegate);
     this.aggregator = aggregator;
   }
 
@@ -41,32 +38,7 @@ final class AggregatingRegionScanner extends AnsweringRegionScanner {
   }
 
   @Override
-  public RegionInfo getRegionInfo() {
-    return delegate.getRegionInfo();
-  }
-
-  @Override
   public boolean isFilterDone() throws IOException {
     return done;
-  }
-
-  @Override
-  public long getMaxResultSize() {
-    return delegate.getMaxResultSize();
-  }
-
-  @Override
-  public long getMvccReadPoint() {
-    return delegate.getMvccReadPoint();
-  }
-
-  @Override
-  public int getBatch() {
-    return delegate.getBatch();
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

@@ -34,13 +34,11 @@ final class CounterTakingRegionScanner extends AnsweringRegionScanner {
   static final String CREATED_ATTRIBUTE = "cryptoworker.counter.created";
   static final byte[] CREATED = {1};
 
-  private final RegionScanner delegate;
   private final List<Cell> answers;
   private int next;
 
   private CounterTakingRegionScanner(RegionScanner delegate, List<Cell> answers) {
-    super("a counter take cannot reseek");
-    this.delegate = delegate;
+    super("a counter take cannot reseek", delegate);
     this.answers = answers;
   }
 
@@ -102,32 +100,7 @@ final class CounterTakingRegionScanner extends AnsweringRegionScanner {
   }
 
   @Override
-  public RegionInfo getRegionInfo() {
-    return delegate.getRegionInfo();
-  }
-
-  @Override
   public boolean isFilterDone() {
     return next >= answers.size();
-  }
-
-  @Override
-  public long getMaxResultSize() {
-    return delegate.getMaxResultSize();
-  }
-
-  @Override
-  public long getMvccReadPoint() {
-    return delegate.getMvccReadPoint();
-  }
-
-  @Override
-  public int getBatch() {
-    return delegate.getBatch();
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
   }
 }

@@ -58,7 +58,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
 
   private SearchingRegionScanner(Region region, RegionScanner opened, Scan scan, RegionSearchIndex index,
       List<List<Term>> clauses) throws IOException {
-    super("a search scan cannot reseek");
+    super("a search scan cannot reseek", opened);
     this.region = region;
     this.regionInfo = region.getRegionInfo();
     this.opened = opened;

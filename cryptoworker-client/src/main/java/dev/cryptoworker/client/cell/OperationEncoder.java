@@ -11,6 +11,7 @@ import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -79,11 +80,11 @@ public final class OperationEncoder {
    * {@link #releaseSearchEntries} after them.
    */
   void takeSearchEntriesAhead(List<? extends Row> actions) throws IOException {
-    List<ValueIndex> indexes = new ArrayList<>();
+    Map<Cell, ValueIndex> indexes = new IdentityHashMap<>();
     for (Row action : actions) {
       if (action instanceof Put put) {
         try {
-          indexes.addAll(searchIndexes(put));
+          addSearchIndexes(put, indexes);
         } catch (IOException | RuntimeException e) {
           // This put cannot be encoded either: it fails alone when it is (one batch contract).
         }
@@ -94,17 +95,17 @@ public final class OperationEncoder {
     }
   }
 
-  private List<ValueIndex> searchIndexes(Put put) throws IOException {
-    List<ValueIndex> indexes = new ArrayList<>();
+  private void addSearchIndexes(Put put, Map<Cell, ValueIndex> out) throws IOException {
+    Map<Cell, ValueIndex> indexes = new IdentityHashMap<>();
     for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
       for (Cell cell : e.getValue()) {
         byte[] qualifier = CellUtil.cloneQualifier(cell);
         if (codec.isSearchable(e.getKey(), qualifier)) {
-          indexes.add(codec.valueIndexes(e.getKey(), qualifier, CellUtil.cloneValue(cell)).get(0));
+          indexes.put(cell, codec.valueIndexes(e.getKey(), qualifier, CellUtil.cloneValue(cell)).get(0));
         }
       }
     }
-    return indexes;
+    out.putAll(indexes); // all of the put's or none, as its encode will fail or not
   }
 
   void releaseSearchEntries() {

@@ -27,6 +27,7 @@ import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -66,6 +67,13 @@ public final class TableCodec {
   /** Boxes layouts seal their own stored units with, by key scope, built on first use. */
   private final Map<KeyScope, CryptoBox> layoutBoxes = new ConcurrentHashMap<>();
   private final Map<String, FamilyCodec> families = new HashMap<>();
+  /** The same families by their bytes, so a cell's family is found without decoding it. */
+  private final Map<ByteBuffer, FamilyCodec> familiesByBytes = new HashMap<>();
+  /** How many qualifiers per family keep their resolved policy and box (wide rows stop adding). */
+  private static final int REMEMBERED_COLUMNS = 4096;
+
+  /** A stored qualifier's policy and the box that stores its values. */
+  private record Column(ColumnPolicy policy, CryptoBox box) {}
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
   private final StoredFormDiagnosis diagnosis;
   private final KeyCheck keyCheck;
@@ -80,6 +88,8 @@ public final class TableCodec {
     final CryptoBox qualifierBox;
     final CryptoBox defaultBox;
     final Map<String, CryptoBox> columnBoxes = new HashMap<>();
+    /** Policy and box per stored qualifier, resolved once: every cell of a write asks for them. */
+    final Map<ByteBuffer, Column> columns = new ConcurrentHashMap<>();
     ColumnExpansion expansion;
 
     FamilyCodec(FamilySchema schema, CryptoBox qualifierBox, CryptoBox defaultBox) {
@@ -160,6 +170,7 @@ public final class TableCodec {
             "column " + family.name() + ":" + c.getKey()));
       }
       families.put(family.name(), codec);
+      familiesByBytes.put(ByteBuffer.wrap(Bytes.toBytes(family.name())), codec);
       codec.expansion = ColumnExpansions.forFamily(this, family);
     }
   }
@@ -382,7 +393,7 @@ public final class TableCodec {
 
 
   private FamilyCodec familyCodec(byte[] family) throws UnsupportedSecureOperationException {
-    FamilyCodec codec = families.get(Bytes.toString(family));
+    FamilyCodec codec = familiesByBytes.get(ByteBuffer.wrap(family));
     if (codec == null) {
       throw new UnsupportedSecureOperationException(
           table, "family " + Bytes.toStringBinary(family),
@@ -422,8 +433,22 @@ public final class TableCodec {
 
   /** The policy of a column, or of a stored cell of an expanded column. */
   public ColumnPolicy policy(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    return column(family, qualifier).policy();
+  }
+
+  private Column column(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     FamilyCodec f = familyCodec(family);
-    return f.expansion.storedPolicy(qualifier).orElseGet(() -> f.schema.policyFor(Bytes.toString(qualifier)));
+    Column known = f.columns.get(ByteBuffer.wrap(qualifier));
+    if (known != null) {
+      return known;
+    }
+    ColumnPolicy policy = f.expansion.storedPolicy(qualifier).orElseGet(() -> f.schema.policyFor(Bytes.toString(qualifier)));
+    String name = f.expansion.logicalColumn(qualifier).orElseGet(() -> Bytes.toString(qualifier));
+    Column column = new Column(policy, f.schema.isListed(name) ? f.columnBoxes.get(name) : f.defaultBox);
+    if (f.columns.size() < REMEMBERED_COLUMNS) {
+      f.columns.put(ByteBuffer.wrap(qualifier.clone()), column);
+    }
+    return column;
   }
 
   /** Printable {@code column f:q (BOX)} for messages. */
@@ -434,9 +459,7 @@ public final class TableCodec {
 
   /** The box of a column, or of a stored cell of an expanded column (its logical column's box). */
   public CryptoBox valueBox(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
-    FamilyCodec f = familyCodec(family);
-    String name = f.expansion.logicalColumn(qualifier).orElseGet(() -> Bytes.toString(qualifier));
-    return f.schema.isListed(name) ? f.columnBoxes.get(name) : f.defaultBox;
+    return column(family, qualifier).box();
   }
 
   /** The column's box as {@code capability}, if it has it. */

@@ -39,7 +39,10 @@ public final class IndexedColumns implements ColumnExpansion {
       }
       cells.encode(row, family, List.of(cell), out);
       if (codec.isSearchable(family, qualifier)) {
-        ValueIndex index = codec.valueIndexes(family, qualifier, CellUtil.cloneValue(cell)).get(0);
+        ValueIndex index = codec.searchCounters().indexTakenFor(cell);
+        if (index == null) {
+          index = codec.valueIndexes(family, qualifier, CellUtil.cloneValue(cell)).get(0);
+        }
         long entry = codec.searchCounters().nextEntry(index);
         out.addColumn(family, SearchIndexCells.qualifier(codec.encodeQualifier(family, qualifier)), cell.getTimestamp(),
             SearchIndexCells.value(KeyIdPrefix.of(index.keyId()), index.entryKey(entry)));

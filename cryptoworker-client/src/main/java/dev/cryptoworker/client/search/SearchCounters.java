@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,8 @@ public class SearchCounters {
   private final Map<ByteBuffer, Long> highest = new ConcurrentHashMap<>();
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name. */
   private final ThreadLocal<Map<ByteBuffer, ArrayDeque<Long>>> takenAhead = ThreadLocal.withInitial(HashMap::new);
+  /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
+  private final ThreadLocal<Map<Cell, ValueIndex>> indexedAhead = ThreadLocal.withInitial(IdentityHashMap::new);
 
   public SearchCounters(Connection connection) {
     this.connection = connection;
@@ -71,7 +74,7 @@ public class SearchCounters {
       }
 
       @Override
-      public void takeAhead(List<ValueIndex> indexes) throws IOException {
+      public void takeAhead(Map<Cell, ValueIndex> indexes) throws IOException {
         throw new IOException("table " + table + ": no counter table configured for SSE columns");
       }
 
@@ -95,14 +98,16 @@ public class SearchCounters {
   }
 
   /**
-   * Takes, in one round trip per counter region, one entry number per element of {@code indexes}
-   * (a batch's searchable values), for this thread's next {@link #nextEntry} calls. Numbers left
-   * unused when {@link #releaseTaken} runs are gaps, which no search trips on.
+   * Takes, in one round trip per counter region, one entry number per searchable cell of a batch
+   * ({@code indexes}: each cell's value index), for this thread's next {@link #nextEntry} calls,
+   * and remembers each cell's index for {@link #indexTakenFor}. Numbers left unused when {@link
+   * #releaseTaken} runs are gaps, which no search trips on.
    */
-  public void takeAhead(List<ValueIndex> indexes) throws IOException {
+  public void takeAhead(Map<Cell, ValueIndex> indexes) throws IOException {
+    indexedAhead.get().putAll(indexes);
     Map<ByteBuffer, ValueIndex> byCounter = new LinkedHashMap<>();
     Map<ByteBuffer, Integer> wanted = new HashMap<>();
-    for (ValueIndex index : indexes) {
+    for (ValueIndex index : indexes.values()) {
       ByteBuffer key = ByteBuffer.wrap(index.counterName());
       byCounter.putIfAbsent(key, index);
       wanted.merge(key, 1, Integer::sum);
@@ -124,9 +129,15 @@ public class SearchCounters {
     }
   }
 
-  /** Drops this thread's numbers taken ahead and not used. */
+  /** The index {@link #takeAhead} derived for {@code cell} (the same object) on this thread, or null. */
+  public ValueIndex indexTakenFor(Cell cell) {
+    return indexedAhead.get().get(cell);
+  }
+
+  /** Drops this thread's numbers taken ahead and not used, and the indexes derived with them. */
   public void releaseTaken() {
     takenAhead.get().clear();
+    indexedAhead.get().clear();
   }
 
   /**
