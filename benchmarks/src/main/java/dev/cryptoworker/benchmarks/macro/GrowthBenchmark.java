@@ -251,7 +251,7 @@ public final class GrowthBenchmark {
         }
       }
     }
-    md.append("\nLoad (batches of 2,000 rows, one client thread):");
+    md.append("\nLoad (through a BufferedMutator, one client thread):");
     loads.forEach((rows, r) -> md.append(String.format(Locale.ROOT, " %,d rows: plain %,.0f rows/s, secure %,.0f rows/s"
         + " (%.2f);", rows, r[0], r[1], r[1] / r[0])));
     md.append(String.format(Locale.ROOT, "%n%nData: row keys `r%%09d` (OPE on the secure side), a unique DET id, a"

@@ -24,6 +24,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -38,6 +39,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.VersionInfo;
 
@@ -53,8 +55,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  *
  * <p>Options: {@code --rows=N} (1,000,000) per table, {@code --threads=1,4} (thread counts for the
  * all-box variant; the others run on one), {@code --variants=all-boxes,std,...} (all), {@code
- * --profile} (a JFR profile of each secure load, summarized in {@code load-profile.md}), {@code
- * --out=dir}.
+ * --profile} (a JFR profile of each secure load, summarized in {@code NAME-profile.md}), {@code
+ * --name=NAME} of the result files (load), {@code --out=dir}.
  */
 public final class LoadBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
@@ -91,8 +93,7 @@ public final class LoadBenchmark {
       new Variant("ashe", "PLAIN", Map.of("amount", "ASHE"), 1, 8));
 
   /** One load: rows per second and what it cost. */
-  private record Load(double rowsPerSecond, CpuClock.Usage cpu, long rpcs, long storedBytes, double cellsPerRow,
-      long counterBytes) {}
+  private record Load(double rowsPerSecond, CpuClock.Usage cpu, long rpcs, Stored stored, long counterRows) {}
 
   private final PrintStream out = System.out;
   private final CpuClock clock = new CpuClock();
@@ -102,6 +103,7 @@ public final class LoadBenchmark {
     List<Integer> threads = List.of(1, 4);
     List<String> variants = VARIANTS.stream().map(Variant::name).toList();
     boolean profile = false;
+    String name = "load";
     Path outDir = null;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
@@ -110,9 +112,10 @@ public final class LoadBenchmark {
         case "threads" -> threads = Stream.of(kv[1].split(",")).map(Integer::parseInt).toList();
         case "variants" -> variants = List.of(kv[1].split(","));
         case "profile" -> profile = true;
+        case "name" -> name = kv[1];
         case "out" -> outDir = Path.of(kv[1]);
         default -> throw new IllegalArgumentException(
-            "unknown option " + a + " (options: --rows, --threads, --variants, --profile, --out)");
+            "unknown option " + a + " (options: --rows, --threads, --variants, --profile, --name, --out)");
       }
     }
     List<String> known = VARIANTS.stream().map(Variant::name).toList();
@@ -124,7 +127,7 @@ public final class LoadBenchmark {
     if (rows < 1000 || threads.stream().anyMatch(t -> t < 1)) {
       throw new IllegalArgumentException("--rows must be at least 1000 and every thread count at least 1");
     }
-    new LoadBenchmark().run(rows, threads, variants, profile,
+    new LoadBenchmark().run(rows, threads, variants, profile, name,
         outDir == null ? RunDirectories.newRunDirectory() : outDir, String.join(" ", args));
   }
 
@@ -137,15 +140,15 @@ public final class LoadBenchmark {
         .addColumn(F, Bytes.toBytes("payload"), Bytes.toBytes(String.format(Locale.ROOT, PAYLOAD, i)));
   }
 
-  private void run(int rows, List<Integer> threadCounts, List<String> names, boolean profile, Path outDir,
-      String args) throws Exception {
+  private void run(int rows, List<Integer> threadCounts, List<String> names, boolean profile, String fileName,
+      Path outDir, String args) throws Exception {
     Files.createDirectories(outDir);
     Path data = Files.createTempDirectory("load-bench-");
     StringBuilder md = new StringBuilder();
-    StringBuilder csv = new StringBuilder("variant,threads,rows,plain_rows_s,secure_rows_s,ratio,"
+    StringBuilder csv = new StringBuilder("variant,threads,plain_rows_s,secure_rows_s,ratio,"
         + "plain_client_us_row,secure_client_us_row,extra_client_us_cell,aes_gcm_us,plain_server_us_row,"
         + "secure_server_us_row,plain_rpcs_1k,secure_rpcs_1k,plain_bytes_row,secure_bytes_row,"
-        + "plain_cells_row,secure_cells_row,counter_bytes_row\n");
+        + "plain_cells_row,secure_cells_row,counter_rows_per_row\n");
     StringBuilder profiles = new StringBuilder();
     byte[] master = new byte[32];
     new SecureRandom().nextBytes(master);
@@ -157,7 +160,7 @@ public final class LoadBenchmark {
       md.append("| variant | threads | plain rows/s | secure rows/s | secure / plain | client CPU µs/row"
           + " (plain / secure) | added client µs per protected cell | JDK AES-GCM µs | cell / AES-GCM"
           + " | server CPU µs/row (plain / secure) | RPCs per 1,000 rows (plain / secure) | stored bytes/row"
-          + " (plain / secure) | stored cells/row (plain / secure) | counter table bytes/row |\n");
+          + " (plain / secure) | stored cells/row (plain / secure) | counter rows added per row |\n");
       md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       int run = 0;
       for (String name : names) {
@@ -173,10 +176,10 @@ public final class LoadBenchmark {
                 .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
             secure.createTable(schema);
             Load plain = load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), rows, threads,
-                data, null);
+                null);
             Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
             Load secured = load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), rows,
-                threads, data, recording);
+                threads, recording);
             if (recording != null) {
               ProfileSummary p = ProfileSummary.read(recording, t -> true);
               profiles.append(String.format(Locale.ROOT, "## %s, %d thread%s (%,d CPU samples of the client)%n%n%s%n%s%n",
@@ -188,22 +191,17 @@ public final class LoadBenchmark {
             double plainClient = plain.cpu().clientNanos() / 1e3 / rows;
             double secureClient = secured.cpu().clientNanos() / 1e3 / rows;
             double perCell = (secureClient - plainClient) / v.protectedCells();
-            String line = String.format(Locale.ROOT,
-                "| %s | %d | %,.0f | %,.0f | %.2f | %.1f / %.1f | %.1f | %.2f | %.1f | %.1f / %.1f | %.0f / %.0f"
-                    + " | %,.0f / %,.0f | %.1f / %.1f | %,.0f |%n",
-                name, threads, plain.rowsPerSecond(), secured.rowsPerSecond(),
+            Object[] values = {name, threads, plain.rowsPerSecond(), secured.rowsPerSecond(),
                 secured.rowsPerSecond() / plain.rowsPerSecond(), plainClient, secureClient, perCell, aes, perCell / aes,
                 serverMicros(plain, rows), serverMicros(secured, rows), plain.rpcs() * 1000.0 / rows,
-                secured.rpcs() * 1000.0 / rows, (double) plain.storedBytes() / rows, (double) secured.storedBytes() / rows,
-                plain.cellsPerRow(), secured.cellsPerRow(), (double) secured.counterBytes() / rows);
+                secured.rpcs() * 1000.0 / rows, plain.stored().bytesPerRow(), secured.stored().bytesPerRow(),
+                plain.stored().cellsPerRow(), secured.stored().cellsPerRow(), (double) secured.counterRows() / rows};
+            String line = String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f | %.1f / %.1f | %.1f | %.2f | %.1f"
+                + " | %.1f / %.1f | %.1f / %.1f | %,.0f / %,.0f | %.1f / %.1f | %.2f |%n", values);
             md.append(line);
             out.print(line);
-            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%.0f,%.0f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.2f,%.1f,%.1f,%.1f,%.1f,%.2f,%.2f,%.1f%n",
-                name, threads, rows, plain.rowsPerSecond(), secured.rowsPerSecond(),
-                secured.rowsPerSecond() / plain.rowsPerSecond(), plainClient, secureClient, perCell, aes,
-                serverMicros(plain, rows), serverMicros(secured, rows), plain.rpcs() * 1000.0 / rows,
-                secured.rpcs() * 1000.0 / rows, (double) plain.storedBytes() / rows, (double) secured.storedBytes() / rows,
-                plain.cellsPerRow(), secured.cellsPerRow(), (double) secured.counterBytes() / rows));
+            csv.append(String.format(Locale.ROOT, "%s,%d,%.0f,%.0f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.2f,%.2f,%.1f,%.1f,"
+                + "%.1f,%.1f,%.2f,%.2f,%.3f%n", values));
             for (TableName t : List.of(plainName, secureName)) {
               admin.disableTable(t);
               admin.deleteTable(t);
@@ -218,8 +216,9 @@ public final class LoadBenchmark {
         + "Loads of %,d rows per table through BufferedMutators (one per client thread; HBase's own on the plain side),"
         + " timed to the last flush; CPU measured for the client JVM (all its threads, JIT and GC included) and the"
         + " region-server processes; RPCs from HBase's client metrics (one connection per side); stored bytes are the"
-        + " table's store files after a flush (no compression or block encoding); cells per row from the first 1,000"
-        + " rows, raw. The counter table column is what SSE entry counters added to `cryptoworker_ids`. The added"
+        + " KeyValue sizes of the cells of the table's first 1,000 rows, read raw (what store files hold before block"
+        + " encoding or compression), with their cells per row. The counter column is the rows SSE entry counters"
+        + " added to `cryptoworker_ids` per loaded row. The added"
         + " client CPU per protected cell is (secure - plain client CPU per row) / protected cells per row (row key"
         + " included), beside one JDK AES-256-GCM encryption of a value of the column's size (the all-box and std-det"
         + " rows: 24 bytes, their average).%n%n", rows);
@@ -229,11 +228,11 @@ public final class LoadBenchmark {
         + " box on one column (or the row key), the rest PLAIN. HBase %s as separate processes (ZooKeeper, a master,"
         + " two region servers), tables not pre-split.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package"
         + " exec:exec@load -Dbench.args=\"%s\"`  %n%s", VersionInfo.getVersion(), args, RunInfo.describe());
-    ResultFiles.write(outDir, "load", header + md + footer, csv, out);
+    ResultFiles.write(outDir, fileName, header + md + footer, csv, out);
     if (profile) {
-      Files.writeString(outDir.resolve("load-profile.md"), "# Client CPU profiles of the secure loads (JFR)\n\n"
+      Files.writeString(outDir.resolve(fileName + "-profile.md"), "# Client CPU profiles of the secure loads (JFR)\n\n"
           + "Share of the client's CPU samples with each method on the stack, then where the CPU was (leaf methods)."
-          + " Same run as load.md.\n\n" + profiles);
+          + " Same run as " + fileName + ".md.\n\n" + profiles);
     }
   }
 
@@ -251,8 +250,8 @@ public final class LoadBenchmark {
 
   /** Loads rows {@code 0..rows-1}, row i from thread i mod threads, then flushes the table. */
   private Load load(Connection connection, Admin admin, TableName table, MutatorSource mutators, int rows,
-      int threads, Path data, Path recording) throws Exception {
-    long counterBefore = tableBytes(data, "cryptoworker_ids", admin);
+      int threads, Path recording) throws Exception {
+    long counterBefore = counterRows(connection, admin);
     long rpcsBefore = rpcs(connection);
     Recording jfr = recording == null ? null : new Recording(Configuration.getConfiguration("profile"));
     if (jfr != null) {
@@ -290,9 +289,14 @@ public final class LoadBenchmark {
     long rpcs = rpcs(connection) - rpcsBefore;
     out.printf(Locale.ROOT, "loaded %,d rows into %s from %d thread%s: %,.0f rows/s%n", rows, table, threads,
         threads == 1 ? "" : "s", rate);
-    long stored = tableBytes(data, table.getNameAsString(), admin);
-    return new Load(rate, cpu, rpcs, stored, cellsPerRow(connection, table),
-        tableBytes(data, "cryptoworker_ids", admin) - counterBefore);
+    // The next load starts on a quiet cluster: no flush or compaction of this table (or the counters) left running.
+    admin.flush(table);
+    WritePathBenchmark.waitForCompaction(admin, table);
+    long counterRows = counterRows(connection, admin) - counterBefore;
+    if (counterRows > 0) {
+      WritePathBenchmark.waitForCompaction(admin, TableName.valueOf("cryptoworker_ids"));
+    }
+    return new Load(rate, cpu, rpcs, stored(connection, table), counterRows);
   }
 
   private static double serverMicros(Load load, int rows) {
@@ -304,39 +308,46 @@ public final class LoadBenchmark {
         .mapToLong(c -> c.getCount()).sum();
   }
 
-  /** Bytes of {@code table}'s store files after a flush (0 if the table does not exist). */
-  private static long tableBytes(Path data, String table, Admin admin) throws IOException {
-    TableName name = TableName.valueOf(table);
-    if (!admin.tableExists(name)) {
-      return 0;
-    }
-    admin.flush(name);
-    Path dir = data.resolve("hbase").resolve("data").resolve("default").resolve(table);
-    if (!Files.isDirectory(dir)) {
-      return 0;
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      // Store files live at REGION/FAMILY/FILE; skip region metadata, temporary and recovered-edits files.
-      return files.filter(Files::isRegularFile)
-          .filter(f -> dir.relativize(f).getNameCount() == 3 && !f.getFileName().toString().startsWith("."))
-          .filter(f -> !dir.relativize(f).getName(1).toString().startsWith(".")
-              && !dir.relativize(f).getName(1).toString().equals("recovered.edits"))
-          .mapToLong(f -> f.toFile().length()).sum();
-    }
-  }
+  /** What a table stores per row, from its first 1,000 rows read raw. */
+  private record Stored(double bytesPerRow, double cellsPerRow) {}
 
-  /** Stored cells per row over the table's first 1,000 rows, read raw. */
-  private static double cellsPerRow(Connection connection, TableName table) throws IOException {
+  /**
+   * Cells and bytes per row over the table's first 1,000 rows, read raw; a cell's bytes are its
+   * KeyValue form (20 bytes of lengths, timestamp and type, then row, family, qualifier and value),
+   * what a store file holds before block encoding or compression.
+   */
+  private static Stored stored(Connection connection, TableName table) throws IOException {
     long cells = 0;
+    long bytes = 0;
     int rows = 0;
     try (Table t = connection.getTable(table);
         ResultScanner scanner = t.getScanner(new Scan().setRaw(true).setLimit(1000).setCaching(1000))) {
       for (Result r : scanner) {
+        for (Cell c : r.rawCells()) {
+          bytes += 20 + c.getRowLength() + c.getFamilyLength() + c.getQualifierLength() + c.getValueLength();
+        }
         cells += r.rawCells().length;
         rows++;
       }
     }
-    return rows == 0 ? 0 : (double) cells / rows;
+    return rows == 0 ? new Stored(0, 0) : new Stored((double) bytes / rows, (double) cells / rows);
+  }
+
+  /** Rows of the counter table (0 before it exists), after a flush. */
+  private static long counterRows(Connection connection, Admin admin) throws IOException {
+    TableName counters = TableName.valueOf("cryptoworker_ids");
+    if (!admin.tableExists(counters)) {
+      return 0;
+    }
+    admin.flush(counters);
+    long rows = 0;
+    try (Table t = connection.getTable(counters);
+        ResultScanner scanner = t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(10_000))) {
+      for (Result r : scanner) {
+        rows++;
+      }
+    }
+    return rows;
   }
 
   /** Microseconds of one JDK AES-256-GCM encryption of {@code size} bytes, warmed up first. */
@@ -351,7 +362,7 @@ public final class LoadBenchmark {
     long sink = 0;
     long t0 = 0;
     int calls = 200_000;
-    for (int round = 0; round < 2; round++) {
+    for (int round = 0; round < 4; round++) {
       t0 = System.nanoTime();
       for (int i = 0; i < calls; i++) {
         Arrays.fill(nonce, 0, 4, (byte) round);

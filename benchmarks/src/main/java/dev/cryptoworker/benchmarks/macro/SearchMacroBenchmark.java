@@ -232,7 +232,7 @@ public final class SearchMacroBenchmark {
       md.append(String.format(Locale.ROOT, "| %,d | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f | %.0fx |%n", MULTIPLICITIES[m],
           med[0], p95[0], med[1], p95[1], med[2], p95[2], med[1] / med[0]));
     }
-    md.append(String.format(Locale.ROOT, "%nInsert throughput (batches of 2,000 rows, one client thread): SSE %,.0f rows/s,"
+    md.append(String.format(Locale.ROOT, "%nInsert throughput (through a BufferedMutator, one client thread): SSE %,.0f rows/s,"
         + " DET %,.0f rows/s, plain HBase %,.0f rows/s (SSE / DET = %.2f, SSE / plain = %.2f).%n",
         insertRate[0], insertRate[1], insertRate[2], insertRate[0] / insertRate[1], insertRate[0] / insertRate[2]));
     md.append(String.format(Locale.ROOT, "%nData: a tenth of the rows hold values that occur 10,000 times, a tenth values"
