@@ -155,6 +155,7 @@ public class SearchCounters {
     }
     long[] stored = new long[indexes.size()];
     boolean[] answered = new boolean[indexes.size()];
+    IOException failed = null;
     for (List<Integer> group : byRegion(indexes)) {
       List<CounterTakeRequest.Take> takes = new ArrayList<>(group.size());
       byte[] first = null;
@@ -186,8 +187,15 @@ public class SearchCounters {
           }
         }
       } catch (UncheckedIOException e) {
-        throw e.getCause(); // how a ResultScanner's iterator reports a failed region
+        failed = failed == null ? e.getCause() : failed; // how a ResultScanner's iterator reports a failed region
+      } catch (IOException e) {
+        failed = failed == null ? e : failed;
       }
+      // Every region is asked even after one fails, so which numbers a failed batch took does not
+      // depend on the order of its regions.
+    }
+    if (failed != null) {
+      throw failed;
     }
     for (int i = 0; i < indexes.size(); i++) {
       if (!answered[i]) {
