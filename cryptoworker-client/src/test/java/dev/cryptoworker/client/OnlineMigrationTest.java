@@ -18,6 +18,7 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.testing.PatientsUnderLoad;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import dev.cryptoworker.testing.TestSize;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,12 +45,13 @@ import org.junit.jupiter.api.io.TempDir;
  * every value to the primary key; unsupported changes are refused.
  */
 @ExtendWith(SharedHBaseCluster.class)
+@Order(1) // the longest class starts first, beside the others
 class OnlineMigrationTest {
   private static final byte[] ID = PatientsUnderLoad.ID;
   private static final byte[] MAIN_ID = PatientsUnderLoad.MAIN_ID;
-  private static final int ROWS = 800;
-  /** Rows p-0000 to p-0399 are updated by the writers; the rest never change. */
-  private static final int UPDATED = 400;
+  private static final int ROWS = TestSize.scaled(800);
+  /** The first half of the rows is updated by the writers; the rest never change. */
+  private static final int UPDATED = ROWS / 2;
   private static final int ROWS_REKEYED = 200;
 
   @TempDir Path dir;

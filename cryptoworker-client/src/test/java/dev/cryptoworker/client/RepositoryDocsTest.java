@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -24,23 +27,30 @@ class RepositoryDocsTest {
   /** The design notes beside the repository (written so that this file does not match itself). */
   private static final Pattern OUTSIDE = Pattern.compile("shared[/]design|[.][.]/shared/");
 
-  /** Files of the repository with these endings, outside build output and hidden folders. */
+  /**
+   * Files of the repository with these endings, outside build output and hidden folders. Those are
+   * never entered: tests running beside this one create and delete folders under target/.
+   */
   private static List<Path> files(String... endings) throws IOException {
-    try (Stream<Path> all = Files.walk(ROOT)) {
-      return all.filter(Files::isRegularFile)
-          .filter(p -> ROOT.relativize(p).toString().split("[/\\\\]").length > 0)
-          .filter(p -> {
-            for (Path part : ROOT.relativize(p)) {
-              String name = part.toString();
-              if (name.equals("target") || name.startsWith(".") || name.equals("runs")) {
-                return false;
-              }
-            }
-            return true;
-          })
-          .filter(p -> Stream.of(endings).anyMatch(e -> p.getFileName().toString().endsWith(e)))
-          .toList();
-    }
+    List<Path> out = new ArrayList<>();
+    Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
+        String name = dir.getFileName().toString();
+        boolean skipped = !dir.equals(ROOT) && (name.equals("target") || name.startsWith(".") || name.equals("runs"));
+        return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        String name = file.getFileName().toString();
+        if (attributes.isRegularFile() && Stream.of(endings).anyMatch(name::endsWith)) {
+          out.add(file);
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    return out;
   }
 
   @Test

@@ -27,12 +27,14 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * SSE counters only grow: a counter table restored from an older copy would hand out entry keys
  * again (earlier rows dropping out of searches), so a client refuses a counter it sees go back.
  */
 @ExtendWith(SharedHBaseCluster.class)
+@Isolated // takes the observer off the counter table every SSE test of this JVM writes through
 class SearchCountersTest {
   private static final byte[] SSE = toBytes("sse");
 

@@ -227,6 +227,8 @@ public final class ProcessCluster implements AutoCloseable {
       p.put("hbase.master.ipc.address", "127.0.0.1");
       p.put("hbase.regionserver.ipc.address", "127.0.0.1");
       p.put("hbase.master.wait.on.regionservers.mintostart", Integer.toString(regionServers));
+      // Once they have all checked in, the master goes on (it would wait out a 4.5 s timeout).
+      p.put("hbase.master.wait.on.regionservers.maxtostart", Integer.toString(regionServers));
       p.put("hbase.coprocessor.abortonerror", "true");
       // A killed region server is noticed within seconds, not the default 90 s.
       p.put("zookeeper.session.timeout", "10000");

@@ -59,6 +59,8 @@ public final class EmbeddedHBaseServer {
     conf.set("hbase.master.ipc.address", "127.0.0.1");
     conf.set("hbase.regionserver.ipc.address", "127.0.0.1");
     conf.setInt("hbase.master.wait.on.regionservers.mintostart", regionServers);
+    // Once they have all checked in, the master goes on (it would wait out a 4.5 s timeout).
+    conf.setInt("hbase.master.wait.on.regionservers.maxtostart", regionServers);
     // Coprocessor failures must be loud in tests, not silently unload the coprocessor.
     conf.setBoolean("hbase.coprocessor.abortonerror", true);
     // A dead region server is noticed within seconds, not the default 90 s.
