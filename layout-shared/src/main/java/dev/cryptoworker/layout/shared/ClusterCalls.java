@@ -9,12 +9,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
 
 /**
  * One call per cluster, run in parallel, each given until a common deadline: a cluster that fails
  * or does not answer in time is counted unavailable for this operation, never waited for beyond it,
- * and is skipped for the next {@value #SKIP_SECONDS} seconds (so that with a cluster down, each
- * operation does not wait for its timeout again), then tried again.
+ * and is skipped by every table handle of the connection until it answers a probe ({@link
+ * ClusterHealth}), so that with a cluster down operations do not wait for its timeout again.
  */
 final class ClusterCalls {
   /** The call made on cluster {@code index}. */
@@ -64,42 +65,50 @@ final class ClusterCalls {
     }
   }
 
-  static final int SKIP_SECONDS = 10;
-
   private final ExecutorService pool;
   private final long timeoutNanos;
-  private final int clusters;
-  /** Per cluster, until when (System.nanoTime) it is skipped after failing; 0: not skipped. */
-  private final long[] skippedUntil;
+  private final List<String> names;
+  private final ClusterHealth health;
+  private final IntFunction<ClusterHealth.Probe> probes;
 
-  ClusterCalls(ExecutorService pool, long timeoutNanos, int clusters) {
+  /**
+   * Calls to the clusters {@code names} (in index order), whose state {@code health} keeps;
+   * {@code probes} gives the read that tells when a failed cluster answers again.
+   */
+  ClusterCalls(ExecutorService pool, long timeoutNanos, List<String> names, ClusterHealth health,
+      IntFunction<ClusterHealth.Probe> probes) {
     this.pool = pool;
     this.timeoutNanos = timeoutNanos;
-    this.clusters = clusters;
-    this.skippedUntil = new long[clusters];
+    this.names = List.copyOf(names);
+    this.health = health;
+    this.probes = probes;
   }
 
-  private synchronized boolean skipped(int i, long now) {
-    return skippedUntil[i] != 0 && now - skippedUntil[i] < 0;
+  private void answered(int i) {
+    health.answered(names.get(i));
   }
 
-  private synchronized void outcome(int i, boolean failed) {
-    skippedUntil[i] = failed ? System.nanoTime() + TimeUnit.SECONDS.toNanos(SKIP_SECONDS) : 0;
+  private void failed(int i, String why) {
+    health.failed(names.get(i), why, probes.apply(i));
   }
 
   <T> Outcomes<T> onEvery(Call<T> call) throws IOException {
-    boolean[] all = new boolean[clusters];
+    boolean[] all = new boolean[names.size()];
     Arrays.fill(all, true);
     return on(all, call);
   }
 
   /** The call on the clusters {@code asked} selects; the others count as failed ("not asked"). */
   <T> Outcomes<T> on(boolean[] asked, Call<T> call) throws IOException {
+    int clusters = names.size();
     List<Future<T>> futures = new ArrayList<>(clusters);
+    List<String> skipped = new ArrayList<>(clusters);
     long now = System.nanoTime();
     for (int i = 0; i < clusters; i++) {
       int index = i;
-      futures.add(!asked[i] || skipped(i, now) ? null : pool.submit(() -> call.on(index)));
+      String why = asked[i] ? health.skipReason(names.get(i)) : "not asked";
+      skipped.add(why);
+      futures.add(why != null ? null : pool.submit(() -> call.on(index)));
     }
     long deadline = now + timeoutNanos;
     List<T> results = new ArrayList<>(clusters);
@@ -108,23 +117,23 @@ final class ClusterCalls {
       Future<T> f = futures.get(i);
       if (f == null) {
         results.add(null);
-        failures.add(asked[i] ? "failed less than " + SKIP_SECONDS + " s ago, skipped" : "not asked");
+        failures.add(skipped.get(i));
         continue;
       }
       try {
         results.add(f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
         failures.add(null);
-        outcome(i, false);
+        answered(i);
       } catch (TimeoutException e) {
         f.cancel(true);
         results.add(null);
         failures.add("no answer within " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
-        outcome(i, true);
+        failed(i, failures.get(i));
       } catch (ExecutionException e) {
         results.add(null);
         Throwable cause = e.getCause();
         failures.add(cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()));
-        outcome(i, true);
+        failed(i, failures.get(i));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("interrupted while waiting for the clusters");

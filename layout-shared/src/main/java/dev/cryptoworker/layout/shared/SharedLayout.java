@@ -24,8 +24,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
-import java.util.concurrent.ExecutorService;
 import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 import java.util.function.Consumer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -62,6 +62,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SharedLayout extends ClientOnlyLayout {
   private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
+  private static final byte[] PROBE_ROW = {0};
 
   private final SharedTableLayout spec;
   private final SecretSharing sharing;
@@ -79,11 +80,19 @@ public final class SharedLayout extends ClientOnlyLayout {
     for (String cluster : spec.clusters()) {
       tables.add(context.cluster(cluster).getTable(context.table()));
     }
-    return new SharedLayout(tables, context.codec(), spec, context.options(), context.pool());
+    // A down cluster is back when a read of this table's stored rows answers (any row will do).
+    IntFunction<ClusterHealth.Probe> probes = i -> () -> {
+      try (Table t = context.cluster(spec.clusters().get(i)).getTable(context.table())) {
+        t.exists(new Get(PROBE_ROW));
+      }
+    };
+    ClusterCalls calls = new ClusterCalls(context.pool(), context.options().clusterTimeout().toNanos(), spec.clusters(),
+        context.connectionService(ClusterHealth.class, ClusterHealth::new), probes);
+    return new SharedLayout(tables, context.codec(), spec, context.options(), calls);
   }
 
   private SharedLayout(List<Table> tables, TableCodec codec, SharedTableLayout spec, SecureTableOptions options,
-      ExecutorService pool) {
+      ClusterCalls calls) {
     super(codec, "SHARED", "region servers cannot add shares of these schemes",
         "the table spans several clusters; not supported yet", "each cluster needs its own HFiles of shares; not"
             + " supported yet", "a read-modify-write across independent clusters is not atomic");
@@ -92,7 +101,7 @@ public final class SharedLayout extends ClientOnlyLayout {
     this.encryptsFirst = spec.scheme() == SharingKind.AES_RS;
     this.sharing = SecretSharings.create(spec.scheme(), spec.parameters(), encryptsFirst ? PlainBox.get() : null);
     this.tables = List.copyOf(tables);
-    this.calls = new ClusterCalls(pool, options.clusterTimeout().toNanos(), tables.size());
+    this.calls = calls;
     this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined);
     this.writeQuorum = spec.parameters().n() - spec.parameters().r();
     this.options = options;
@@ -245,7 +254,8 @@ public final class SharedLayout extends ClientOnlyLayout {
 
   private void logDegraded(ClusterCalls.Outcomes<?> outcomes, String what) {
     if (outcomes.answered() < n()) {
-      LOG.warn("Table {}: {} acknowledged by {} of {} clusters; repair the others when they are back. Failed: {}",
+      // DEBUG: ClusterHealth warns once per outage, not once per operation.
+      LOG.debug("Table {}: {} acknowledged by {} of {} clusters; repair the others when they are back. Failed: {}",
           codec.table(), what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()));
     }
   }
@@ -477,7 +487,8 @@ public final class SharedLayout extends ClientOnlyLayout {
   public SecureResultScanner getScanner(Scan scan) throws IOException {
     ClientSideFilter filter = clientSideFilter(scan);
     Scan stored = encode(scan);
-    ClusterCalls.Outcomes<ResultScanner> opened = calls.onEvery(i -> tables.get(i).getScanner(stored));
+    ClusterCalls.Outcomes<ResultScanner> opened =
+        calls.onEvery(i -> FirstRowScanner.open(tables.get(i).getScanner(stored)));
     ResultScanner[] scanners = new ResultScanner[n()];
     for (int i = 0; i < scanners.length; i++) {
       scanners[i] = opened.answered(i) ? opened.result(i) : null;
