@@ -45,8 +45,14 @@ final class ClusterHealth implements AutoCloseable {
   }
 
   /** {@code cluster} answered a call: it is up. */
-  synchronized void answered(String cluster) {
-    downSince.remove(cluster);
+  void answered(String cluster) {
+    boolean wasDown;
+    synchronized (this) {
+      wasDown = downSince.remove(cluster) != null;
+    }
+    if (wasDown) {
+      LOG.info("Cluster {} answers again; operations use it again", cluster);
+    }
   }
 
   /** {@code cluster} failed a call ({@code why}): skip it until {@code probe} succeeds. */
@@ -79,7 +85,6 @@ final class ClusterHealth implements AutoCloseable {
     try {
       probe.run();
       answered(cluster);
-      LOG.info("Cluster {} answers again; operations use it again", cluster);
     } catch (Exception stillDown) {
       schedule(cluster, probe);
     }
