@@ -17,6 +17,7 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.PatientsUnderLoad;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import dev.cryptoworker.testing.TestSize;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -48,9 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
 class MigrateCommandTest {
   private static final String KEK = KeyEncryptionKey.generateBase64();
   private static final Map<String, String> ENV = Map.of("CRYPTOWORKER_KEK", KEK);
-  private static final int ROWS = 600;
+  private static final int ROWS = TestSize.scaled(600);
   /** Rows p-0000 to p-0199 are updated by the writers; the rest never change. */
-  private static final int UPDATED = 200;
+  private static final int UPDATED = ROWS / 3;
 
   @TempDir Path dir;
 
@@ -215,14 +216,14 @@ class MigrateCommandTest {
         "--from", oldSchema.toString(), "--rekey", "--cleanup-delay", "0", "--no-progress");
     assertEquals(0, rekey.exitCode(), rekey.out() + rekey.err());
     assertTrue(rekey.err().contains("row keys and qualifier names too"), rekey.err());
-    assertTrue(rekey.out().contains("old forms of moved rows deleted 600"), rekey.out());
+    assertTrue(rekey.out().contains("old forms of moved rows deleted " + ROWS), rekey.out());
 
     assertEquals(0, Cli.run(ENV, "keys", "disable", oldest, "--force", "--keyset", keyset.toString()).exitCode());
     Cli.Result audit = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table", table,
         "--schema", oldSchema.toString(), "--retiring", oldest, "--json");
     assertEquals(0, audit.exitCode(), audit.out() + audit.err());
     JsonNode report = new ObjectMapper().readTree(audit.out());
-    assertEquals(600, report.get("rows").asLong());
+    assertEquals(ROWS, report.get("rows").asLong());
     assertTrue(report.get("ok").asBoolean());
     try (SecureConnection after = SecureConnection.wrap(hbase, keys(), List.of(TableSchema.load(oldSchema)));
         Table t = after.getTable(TableName.valueOf(table))) {
@@ -238,18 +239,18 @@ class MigrateCommandTest {
     assertEquals(0, first.exitCode(), first.out() + first.err());
     assertTrue(first.err().contains("identification:mainId DET -> SSE"), first.err());
     assertTrue(first.err().contains("migrate " + table) && first.err().contains("rows"), first.err()); // the bar
-    assertTrue(first.out().contains("rewritten 600, skipped (already in the new form) 0, failed 0"), first.out());
+    assertTrue(first.out().contains("rewritten " + ROWS + ", skipped (already in the new form) 0, failed 0"), first.out());
 
     Cli.Result again = Cli.run(ENV, migrateArgs("--json").toArray(new String[0]));
     assertEquals(0, again.exitCode(), again.err());
     JsonNode done = new ObjectMapper().readTree(again.out());
     assertTrue(done.get("done").asBoolean());
-    assertEquals(600, done.get("rowsRewritten").asLong()); // the finished run's counts, nothing redone
+    assertEquals(ROWS, done.get("rowsRewritten").asLong()); // the finished run's counts, nothing redone
 
     Cli.Result restarted = Cli.run(ENV, migrateArgs("--restart", "--json", "--no-progress").toArray(new String[0]));
     JsonNode redo = new ObjectMapper().readTree(restarted.out());
     assertEquals(0, redo.get("rowsRewritten").asLong());
-    assertEquals(600, redo.get("rowsSkipped").asLong());
+    assertEquals(ROWS, redo.get("rowsSkipped").asLong());
 
     Cli.Result backwards = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
         "--table", table, "--from", newSchema.toString(), "--to", oldSchema.toString());

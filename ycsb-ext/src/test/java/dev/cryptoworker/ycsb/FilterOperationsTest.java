@@ -9,6 +9,7 @@ import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import dev.cryptoworker.testing.TestSize;
 import java.security.SecureRandom;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ import site.ycsb.measurements.Measurements;
  */
 @ExtendWith(SharedHBaseCluster.class)
 class FilterOperationsTest {
-  private static final int RECORDS = 400;
+  private static final int RECORDS = TestSize.scaled(400);
 
   private static SecureHBaseClient side(String mode, String records, String table, String key, Configuration conf,
       Connection hbase) throws Exception {
@@ -143,7 +144,7 @@ class FilterOperationsTest {
       assertEquals(rows(a), rows(b));
       matched += a.size();
     }
-    assertTrue(matched > 100, "filters selected rows: " + matched);
+    assertTrue(matched > RECORDS / 4, "filters selected rows: " + matched);
     for (SecureHBaseClient c : List.of(plainPatients, securePatients, plainAppointments, secureAppointments)) {
       c.cleanup();
     }

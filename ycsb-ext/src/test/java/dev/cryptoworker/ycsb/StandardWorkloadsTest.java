@@ -7,6 +7,7 @@ import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import dev.cryptoworker.testing.TestSize;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -44,8 +45,8 @@ import site.ycsb.workloads.CoreWorkload;
  */
 @ExtendWith(SharedHBaseCluster.class)
 class StandardWorkloadsTest {
-  private static final int RECORDS = 300;
-  private static final int OPERATIONS = 600;
+  private static final int RECORDS = TestSize.scaled(300);
+  private static final int OPERATIONS = TestSize.scaled(600);
 
   @ParameterizedTest(name = "workload {0}")
   @CsvSource({
