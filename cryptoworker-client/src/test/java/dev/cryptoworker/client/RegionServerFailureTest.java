@@ -44,6 +44,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -60,6 +61,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @OwnClusters
 @FaultInjection
+@Order(1) // the longest class starts first, beside the others
 class RegionServerFailureTest {
   /** A two-region-server cluster that can lose one. */
   private interface CrashableCluster extends AutoCloseable {
