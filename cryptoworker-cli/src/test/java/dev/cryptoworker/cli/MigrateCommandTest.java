@@ -40,17 +40,20 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code cryptoworker migrate} on a real HBase: patients' mainId moves from DET to SSE while
  * writers and readers use the table; the command is killed with SIGKILL at 30% and run again.
  */
 @ExtendWith(SharedHBaseCluster.class)
+@Execution(ExecutionMode.CONCURRENT) // each test its own table, key set and files; the killed one takes longest
 class MigrateCommandTest {
   private static final String KEK = KeyEncryptionKey.generateBase64();
   private static final Map<String, String> ENV = Map.of("CRYPTOWORKER_KEK", KEK);
   private static final int ROWS = TestSize.scaled(600);
-  /** Rows p-0000 to p-0199 are updated by the writers; the rest never change. */
+  /** The first third of the rows is updated by the writers; the rest never change. */
   private static final int UPDATED = ROWS / 3;
 
   @TempDir Path dir;
