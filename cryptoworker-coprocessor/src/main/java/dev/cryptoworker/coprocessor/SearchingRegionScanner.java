@@ -19,7 +19,6 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -46,13 +45,11 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
   private record Term(byte[] family, byte[] indexQualifier, Set<EntryKey> keys) {}
 
   private final Region region;
-  private final RegionInfo regionInfo;
   private final RegionSearchIndex index;
   private final List<List<Term>> clauses;
   private final TreeMap<byte[], List<EntryKey>> candidates = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final Set<byte[]> seen = new TreeSet<>(Bytes.BYTES_COMPARATOR);
   private final boolean unfiltered;
-  private final RegionScanner opened;
   private final RegionScanner inner;
   private boolean done;
 
@@ -60,8 +57,6 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
       List<List<Term>> clauses) throws IOException {
     super("a search scan cannot reseek", opened);
     this.region = region;
-    this.regionInfo = region.getRegionInfo();
-    this.opened = opened;
     this.index = index;
     this.clauses = clauses;
     this.unfiltered = scan.getFilter() == null && scan.getTimeRange().isAllTime();
@@ -258,11 +253,6 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
     }
   }
 
-  @Override
-  public RegionInfo getRegionInfo() {
-    return regionInfo;
-  }
-
   /**
    * Always false: "filter done" would tell the client that no later region can match either, and
    * end a scan that spans several regions after the first one without matches.
@@ -278,11 +268,6 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
   }
 
   @Override
-  public long getMvccReadPoint() {
-    return opened.getMvccReadPoint();
-  }
-
-  @Override
   public int getBatch() {
     return -1;
   }
@@ -294,7 +279,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
         inner.close();
       }
     } finally {
-      opened.close();
+      super.close(); // the scanner HBase opened
     }
   }
 }
