@@ -58,17 +58,21 @@ final class ChildJvm {
    * @param workDir the child's temporary directory lives here
    * @param extraClasspath entries put before the recorded server classpath (coprocessor jars,
    *     configuration directories)
+   * @param fullJit whether the JVM runs the full tiered JIT (C2) as production servers do, rather
+   *     than C1 only, which starts faster and suits short test runs
    * @throws IOException if it does not get ready in time; the message holds the end of its log
    */
   static ChildJvm start(String name, String main, List<String> args, Path workDir, Path log, String maxHeap,
-      List<Path> extraClasspath, long timeoutSeconds) throws IOException {
+      List<Path> extraClasspath, boolean fullJit, long timeoutSeconds) throws IOException {
     Files.createDirectories(workDir.resolve("tmp"));
     Files.createDirectories(log.toAbsolutePath().getParent());
     List<String> command = new ArrayList<>();
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + maxHeap);
     command.add("-XX:+UseSerialGC");
-    command.add("-XX:TieredStopAtLevel=1");
+    if (!fullJit) {
+      command.add("-XX:TieredStopAtLevel=1");
+    }
     command.addAll(List.of(JDK_FLAGS.split(" ")));
     command.add("-Djava.io.tmpdir=" + workDir.resolve("tmp").toAbsolutePath());
     command.add("-Dlog4j.configuration=dev/cryptoworker/embedded/log4j.properties");

@@ -111,7 +111,7 @@ public final class EmbeddedHBase implements AutoCloseable {
       List<String> args = new java.util.ArrayList<>(List.of(dir.toString(), Integer.toString(regionServers)));
       settings.forEach((k, v) -> args.add(k + "=" + v));
       return new EmbeddedHBase(ChildJvm.start("embedded HBase", SERVER_MAIN, args, dir, dir.resolve("hbase.log"),
-          maxHeap, extraClasspath, startTimeoutSeconds));
+          maxHeap, extraClasspath, fullJit, startTimeoutSeconds));
     }
   }
 }

@@ -19,7 +19,7 @@ public final class LocalHBase {
     }
     Path dataDir = Paths.get(args.length > 0 ? args[0] : "local-hbase");
     int regionServers = args.length > 1 ? Integer.parseInt(args[1]) : 1;
-    EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(dataDir).regionServers(regionServers).start();
+    EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(dataDir).regionServers(regionServers).fullJit(true).start();
     Runtime.getRuntime().addShutdownHook(new Thread(hbase::close));
     System.out.printf("HBase is up: hbase.zookeeper.quorum=%s, hbase.zookeeper.property.clientPort=%d%n"
         + "data in %s, server log in %s; Ctrl-C stops it.%n",

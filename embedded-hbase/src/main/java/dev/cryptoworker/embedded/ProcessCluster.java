@@ -97,7 +97,7 @@ public final class ProcessCluster implements AutoCloseable {
     Path dir = options.dataDir.resolve("processes").resolve("regionserver-" + n);
     regionServers.add(ChildJvm.start("region server " + n, MAIN, List.of("regionserver", site.toString()), dir,
         options.dataDir.resolve("logs").resolve("regionserver-" + n + ".log"), options.maxHeap, options.extraClasspath,
-        options.startTimeoutSeconds));
+        options.fullJit, options.startTimeoutSeconds));
   }
 
   /** Stops the cluster through the master (region servers stop with it), then ZooKeeper. */
@@ -176,7 +176,7 @@ public final class ProcessCluster implements AutoCloseable {
             Integer.parseInt(zk.ready()[1]), rootDir);
         master = ChildJvm.start("master", MAIN, List.of("master", site.toString()),
             dataDir.resolve("processes").resolve("master"), dataDir.resolve("logs").resolve("master.log"), maxHeap,
-            extraClasspath, startTimeoutSeconds);
+            extraClasspath, fullJit, startTimeoutSeconds);
         cluster = new ProcessCluster(this, site, storage, zk, master);
         for (int i = 0; i < regionServers; i++) {
           cluster.startRegionServer();
@@ -202,7 +202,7 @@ public final class ProcessCluster implements AutoCloseable {
       all.addAll(args);
       String file = name.toLowerCase(Locale.ROOT);
       return ChildJvm.start(name, MAIN, all, dataDir.resolve("processes").resolve(file),
-          dataDir.resolve("logs").resolve(file + ".log"), heap, classpath, startTimeoutSeconds);
+          dataDir.resolve("logs").resolve(file + ".log"), heap, classpath, false, startTimeoutSeconds);
     }
 
     private Path writeSite(Path file, String quorum, int port, String rootDir) throws IOException {

@@ -39,12 +39,12 @@ final class BenchCluster implements AutoCloseable {
       boolean hdfs = kind.equals("hdfs");
       out.printf("Starting HBase as separate processes (%sZooKeeper, 1 master, 2 region servers) in %s ...%n",
           hdfs ? "NameNode, DataNode, " : "", dataDir);
-      ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).hdfs(hdfs).start();
+      ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).hdfs(hdfs).fullJit(true).start();
       return new BenchCluster(p::close, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2, hdfs);
     }
     if (kind.equals("embedded")) {
       out.printf("Starting an embedded HBase (1 master, 1 region server) in %s ...%n", dataDir);
-      EmbeddedHBase e = EmbeddedHBase.builder().dataDir(dataDir).maxHeap(maxHeap).start();
+      EmbeddedHBase e = EmbeddedHBase.builder().dataDir(dataDir).maxHeap(maxHeap).fullJit(true).start();
       return new BenchCluster(e::close, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), 1, false);
     }
     throw new IllegalArgumentException("cluster must be embedded, processes or hdfs, got " + kind);

@@ -56,7 +56,14 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * <p>Options: {@code --rows=N} (1,000,000) per table, {@code --threads=1,4} (thread counts for the
  * all-box variant; the others run on one), {@code --variants=all-boxes,std,...} (all), {@code
  * --profile} (a JFR profile of each secure load, summarized in {@code NAME-profile.md}), {@code
- * --name=NAME} of the result files (load), {@code --out=dir}.
+ * --warmup=N} (200,000; 0 for none) rows loaded into a throw-away plain and secure table of each
+ * variant before the timed loads, {@code --name=NAME} of the result files (load), {@code --out=dir}.
+ *
+ * <p>The warm-up exists because the JIT compilers of the client and of the region servers (which run
+ * the full tiered JIT here, as in production) spend tens of CPU-seconds compiling a load's hot code
+ * during its first minute: on this 2-core machine that is a third of a million-row SSE load's
+ * CPU, a cost that long-running servers pay once. Warm-up rows are numbered after the timed ones, so
+ * no SSE value of the timed load has a counter yet.
  */
 public final class LoadBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
@@ -103,6 +110,7 @@ public final class LoadBenchmark {
     List<Integer> threads = List.of(1, 4);
     List<String> variants = VARIANTS.stream().map(Variant::name).toList();
     boolean profile = false;
+    int warmup = 200_000;
     String name = "load";
     Path outDir = null;
     for (String a : args) {
@@ -112,10 +120,11 @@ public final class LoadBenchmark {
         case "threads" -> threads = Stream.of(kv[1].split(",")).map(Integer::parseInt).toList();
         case "variants" -> variants = List.of(kv[1].split(","));
         case "profile" -> profile = true;
+        case "warmup" -> warmup = Integer.parseInt(kv[1]);
         case "name" -> name = kv[1];
         case "out" -> outDir = Path.of(kv[1]);
         default -> throw new IllegalArgumentException(
-            "unknown option " + a + " (options: --rows, --threads, --variants, --profile, --name, --out)");
+            "unknown option " + a + " (options: --rows, --threads, --variants, --profile, --warmup, --name, --out)");
       }
     }
     List<String> known = VARIANTS.stream().map(Variant::name).toList();
@@ -124,10 +133,11 @@ public final class LoadBenchmark {
         throw new IllegalArgumentException("unknown variant " + v + " (variants: " + String.join(", ", known) + ")");
       }
     }
-    if (rows < 1000 || threads.stream().anyMatch(t -> t < 1)) {
-      throw new IllegalArgumentException("--rows must be at least 1000 and every thread count at least 1");
+    if (rows < 1000 || warmup < 0 || threads.stream().anyMatch(t -> t < 1)) {
+      throw new IllegalArgumentException(
+          "--rows must be at least 1000, --warmup at least 0 and every thread count at least 1");
     }
-    new LoadBenchmark().run(rows, threads, variants, profile, name,
+    new LoadBenchmark().run(rows, warmup, threads, variants, profile, name,
         outDir == null ? RunDirectories.newRunDirectory() : outDir, String.join(" ", args));
   }
 
@@ -140,7 +150,7 @@ public final class LoadBenchmark {
         .addColumn(F, Bytes.toBytes("payload"), Bytes.toBytes(String.format(Locale.ROOT, PAYLOAD, i)));
   }
 
-  private void run(int rows, List<Integer> threadCounts, List<String> names, boolean profile, String fileName,
+  private void run(int rows, int warmup, List<Integer> threadCounts, List<String> names, boolean profile, String fileName,
       Path outDir, String args) throws Exception {
     Files.createDirectories(outDir);
     Path data = Files.createTempDirectory("load-bench-");
@@ -165,6 +175,10 @@ public final class LoadBenchmark {
       int run = 0;
       for (String name : names) {
         Variant v = VARIANTS.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+        if (warmup > 0) {
+          run++;
+          warmUp(plainSide, secureSide, keys, v, run, rows, warmup);
+        }
         for (int threads : name.equals("all-boxes") ? threadCounts : List.of(1)) {
           run++;
           TableName plainName = TableName.valueOf("load_plain_" + run);
@@ -175,10 +189,10 @@ public final class LoadBenchmark {
             admin.createTable(TableDescriptorBuilder.newBuilder(plainName)
                 .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
             secure.createTable(schema);
-            Load plain = load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), rows, threads,
-                null);
+            Load plain = load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), 0, rows,
+                threads, null);
             Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
-            Load secured = load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), rows,
+            Load secured = load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), 0, rows,
                 threads, recording);
             if (recording != null) {
               ProfileSummary p = ProfileSummary.read(recording, t -> true);
@@ -236,6 +250,29 @@ public final class LoadBenchmark {
     }
   }
 
+  /**
+   * Loads rows {@code rows..rows+warmup-1} into a plain and a secure table of {@code v} on one
+   * thread, untimed, then drops both tables.
+   */
+  private void warmUp(Connection plainSide, Connection secureSide, KeyProvider keys, Variant v, int run, int rows,
+      int warmup) throws Exception {
+    TableName plainName = TableName.valueOf("warmup_plain_" + run);
+    TableSchema schema = TableSchema.parse(v.schema("warmup_secure_" + run), "load benchmark warm-up");
+    TableName secureName = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
+        Admin admin = plainSide.getAdmin()) {
+      admin.createTable(TableDescriptorBuilder.newBuilder(plainName).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+          .build());
+      secure.createTable(schema);
+      load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), rows, warmup, 1, null);
+      load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), rows, warmup, 1, null);
+      for (TableName t : List.of(plainName, secureName)) {
+        admin.disableTable(t);
+        admin.deleteTable(t);
+      }
+    }
+  }
+
   private static Connection connect(BenchCluster hbase, String side) throws IOException {
     org.apache.hadoop.conf.Configuration conf = hbase.configuration();
     conf.setBoolean(MetricsConnection.CLIENT_SIDE_METRICS_ENABLED_KEY, true);
@@ -248,8 +285,11 @@ public final class LoadBenchmark {
     BufferedMutator open() throws IOException;
   }
 
-  /** Loads rows {@code 0..rows-1}, row i from thread i mod threads, then flushes the table. */
-  private Load load(Connection connection, Admin admin, TableName table, MutatorSource mutators, int rows,
+  /**
+   * Loads rows {@code first..first+rows-1}, the i-th of them from thread i mod threads, then flushes
+   * the table.
+   */
+  private Load load(Connection connection, Admin admin, TableName table, MutatorSource mutators, int first, int rows,
       int threads, Path recording) throws Exception {
     long counterBefore = counterRows(connection, admin);
     long rpcsBefore = rpcs(connection);
@@ -263,11 +303,11 @@ public final class LoadBenchmark {
     try {
       List<Future<Void>> writers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
-        int first = t;
+        int own = t;
         writers.add(pool.submit(() -> {
           try (BufferedMutator mutator = mutators.open()) {
-            for (int i = first; i < rows; i += threads) {
-              mutator.mutate(row(i));
+            for (int i = own; i < rows; i += threads) {
+              mutator.mutate(row(first + i));
             }
           }
           return null;

@@ -162,7 +162,7 @@ public final class PackedMacroBenchmark {
     List<Measured> measured = new ArrayList<>();
     Map<String, double[]> writes = new LinkedHashMap<>();
     out.printf("Starting an embedded HBase (%s heap, block cache %s of it) in %s ...%n", HEAP, CACHE_FRACTION, data);
-    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).maxHeap(HEAP)
+    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).maxHeap(HEAP).fullJit(true)
         // HBase's own ZSTD codec (zstd-jni) instead of Hadoop's, which needs native libhadoop; named in an
         // hbase-site.xml, where compression algorithms read their codec from
         .addClasspath(zstdSiteDirectory(data))

@@ -125,7 +125,7 @@ public final class SearchMacroBenchmark {
   private void run(int rows, int queries, int regions, Path outDir, String args) throws Exception {
     Path data = Files.createTempDirectory("search-bench-");
     out.printf("Starting an embedded HBase (1 master, 2 region servers) in %s ...%n", data);
-    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).regionServers(2).maxHeap("4g").start()) {
+    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).regionServers(2).maxHeap("4g").fullJit(true).start()) {
       Configuration conf = HBaseConfiguration.create();
       conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
       conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
