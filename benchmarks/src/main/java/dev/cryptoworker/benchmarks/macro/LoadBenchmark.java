@@ -55,7 +55,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  *
  * <p>Options: {@code --rows=N} (1,000,000) per table, {@code --threads=1,4} (thread counts for the
  * all-box variant; the others run on one), {@code --variants=all-boxes,std,...} (all), {@code
- * --profile} (a JFR profile of each secure load, summarized in {@code NAME-profile.md}), {@code
+ * --profile} (JFR profiles of each secure load, of the client and of the HBase servers, summarized in
+ * {@code NAME-profile.md}), {@code
  * --warmup=N} (200,000; 0 for none) rows loaded into a throw-away plain and secure table of each
  * variant before the timed loads, {@code --name=NAME} of the result files (load), {@code --out=dir}.
  *
@@ -100,10 +101,12 @@ public final class LoadBenchmark {
       new Variant("ashe", "PLAIN", Map.of("amount", "ASHE"), 1, 8));
 
   /** One load: rows per second and what it cost. */
-  private record Load(double rowsPerSecond, CpuClock.Usage cpu, long rpcs, Stored stored, long counterRows) {}
+  private record Load(double rowsPerSecond, CpuClock.Usage cpu, long rpcs, Stored stored, long counterRows,
+      List<Path> serverRecordings) {}
 
   private final PrintStream out = System.out;
   private final CpuClock clock = new CpuClock();
+  private List<Long> serverPids = List.of();
 
   public static void main(String[] args) throws Exception {
     int rows = 1_000_000;
@@ -167,6 +170,7 @@ public final class LoadBenchmark {
         Connection plainSide = connect(hbase, "plain");
         Connection secureSide = connect(hbase, "secure")) {
       clock.watchServers(hbase.pids());
+      serverPids = hbase.pids();
       md.append("| variant | threads | plain rows/s | secure rows/s | secure / plain | client CPU µs/row"
           + " (plain / secure) | added client µs per protected cell | JDK AES-GCM µs | cell / AES-GCM"
           + " | server CPU µs/row (plain / secure) | RPCs per 1,000 rows (plain / secure) | stored bytes/row"
@@ -196,10 +200,16 @@ public final class LoadBenchmark {
                 threads, recording);
             if (recording != null) {
               ProfileSummary p = ProfileSummary.read(recording, t -> true);
-              profiles.append(String.format(Locale.ROOT, "## %s, %d thread%s (%,d CPU samples of the client)%n%n%s%n%s%n",
+              ProfileSummary s = ProfileSummary.read(secured.serverRecordings(), t -> true);
+              profiles.append(String.format(Locale.ROOT, "## %s, %d thread%s%n%n### Client (%,d CPU samples)%n%n%s%n%s%n"
+                  + "### HBase servers (%,d CPU samples over the region servers, master and ZooKeeper)%n%n%s%n%s%n",
                   name, threads, threads == 1 ? "" : "s", p.samples(), p.inclusiveTable(25, List.of("dev.cryptoworker")),
-                  p.selfTable(15)));
+                  p.selfTable(15), s.samples(), s.inclusiveTable(30, List.of("dev.cryptoworker",
+                      "org.apache.hadoop.hbase.regionserver")), s.selfTable(15)));
               Files.delete(recording);
+              for (Path f : secured.serverRecordings()) {
+                Files.delete(f);
+              }
             }
             double aes = aesGcmMicros(v.valueBytes());
             double plainClient = plain.cpu().clientNanos() / 1e3 / rows;
@@ -244,9 +254,11 @@ public final class LoadBenchmark {
         + " exec:exec@load -Dbench.args=\"%s\"`  %n%s", VersionInfo.getVersion(), args, RunInfo.describe());
     ResultFiles.write(outDir, fileName, header + md + footer, csv, out);
     if (profile) {
-      Files.writeString(outDir.resolve(fileName + "-profile.md"), "# Client CPU profiles of the secure loads (JFR)\n\n"
-          + "Share of the client's CPU samples with each method on the stack, then where the CPU was (leaf methods)."
-          + " Same run as " + fileName + ".md.\n\n" + profiles);
+      Files.writeString(outDir.resolve(fileName + "-profile.md"), "# CPU profiles of the secure loads (JFR)\n\n"
+          + "For the client and for the HBase server JVMs (recorded with jcmd), the share of CPU samples with each"
+          + " method on the stack, then where the CPU was (leaf methods). JFR samples Java frames only: the JIT"
+          + " compilers' and the garbage collector's own threads are not in these tables (they are in the CPU"
+          + " columns of " + fileName + ".md). Same run as " + fileName + ".md.\n\n" + profiles);
     }
   }
 
@@ -294,8 +306,10 @@ public final class LoadBenchmark {
     long counterBefore = counterRows(connection, admin);
     long rpcsBefore = rpcs(connection);
     Recording jfr = recording == null ? null : new Recording(Configuration.getConfiguration("profile"));
+    ServerRecordings servers = null;
     if (jfr != null) {
       jfr.start();
+      servers = ServerRecordings.start(serverPids);
     }
     CpuClock.Usage before = clock.now();
     long t0 = System.nanoTime();
@@ -321,10 +335,13 @@ public final class LoadBenchmark {
     }
     double rate = rows / ((System.nanoTime() - t0) / 1e9);
     CpuClock.Usage cpu = clock.now().minus(before);
+    List<Path> serverRecordings = List.of();
     if (jfr != null) {
       jfr.stop();
       jfr.dump(recording);
       jfr.close();
+      String file = recording.getFileName().toString();
+      serverRecordings = servers.stop(recording.toAbsolutePath().getParent(), file.substring(0, file.length() - 4) + "-server");
     }
     long rpcs = rpcs(connection) - rpcsBefore;
     out.printf(Locale.ROOT, "loaded %,d rows into %s from %d thread%s: %,.0f rows/s%n", rows, table, threads,
@@ -336,7 +353,7 @@ public final class LoadBenchmark {
     if (counterRows > 0) {
       WritePathBenchmark.waitForCompaction(admin, TableName.valueOf("cryptoworker_ids"));
     }
-    return new Load(rate, cpu, rpcs, stored(connection, table), counterRows);
+    return new Load(rate, cpu, rpcs, stored(connection, table), counterRows, serverRecordings);
   }
 
   private static double serverMicros(Load load, int rows) {

@@ -30,6 +30,21 @@ public final class ProfileSummary {
     return read(recording, threads, "jdk.ExecutionSample", false);
   }
 
+  /** Reads every execution sample of every recording in {@code recordings}, as one profile. */
+  static ProfileSummary read(List<Path> recordings, Predicate<String> threads) throws IOException {
+    ProfileSummary all = new ProfileSummary();
+    for (Path r : recordings) {
+      all.addAll(read(r, threads));
+    }
+    return all;
+  }
+
+  private void addAll(ProfileSummary other) {
+    samples += other.samples;
+    other.inclusive.forEach((k, v) -> inclusive.merge(k, v, Integer::sum));
+    other.self.forEach((k, v) -> self.merge(k, v, Integer::sum));
+  }
+
   /**
    * Reads every {@code event} of {@code recording} whose thread {@code threads} accepts, each
    * counted once or, with {@code byDuration}, by its milliseconds (parks, monitor waits, socket reads).
