@@ -232,6 +232,8 @@ public final class ProcessCluster implements AutoCloseable {
       p.put("hbase.coprocessor.abortonerror", "true");
       // A killed region server is noticed within seconds, not the default 90 s.
       p.put("zookeeper.session.timeout", "10000");
+      // As in EmbeddedHBaseServer: Admin.flush takes HBase's older flush path.
+      p.put("hbase.flush.procedure.enabled", "false");
       StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
       p.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
           .append("</value></property>\n"));
