@@ -1,5 +1,6 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.client.spi.PreparedBatch;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -31,9 +32,12 @@ import org.apache.hadoop.hbase.client.Row;
  * layout) once the buffer holds {@link #getWriteBufferSize()} bytes or {@code maxMutations}
  * mutations, on {@link #flush()}, on {@link #close()}, or when the periodic flush timeout passes.
  *
- * <p>A full buffer is written by a background thread while the caller fills the next one, so
- * encoding and RPCs overlap the application's own work. One buffer is written at a time, in the
- * order given, so a mutation never overtakes one of an earlier buffer. Within one buffer, as with
+ * <p>A full buffer is handed to two background threads while the caller fills the next one: one
+ * prepares it (on a CELL table: encodes it and takes its SSE entry numbers; {@link
+ * dev.cryptoworker.client.spi.StorageLayout#prepareBatch}), the other writes prepared buffers one
+ * at a time, in the order given, so a mutation never overtakes one of an earlier buffer. A buffer
+ * is thus encoded while the one before it is in flight, and at most two buffers are handed off
+ * at a time. Within one buffer, as with
  * HBase's own mutator, mutations of the same row are not ordered on a CELL table (the buffer is one
  * HBase batch, and a region server may stamp it with one timestamp: a Delete then a Put of one row
  * can lose the Put); PACKED and SHARED tables apply a buffer in order.
@@ -59,6 +63,7 @@ public final class SecureBufferedMutator implements BufferedMutator {
   private final int maxMutations;
   private final int maxKeyValueSize;
   private final ExceptionListener listener;
+  private final ExecutorService preparer;
   private final ExecutorService writer;
   private final Object lock = new Object();
   /** Filled by the writer thread (which never takes {@code lock}: callers wait on it holding it). */
@@ -70,7 +75,9 @@ public final class SecureBufferedMutator implements BufferedMutator {
   private List<Mutation> buffer = new ArrayList<>();
   private long bufferedBytes;
   private long firstBufferedNanos;
+  /** The write of the buffer handed off last, and of the one before it. */
   private Future<?> inFlight = CompletableFuture.completedFuture(null);
+  private Future<?> previousInFlight = CompletableFuture.completedFuture(null);
   private ScheduledExecutorService timer;
   private ScheduledFuture<?> periodicFlush;
   private long periodicFlushTimeoutMs;
@@ -88,6 +95,7 @@ public final class SecureBufferedMutator implements BufferedMutator {
         : configuration.getInt("hbase.client.keyvalue.maxsize", 10 * 1024 * 1024);
     this.listener = params.getListener() != null ? params.getListener() : RETHROW;
     String name = "secure-buffered-mutator-" + table.getName().getNameAsString();
+    this.preparer = Executors.newSingleThreadExecutor(runnable -> daemon(runnable, name + "-prepare"));
     this.writer = Executors.newSingleThreadExecutor(runnable -> daemon(runnable, name));
     long timeout = params.getWriteBufferPeriodicFlushTimeoutMs() > 0 ? params.getWriteBufferPeriodicFlushTimeoutMs()
         : configuration.getLong("hbase.client.write.buffer.periodicflush.timeout.ms", 0);
@@ -146,7 +154,7 @@ public final class SecureBufferedMutator implements BufferedMutator {
         bufferedBytes += m.heapSize();
       }
       if (bufferedBytes >= writeBufferSize || (maxMutations > 0 && buffer.size() >= maxMutations)) {
-        awaitInFlight(); // one buffer written at a time, in order
+        awaitPrevious(); // at most two buffers handed off: one being prepared, one being written
         handOff();
       }
       reportFailures();
@@ -180,13 +188,17 @@ public final class SecureBufferedMutator implements BufferedMutator {
   }
 
   private void flushLocked() throws IOException {
-    awaitInFlight();
+    awaitPrevious();
     handOff();
+    awaitPrevious();
     awaitInFlight();
     reportFailures();
   }
 
-  /** Starts writing the buffer in the background (the previous write has ended). */
+  /**
+   * Starts preparing the buffer in the background, and its write after the writes handed off
+   * before it (at most one is still running).
+   */
   private void handOff() {
     if (buffer.isEmpty()) {
       return;
@@ -194,13 +206,15 @@ public final class SecureBufferedMutator implements BufferedMutator {
     List<Mutation> batch = buffer;
     buffer = new ArrayList<>();
     bufferedBytes = 0;
-    inFlight = writer.submit(() -> write(batch));
+    Future<PreparedBatch> prepared = preparer.submit(() -> table.prepareBatch(batch));
+    previousInFlight = inFlight;
+    inFlight = writer.submit(() -> write(batch, prepared));
   }
 
-  private void write(List<Mutation> batch) {
+  private void write(List<Mutation> batch, Future<PreparedBatch> prepared) {
     Object[] results = new Object[batch.size()];
     try {
-      table.batch(batch, results);
+      preparedBatch(prepared).send(results);
     } catch (RetriesExhaustedWithDetailsException e) {
       for (int i = 0; i < e.getNumExceptions(); i++) {
         String server = e.getHostnamePort(i);
@@ -220,29 +234,70 @@ public final class SecureBufferedMutator implements BufferedMutator {
     }
   }
 
-  private void awaitInFlight() throws IOException {
+  /** The prepared batch, or the failure that prepared none (the whole batch failed with it). */
+  private static PreparedBatch preparedBatch(Future<PreparedBatch> prepared) throws IOException, InterruptedException {
     try {
-      inFlight.get();
+      return prepared.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IOException(cause);
+    }
+  }
+
+  private void awaitInFlight() throws IOException {
+    Throwable failure = waitFor(inFlight);
+    if (failure != null) {
+      inFlight = CompletableFuture.completedFuture(null); // reported once
+      throw new IOException("buffered write to " + table.getName() + " failed", failure);
+    }
+  }
+
+  private void awaitPrevious() throws IOException {
+    Throwable failure = waitFor(previousInFlight);
+    if (failure != null) {
+      previousInFlight = CompletableFuture.completedFuture(null); // reported once
+      throw new IOException("buffered write to " + table.getName() + " failed", failure);
+    }
+  }
+
+  /**
+   * Waits for {@code write} and returns what stopped its thread, or null: write() records its
+   * mutations' failures itself, so this is only ever an unexpected one.
+   */
+  private Throwable waitFor(Future<?> write) throws InterruptedIOException {
+    try {
+      write.get();
+      return null;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted waiting for a buffered write to " + table.getName());
     } catch (ExecutionException e) {
-      inFlight = CompletableFuture.completedFuture(null); // reported once; write() records its failures anyway
-      throw new IOException("buffered write to " + table.getName() + " failed", e.getCause());
+      return e.getCause();
     }
   }
 
-  /** As {@link #awaitInFlight()}, but an interrupt does not stop the wait: close must not lose a buffer. */
-  private void awaitInFlightUninterruptibly() {
+  /** Waits for every write handed off, even if interrupted: close must not lose a buffer. */
+  private void awaitAllUninterruptibly() {
     boolean interrupted = false;
-    while (true) {
-      try {
-        inFlight.get();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      } catch (ExecutionException e) {
-        break; // write() records its failures itself
+    for (Future<?> write : List.of(previousInFlight, inFlight)) {
+      while (true) {
+        try {
+          write.get();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          break; // write() records its failures itself
+        }
       }
     }
     if (interrupted) {
@@ -330,10 +385,10 @@ public final class SecureBufferedMutator implements BufferedMutator {
         if (timer != null) {
           timer.shutdownNow();
         }
-        awaitInFlightUninterruptibly();
         handOff();
-        awaitInFlightUninterruptibly();
+        awaitAllUninterruptibly();
       } finally {
+        preparer.shutdown();
         writer.shutdown();
         table.close();
       }

@@ -1,6 +1,7 @@
 package dev.cryptoworker.client;
 
 import dev.cryptoworker.client.spi.LayoutCapability;
+import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
 import java.io.IOException;
 import java.util.List;
@@ -393,6 +394,11 @@ public final class SecureTable implements Table {
   @Override
   public void batch(List<? extends Row> actions, Object[] results) throws IOException, InterruptedException {
     layout.batch(actions, results, null);
+  }
+
+  /** {@link #batch} in two steps: what the layout can do ahead now, the write when sent (buffered mutators). */
+  PreparedBatch prepareBatch(List<? extends Row> actions) throws IOException {
+    return layout.prepareBatch(actions);
   }
 
   @Override

@@ -114,6 +114,38 @@ class SecureBufferedMutatorTest {
   }
 
   @Test
+  void aBufferPreparedAheadNeverOvertakesTheOneBeforeIt(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("mutator_order", SCHEMA);
+    TableName name = SecureFixture.name(schema);
+    SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
+    int versions = 300;
+    // One mutation per buffer: each is encoded while the one before it is written.
+    try (BufferedMutator mutator = secure.getBufferedMutator(new BufferedMutatorParams(name).setMaxMutations(1))) {
+      for (int i = 0; i < versions; i++) {
+        mutator.mutate(new Put(toBytes("one-row")).addColumn(F, toBytes("v"), toBytes("version " + i))
+            .addColumn(F, toBytes("tag"), toBytes("ward-" + i)));
+        if (i == versions / 2) {
+          mutator.mutate(new Delete(toBytes("gone")));
+        } else if (i == versions / 2 - 1) {
+          mutator.mutate(new Put(toBytes("gone")).addColumn(F, toBytes("v"), toBytes("deleted one buffer later")));
+        }
+      }
+    }
+    try (Table table = secure.getTable(name)) {
+      Result r = table.get(new Get(toBytes("one-row")));
+      assertEquals("version " + (versions - 1), Bytes.toString(r.getValue(F, toBytes("v"))));
+      assertTrue(table.get(new Get(toBytes("gone"))).isEmpty(), "the delete of the next buffer won");
+      for (int i : new int[] {0, versions / 2, versions - 1}) {
+        SingleColumnValueFilter ward = new SingleColumnValueFilter(F, toBytes("tag"), CompareOperator.EQUAL,
+            toBytes("ward-" + i));
+        ward.setFilterIfMissing(true);
+        assertEquals(i == versions - 1 ? 1 : 0, SecureFixture.scanAll(table, new Scan().setFilter(ward)).size(),
+            "SSE search for ward-" + i + " (only the last version's entry is current)");
+      }
+    }
+  }
+
+  @Test
   void aRefusedMutationReachesTheListenerNamedAndTheOthersLand(Connection hbase) throws Exception {
     TableSchema schema = SecureFixture.schema("mutator_fail", SCHEMA);
     TableName name = SecureFixture.name(schema);

@@ -10,6 +10,7 @@ import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.search.IndexSearchPlanner;
 import dev.cryptoworker.client.spi.OneByOneBatch;
+import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -230,10 +231,28 @@ public final class CellLayout implements StorageLayout {
   @Override
   public <R> void batch(List<? extends Row> actions, Object[] results, Batch.Callback<R> callback)
       throws IOException, InterruptedException {
+    send(actions, encodeForBatch(actions), results, callback);
+  }
+
+  /** Encodes now (and takes SSE entry numbers); the stored cells do not depend on earlier writes. */
+  @Override
+  public PreparedBatch prepareBatch(List<? extends Row> actions) throws IOException {
+    EncodedBatch encoded = encodeForBatch(actions);
+    return results -> send(actions, encoded, results, null);
+  }
+
+  /**
+   * A batch's stored actions, the position of each among the caller's actions, and the failure of
+   * each action that could not be encoded (null for the others).
+   */
+  private record EncodedBatch(List<Row> actions, int[] positions, Object[] failures) {}
+
+  private EncodedBatch encodeForBatch(List<? extends Row> actions) throws IOException {
     // Each action is encoded on its own: one that cannot be (a family the schema lacks, a value of
     // the wrong type) fails alone, in its result, like an action the servers refuse.
     List<Row> encoded = new ArrayList<>(actions.size());
     int[] positions = new int[actions.size()];
+    Object[] failures = new Object[actions.size()];
     try {
       encoder.takeSearchEntriesAhead(actions); // inside the try, as in encodeBatch
       for (int i = 0; i < actions.size(); i++) {
@@ -241,12 +260,20 @@ public final class CellLayout implements StorageLayout {
           encoded.add(encoder.encodeAction(actions.get(i)));
           positions[encoded.size() - 1] = i;
         } catch (IOException | RuntimeException e) {
-          results[i] = e;
+          failures[i] = e;
         }
       }
     } finally {
       encoder.releaseSearchEntries();
     }
+    return new EncodedBatch(encoded, positions, failures);
+  }
+
+  private <R> void send(List<? extends Row> actions, EncodedBatch batch, Object[] results, Batch.Callback<R> callback)
+      throws IOException, InterruptedException {
+    System.arraycopy(batch.failures(), 0, results, 0, actions.size());
+    List<Row> encoded = batch.actions();
+    int[] positions = batch.positions();
     Object[] sent = new Object[encoded.size()];
     try {
       if (callback == null) {

@@ -93,6 +93,17 @@ public interface StorageLayout extends Closeable {
 
   List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException;
 
+  /**
+   * Does now the part of a batch of {@code actions} that no earlier write can change, and returns
+   * the batch to send later, in order after the batches sent before it: a buffered writer prepares
+   * its next buffer while the previous one is in flight. The default prepares nothing, so all the
+   * work happens when the batch is sent: right for layouts whose writes read stored data that an
+   * earlier batch may still change (packs), or that apply a batch in order.
+   */
+  default PreparedBatch prepareBatch(List<? extends Row> actions) throws IOException {
+    return results -> batch(actions, results, null);
+  }
+
   /** Sum and count of {@code family:qualifier} per group (see {@link SecureTable#aggregateBy}). */
   AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException;
 
