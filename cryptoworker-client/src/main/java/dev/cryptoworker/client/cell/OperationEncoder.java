@@ -80,6 +80,9 @@ public final class OperationEncoder {
    * {@link #releaseSearchEntries} after them.
    */
   void takeSearchEntriesAhead(List<? extends Row> actions) throws IOException {
+    if (!codec.hasSearchIndex()) {
+      return; // no searchable cell to find (8% of a DET load's client CPU went to looking)
+    }
     Map<Cell, ValueIndex> indexes = new IdentityHashMap<>();
     for (Row action : actions) {
       if (action instanceof Put put) {

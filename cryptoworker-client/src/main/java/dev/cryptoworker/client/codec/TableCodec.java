@@ -78,6 +78,8 @@ public final class TableCodec {
   private final StoredFormDiagnosis diagnosis;
   private final KeyCheck keyCheck;
   private final SearchCounters searchCounters;
+  /** Whether a column keeps a search index (its kind's traits say so). */
+  private final boolean searchIndexed;
   private final StoredFormat format;
   /** Every key of the keyset (any scope: ids are the keyset's), to resolve format 2's one-byte headers. */
   private final KeyRing allKeys;
@@ -173,6 +175,7 @@ public final class TableCodec {
       familiesByBytes.put(ByteBuffer.wrap(Bytes.toBytes(family.name())), codec);
       codec.expansion = ColumnExpansions.forFamily(this, family);
     }
+    this.searchIndexed = schema.families().values().stream().anyMatch(f -> !kindsIn(f, BoxTraits::searchIndex).isEmpty());
   }
 
   @FunctionalInterface
@@ -581,6 +584,14 @@ public final class TableCodec {
   /** The column's additive aggregation (ASHE, PLAIN numbers), if its box has one. */
   public Optional<AdditiveAggregation> additive(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     return capability(family, qualifier, AdditiveAggregation.class);
+  }
+
+  /**
+   * Whether some column of the table keeps a search index, as its kind's traits declare: writes to
+   * tables without one skip looking for searchable cells.
+   */
+  public boolean hasSearchIndex() {
+    return searchIndexed;
   }
 
   /** Whether the column is found through the search index (its box has {@link SearchableEquality}). */
