@@ -4,7 +4,6 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -12,10 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -52,11 +47,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Rows are taken {@link #rowsPerRound} at a time (default {@value #DEFAULT_ROWS_PER_ROUND}):
  * each round is sorted in memory, written and loaded before the next is read. Within a round, a
  * later put of the same cell wins, as with successive puts; cells without a timestamp get the
- * round's time. A round's rows are encrypted by {@link #encodeThreads} threads (default: one per
- * processor), in contiguous slices, and their cells kept in the rows' order. The staging directory
- * must be on the cluster's filesystem (the region servers move the files from there); its files
- * are gone once loaded. SSE columns are refused (their index lives in the regions and is fed by
- * writes).
+ * round's time. The staging directory must be on the cluster's filesystem (the region servers move
+ * the files from there); its files are gone once loaded. SSE columns are refused (their index
+ * lives in the regions and is fed by writes).
  */
 public final class SecureBulkLoad {
   /** Rows encrypted, sorted and loaded per round unless set. */
@@ -72,7 +65,6 @@ public final class SecureBulkLoad {
   private final Encoder encoder;
   private final Path staging;
   private int rowsPerRound = DEFAULT_ROWS_PER_ROUND;
-  private int encodeThreads = Runtime.getRuntime().availableProcessors();
 
   private SecureBulkLoad(Table table, Encoder encoder, Path staging) {
     this.table = Objects.requireNonNull(table, "table");
@@ -106,18 +98,6 @@ public final class SecureBulkLoad {
     return this;
   }
 
-  /**
-   * Threads that encrypt each round's rows (default: one per processor). Encryption is most of a
-   * secure bulk load's client time, and the cluster is idle while a round is encrypted.
-   */
-  public SecureBulkLoad encodeThreads(int threads) {
-    if (threads < 1) {
-      throw new IllegalArgumentException("encodeThreads must be at least 1, got " + threads);
-    }
-    this.encodeThreads = threads;
-    return this;
-  }
-
   /** What a load did. */
   public record Report(long rows, long storedCells, int hfiles, long hfileBytes, int rounds, long encodeNanos,
       long writeNanos, long loadNanos) {}
@@ -140,32 +120,21 @@ public final class SecureBulkLoad {
       regionStarts = locator.getStartKeys();
     }
     Report total = new Report(0, 0, 0, 0, 0, 0, 0, 0);
-    ExecutorService encoders = Executors.newFixedThreadPool(encodeThreads, runnable -> {
-      Thread t = new Thread(runnable, "secure-bulk-load-encoder");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      while (rows.hasNext()) {
-        total = add(total, round(rows, conf, fs, descriptor, regionStarts, encoders));
-      }
-    } finally {
-      encoders.shutdownNow();
+    while (rows.hasNext()) {
+      total = add(total, round(rows, conf, fs, descriptor, regionStarts));
     }
     return total;
   }
 
   private Report round(Iterator<Put> rows, Configuration conf, FileSystem fs, TableDescriptor descriptor,
-      byte[][] regionStarts, ExecutorService encoders) throws IOException {
+      byte[][] regionStarts) throws IOException {
     long started = System.nanoTime();
     long timestamp = System.currentTimeMillis();
     Map<byte[], List<Cell>> byFamily = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    List<Put> logical = new ArrayList<>();
-    while (logical.size() < rowsPerRound && rows.hasNext()) {
-      logical.add(rows.next());
-    }
-    long count = logical.size();
-    for (Put stored : encodeAll(logical, encoders)) {
+    long count = 0;
+    while (count < rowsPerRound && rows.hasNext()) {
+      Put stored = encoder.encode(rows.next());
+      count++;
       for (Map.Entry<byte[], List<Cell>> family : stored.getFamilyCellMap().entrySet()) {
         List<Cell> cells = byFamily.computeIfAbsent(family.getKey(), f -> new ArrayList<>());
         for (Cell cell : family.getValue()) {
@@ -203,45 +172,6 @@ public final class SecureBulkLoad {
     } finally {
       fs.delete(dir, true);
     }
-  }
-
-  /**
-   * The stored form of each of {@code logical}, in order, encoded by {@link #encodeThreads} threads
-   * in contiguous slices; the first failure (by position) is thrown.
-   */
-  private Put[] encodeAll(List<Put> logical, ExecutorService encoders) throws IOException {
-    Put[] stored = new Put[logical.size()];
-    int slices = Math.min(encodeThreads, Math.max(1, logical.size() / 1_000));
-    List<Future<Void>> work = new ArrayList<>(slices);
-    for (int slice = 0; slice < slices; slice++) {
-      int from = (int) ((long) logical.size() * slice / slices);
-      int to = (int) ((long) logical.size() * (slice + 1) / slices);
-      work.add(encoders.submit(() -> {
-        for (int i = from; i < to; i++) {
-          stored[i] = encoder.encode(logical.get(i));
-        }
-        return null;
-      }));
-    }
-    try {
-      for (Future<Void> slice : work) {
-        slice.get();
-      }
-    } catch (InterruptedException e) {
-      work.forEach(w -> w.cancel(true));
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while encrypting a bulk load's rows");
-    } catch (ExecutionException e) {
-      work.forEach(w -> w.cancel(true));
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IOException("encrypting a bulk load's rows failed", e.getCause());
-    }
-    return stored;
   }
 
   /** {@code cells} sorted by stored key; of cells with equal keys, the one added last. */
