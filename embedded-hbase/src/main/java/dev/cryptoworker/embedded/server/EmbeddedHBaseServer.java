@@ -66,7 +66,7 @@ public final class EmbeddedHBaseServer {
     // A dead region server is noticed within seconds, not the default 90 s.
     conf.setInt("zookeeper.session.timeout", 10_000);
     // Admin.flush takes HBase's older flush path: 2.6's FlushTableProcedure twice never finished
-    // (10-minute client timeouts) while 1M-row benchmark tables split (embedded-hbase/README.md).
+    // (10-minute client timeouts) on fresh 1M-row benchmark tables (embedded-hbase/README.md).
     conf.setBoolean("hbase.flush.procedure.enabled", false);
     for (int i = 2; i < args.length; i++) {
       int eq = args[i].indexOf('=');
