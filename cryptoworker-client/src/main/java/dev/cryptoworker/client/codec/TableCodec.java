@@ -175,7 +175,7 @@ public final class TableCodec {
       familiesByBytes.put(ByteBuffer.wrap(Bytes.toBytes(family.name())), codec);
       codec.expansion = ColumnExpansions.forFamily(this, family);
     }
-    this.searchIndexed = schema.families().values().stream().anyMatch(f -> !kindsIn(f, BoxTraits::searchIndex).isEmpty());
+    this.searchIndexed = RegionSupport.anyBox(schema, kind -> registry.traits(kind).searchIndex());
   }
 
   @FunctionalInterface
