@@ -190,9 +190,7 @@ public final class LoadBenchmark {
           TableName secureName = TableName.valueOf(schema.tableName());
           try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
               Admin admin = plainSide.getAdmin()) {
-            admin.createTable(TableDescriptorBuilder.newBuilder(plainName)
-                .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F)).build());
-            secure.createTable(schema);
+            createTables(admin, secure, plainName, schema);
             Load plain = load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), 0, rows,
                 threads, null);
             Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
@@ -226,10 +224,7 @@ public final class LoadBenchmark {
             out.print(line);
             csv.append(String.format(Locale.ROOT, "%s,%d,%.0f,%.0f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.2f,%.2f,%.1f,%.1f,"
                 + "%.1f,%.1f,%.2f,%.2f,%.3f%n", values));
-            for (TableName t : List.of(plainName, secureName)) {
-              admin.disableTable(t);
-              admin.deleteTable(t);
-            }
+            dropTables(admin, plainName, secureName);
           }
         }
       }
@@ -273,15 +268,25 @@ public final class LoadBenchmark {
     TableName secureName = TableName.valueOf(schema.tableName());
     try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
         Admin admin = plainSide.getAdmin()) {
-      admin.createTable(TableDescriptorBuilder.newBuilder(plainName).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
-          .build());
-      secure.createTable(schema);
+      createTables(admin, secure, plainName, schema);
       load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), rows, warmup, 1, null);
       load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), rows, warmup, 1, null);
-      for (TableName t : List.of(plainName, secureName)) {
-        admin.disableTable(t);
-        admin.deleteTable(t);
-      }
+      dropTables(admin, plainName, secureName);
+    }
+  }
+
+  /** Creates a plain table of family {@code f} and the secure table of {@code schema}. */
+  private static void createTables(Admin admin, SecureConnection secure, TableName plain, TableSchema schema)
+      throws IOException {
+    admin.createTable(TableDescriptorBuilder.newBuilder(plain).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+        .build());
+    secure.createTable(schema);
+  }
+
+  private static void dropTables(Admin admin, TableName... tables) throws IOException {
+    for (TableName t : tables) {
+      admin.disableTable(t);
+      admin.deleteTable(t);
     }
   }
 
