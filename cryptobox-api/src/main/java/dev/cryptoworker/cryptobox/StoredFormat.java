@@ -1,5 +1,6 @@
 package dev.cryptoworker.cryptobox;
 
+import dev.cryptoworker.cryptobox.search.CounterTree;
 import java.security.GeneralSecurityException;
 import java.util.Collection;
 import java.util.HashMap;
@@ -17,16 +18,21 @@ import java.util.OptionalInt;
  *       {@code cryptoworker keys rotate} picks ids that do), and DET values of at most 8 bytes as
  *       one enciphered AES block instead of SIV's 16 + n bytes. 4 bytes shorter per keyed
  *       ciphertext, 12 more for a DET row key of 8 bytes: the row key is repeated in every cell.
+ *   <li>{@link #V3}: format 2, and SSE indexes keyed by the leaves of the {@link CounterTree#WIDE
+ *       wide counter tree} (16 children per node, 8 levels, where formats 1 and 2 have 2 and 32),
+ *       which costs a new value's first entry 8 HMACs instead of 32. Searches of a format-3 table
+ *       need region servers with the coprocessor that reads wide tokens (this release on).
  * </ul>
  *
- * ASHE and SSE cells keep format 1 in either: region servers parse them.
+ * ASHE and SSE cells keep format 1's header in all three: region servers parse them.
  */
 public enum StoredFormat {
   V1(1, KeyIdPrefix.LENGTH),
-  V2(2, 1);
+  V2(2, 1),
+  V3(3, 1);
 
   /** The format of tables created without saying: the shortest. */
-  public static final StoredFormat LATEST = V2;
+  public static final StoredFormat LATEST = V3;
 
   private final int number;
   private final int headerLength;
@@ -52,7 +58,7 @@ public enum StoredFormat {
         return f;
       }
     }
-    throw new IllegalArgumentException("unknown stored format " + number + " (known: 1, 2)");
+    throw new IllegalArgumentException("unknown stored format " + number + " (known: 1, 2, 3)");
   }
 
   /** Bytes of the key header in front of every ciphertext. */
@@ -67,7 +73,12 @@ public enum StoredFormat {
 
   /** Whether DET encrypts values of at most {@code 8} bytes as one AES block. */
   public boolean oneBlockDeterministic() {
-    return this == V2;
+    return this != V1;
+  }
+
+  /** The shape of the counter trees whose leaves key SSE index entries. */
+  public CounterTree counterTree() {
+    return this == V3 ? CounterTree.WIDE : CounterTree.BINARY;
   }
 
   /**

@@ -1,8 +1,10 @@
 package dev.cryptoworker.cryptobox;
 
 import dev.cryptoworker.cryptobox.search.CounterTree;
+import dev.cryptoworker.cryptobox.search.PrfOutput;
 import dev.cryptoworker.cryptobox.search.SubtreeToken;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The index of one value of one column under one key: where its counter lives, how the counter is
@@ -19,24 +21,27 @@ import java.util.List;
  */
 public final class ValueIndex {
   private final int keyId;
-  private final byte[] counterName;
+  private final PrfOutput counterName;
   private final long counterMask;
   private final byte[] root;
+  private final CounterTree tree;
 
   /**
    * @param keyId the id of the key this index is derived under
    * @param counterName the name of the value's counter (a PRF output; reveals nothing about the value)
    * @param counterMask the value's pseudorandom counter offset
    * @param root the secret root of the value's counter tree ({@link CounterTree#SEED_BYTES} bytes)
+   * @param tree the shape of the counter tree, fixed by the table's stored format
    */
-  public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root) {
+  public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root, CounterTree tree) {
     if (root.length != CounterTree.SEED_BYTES) {
       throw new IllegalArgumentException("a counter tree root has " + CounterTree.SEED_BYTES + " bytes");
     }
     this.keyId = keyId;
-    this.counterName = counterName.clone();
+    this.counterName = PrfOutput.copyOf(counterName);
     this.counterMask = counterMask;
     this.root = root.clone();
+    this.tree = Objects.requireNonNull(tree, "tree");
   }
 
   public int keyId() {
@@ -45,7 +50,12 @@ public final class ValueIndex {
 
   /** The row name of this value's counter. */
   public byte[] counterName() {
-    return counterName.clone();
+    return counterName.toByteArray();
+  }
+
+  /** The row name of this value's counter, as a map key. */
+  public PrfOutput counterKey() {
+    return counterName;
   }
 
   /** What a counter is first set to: the stored form of count 0. */
@@ -79,12 +89,12 @@ public final class ValueIndex {
 
   /** The key entry {@code entry} is stored under. */
   public byte[] entryKey(long entry) {
-    return CounterTree.leaf(root, entry);
+    return tree.leaf(root, entry);
   }
 
   /** Tokens that reach exactly the entries {@code [0, count)}. */
   public List<SubtreeToken> searchTokens(long count) {
-    return CounterTree.cover(root, count);
+    return tree.cover(root, count);
   }
 
   @Override

@@ -34,7 +34,7 @@ class ValueIndexTest {
   }
 
   private static ValueIndex index(long mask) {
-    return new ValueIndex(0x0badcafe, NAME, mask, ROOT);
+    return new ValueIndex(0x0badcafe, NAME, mask, ROOT, CounterTree.BINARY);
   }
 
   @ParameterizedTest
@@ -90,10 +90,10 @@ class ValueIndexTest {
   void entryKeysAndTokensAreTheTreesBelowTheRoot() {
     ValueIndex index = index(42);
     for (long c : new long[] {0, 1, 77, ALL - 1}) {
-      assertArrayEquals(CounterTree.leaf(ROOT, c), index.entryKey(c), "entry " + c);
+      assertArrayEquals(CounterTree.BINARY.leaf(ROOT, c), index.entryKey(c), "entry " + c);
     }
     List<SubtreeToken> tokens = index.searchTokens(1000);
-    List<SubtreeToken> cover = CounterTree.cover(ROOT, 1000);
+    List<SubtreeToken> cover = CounterTree.BINARY.cover(ROOT, 1000);
     assertEquals(cover.size(), tokens.size());
     for (int i = 0; i < cover.size(); i++) {
       assertArrayEquals(cover.get(i).toBytes(), tokens.get(i).toBytes());
@@ -104,11 +104,11 @@ class ValueIndexTest {
   void keepsItsOwnCopies() {
     byte[] name = NAME.clone();
     byte[] root = ROOT.clone();
-    ValueIndex index = new ValueIndex(1, name, 0, root);
+    ValueIndex index = new ValueIndex(1, name, 0, root, CounterTree.BINARY);
     name[0] ^= 1;
     root[0] ^= 1;
     assertArrayEquals(NAME, index.counterName());
-    assertArrayEquals(CounterTree.leaf(ROOT, 3), index.entryKey(3));
+    assertArrayEquals(CounterTree.BINARY.leaf(ROOT, 3), index.entryKey(3));
     index.counterName()[1] ^= 1;
     assertArrayEquals(NAME, index.counterName());
     assertEquals(1, index.keyId());
@@ -130,7 +130,7 @@ class ValueIndexTest {
   @Test
   void refusesARootOfTheWrongLength() {
     for (int n : new int[] {0, 1, CounterTree.SEED_BYTES - 1, CounterTree.SEED_BYTES + 1, 32}) {
-      assertThrows(IllegalArgumentException.class, () -> new ValueIndex(1, NAME, 0, new byte[n]), n + " bytes");
+      assertThrows(IllegalArgumentException.class, () -> new ValueIndex(1, NAME, 0, new byte[n], CounterTree.BINARY), n + " bytes");
     }
   }
 }

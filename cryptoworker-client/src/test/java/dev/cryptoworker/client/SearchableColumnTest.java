@@ -10,6 +10,8 @@ import dev.cryptoworker.client.codec.BoxRegistry;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.search.IndexSearchPlanner;
 import dev.cryptoworker.client.search.SearchCounters;
+import dev.cryptoworker.cryptobox.StoredFormat;
+import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.region.RegionRequests;
 import dev.cryptoworker.region.SearchIndexCells;
@@ -43,6 +45,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * SSE columns on real region servers: equality searches through the encrypted index, on a table
@@ -115,8 +119,13 @@ class SearchableColumnTest {
     final TableCodec codec;
 
     Fixture(Connection hbase, String prefix) throws IOException {
+      this(hbase, prefix, "");
+    }
+
+    /** With {@code formatLine} ({@code storedFormat: N}, or empty for the latest) in the schema. */
+    Fixture(Connection hbase, String prefix, String formatLine) throws IOException {
       KeyProvider keys = SecureFixture.randomKeys();
-      schema = SecureFixture.schema(prefix, SCHEMA);
+      schema = SecureFixture.schema(prefix, SCHEMA.replace("families:", formatLine + "families:"));
       secure = SecureConnection.wrap(hbase, keys, List.of(schema));
       SecureFixture.create(secure, schema, 1, SPLITS);
       table = secure.getSecureTable(SecureFixture.name(schema));
@@ -364,5 +373,38 @@ class SearchableColumnTest {
     }
     assertEquals(oldRows, reached, "the replayed tokens reach exactly the entries that existed when they were made");
     assertEquals(100, fx.search(tagIs("flu")).size(), "a new search reaches all");
+  }
+
+  /**
+   * Index entries are keyed by the leaves of the counter tree of the table's stored format: tables
+   * of format 2 (and 1) keep the binary tree they were written with, so they still search, and
+   * format 3 uses the wide one.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3})
+  void indexEntriesAreKeyedByTheCounterTreeOfTheTablesFormat(int format, Connection hbase) throws IOException {
+    Fixture fx = new Fixture(hbase, "sse_format" + format, "storedFormat: " + format + "\n");
+    List<Put> rows = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      rows.add(put(new Row("r" + i, "flu", 1L, "a", 1)));
+    }
+    fx.table.put(rows);
+    ValueIndex flu = fx.codec.valueIndexes(F, TAG, toBytes("flu")).get(0);
+    assertEquals(StoredFormat.of(format).counterTree(), flu.searchTokens(20).get(0).tree());
+    Set<ByteBuffer> expected = new HashSet<>();
+    for (int entry = 0; entry < 20; entry++) {
+      expected.add(ByteBuffer.wrap(flu.entryKey(entry)));
+    }
+    Set<ByteBuffer> stored = new HashSet<>();
+    byte[] indexQualifier = SearchIndexCells.qualifier(fx.codec.encodeQualifier(F, TAG));
+    try (Table raw = hbase.getTable(SecureFixture.name(fx.schema))) {
+      for (Result r : SecureFixture.scanAll(raw, new Scan().addColumn(F, indexQualifier))) {
+        byte[] value = r.getValue(F, indexQualifier);
+        stored.add(ByteBuffer.wrap(value, SearchIndexCells.entryKeyOffset(), value.length - SearchIndexCells.entryKeyOffset())
+            .slice());
+      }
+    }
+    assertEquals(expected, stored, "the rows' index cells hold the leaves 0..19 of the format's tree");
+    assertEquals(20, fx.search(tagIs("flu")).size());
   }
 }

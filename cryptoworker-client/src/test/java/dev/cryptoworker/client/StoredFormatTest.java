@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Stored formats: new tables are written in format 2 (one-byte key headers, 8-byte DET row keys in
- * one block), tables keep the format they were created with, and tables of earlier versions (no
+ * Stored formats: new tables are written in format 3 (format 2's one-byte key headers and 8-byte
+ * DET row keys in one block, and the wide SSE counter tree), tables keep the format they were created with, and tables of earlier versions (no
  * recorded format) read as format 1.
  */
 @ExtendWith(SharedHBaseCluster.class)
@@ -91,13 +91,13 @@ class StoredFormatTest {
   }
 
   @Test
-  void newTablesAreStoredInFormatTwoAndWorkAsBefore(Connection hbase) throws Exception {
+  void newTablesAreStoredInFormatThreeAndWorkAsBefore(Connection hbase) throws Exception {
     TableSchema schema = schema("format2", "");
     KeyProvider keys = SecureFixture.randomKeys();
     try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
         Table t = secure.getTable(SecureFixture.name(schema))) {
       write(t, 0, ROWS);
-      assertEquals("2", recordedFormat(hbase, schema));
+      assertEquals("3", recordedFormat(hbase, schema));
       // 8-byte DET row key: 1-byte header + one block, against 5 + 16 + 8 in format 1.
       List<Cell> cells = rawCells(hbase, schema, 1 + 16);
       for (Cell c : cells) {
@@ -200,8 +200,9 @@ class StoredFormatTest {
     try (Admin admin = hbase.getAdmin()) {
       TableDescriptor created = admin.getDescriptor(name);
       String[][] alterations = {
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "1", "created in stored format 2, but its descriptor now says 1"},
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, null, "created in stored format 2, but its descriptor now says 1"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "2", "created in stored format 3, but its descriptor now says 2"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "1", "created in stored format 3, but its descriptor now says 1"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, null, "created in stored format 3, but its descriptor now says 1"},
           {"cryptoworker.keycheck", null, "records a stored format (cryptoworker.storedformat) but no key check"}};
       for (String[] a : alterations) {
         TableDescriptorBuilder altered = TableDescriptorBuilder.newBuilder(created);

@@ -1,6 +1,5 @@
 package dev.cryptoworker.cryptobox.search;
 
-import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -11,22 +10,38 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * A GGM tree of depth {@value #DEPTH} (Goldreich, Goldwasser, Micali), used as a range-constrained
- * PRF over entry numbers, as in Diana (Bost, Minaud, Ohrimenko, CCS 2017): leaf {@code c} is the
+ * A GGM tree over {@value #ENTRY_BITS}-bit entry numbers (Goldreich, Goldwasser, Micali), used as a
+ * range-constrained PRF, as in Diana (Bost, Minaud, Ohrimenko, CCS 2017): leaf {@code c} is the
  * index key of a value's c-th entry, and the nodes covering {@code [0, n)} let a region server
  * compute the keys of the first n entries, and of no later one.
  *
- * <p>Each node is a 16-byte seed; its children are the two halves of HMAC-SHA256 keyed with the
- * seed over an empty message. Expanding a node of height h costs 2^h - 1 HMACs. Keyless: region
- * servers run {@link #expand}; clients also derive leaves and covers from a secret root.
+ * <p>Two shapes, each fixed by a table's stored format because stored entries are keyed by their
+ * leaves:
+ *
+ * <ul>
+ *   <li>{@link #BINARY} (formats 1 and 2): 32 levels of 2 children, both halves of
+ *       HMAC-SHA256(seed, empty message).
+ *   <li>{@link #WIDE} (format 3): 8 levels of 16 children; children 2p and 2p+1 are the halves of
+ *       HMAC-SHA256(seed, one byte p). A new value's first leaf costs 8 HMACs instead of 32, and
+ *       expanding a node about half an HMAC per leaf instead of one. A search sends at most 15
+ *       tokens per level instead of 1: at most 120.
+ * </ul>
+ *
+ * <p>Each node is a 16-byte seed. Keyless: region servers run {@link #expand}; clients also derive
+ * leaves and covers from a secret root.
  */
 public final class CounterTree {
-  /** Levels below the root: entry numbers are below 2^DEPTH. */
-  public static final int DEPTH = 32;
+  /** Bits of an entry number: entry numbers are below 2^ENTRY_BITS. */
+  public static final int ENTRY_BITS = 32;
   /** The largest number of entries one value's index can hold. */
-  public static final long MAX_ENTRIES = 1L << DEPTH;
+  public static final long MAX_ENTRIES = 1L << ENTRY_BITS;
   /** Bytes of every node's seed, leaves included. */
   public static final int SEED_BYTES = 16;
+
+  /** 32 levels of 2 children (stored formats 1 and 2). */
+  public static final CounterTree BINARY = new CounterTree(1);
+  /** 8 levels of 16 children (stored format 3). */
+  public static final CounterTree WIDE = new CounterTree(4);
 
   private static final int BLOCK_BYTES = 64;
   private static final byte IPAD = 0x36;
@@ -48,19 +63,55 @@ public final class CounterTree {
     }
   }
 
-  private CounterTree() {}
+  /** Bits of an entry number each level consumes: log2 of the children per node. */
+  private final int digitBits;
+  private final int levels;
+  /** The last path of each thread's {@value #REMEMBERED_PATHS} most recent roots in this tree. */
+  private final ThreadLocal<Map<PrfOutput, Path>> paths;
+
+  private CounterTree(int digitBits) {
+    this.digitBits = digitBits;
+    this.levels = ENTRY_BITS / digitBits;
+    this.paths = ThreadLocal.withInitial(() -> new LinkedHashMap<>(REMEMBERED_PATHS * 2, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<PrfOutput, Path> eldest) {
+        return size() > REMEMBERED_PATHS;
+      }
+    });
+  }
+
+  /** Children per node. */
+  public int arity() {
+    return 1 << digitBits;
+  }
+
+  /** Levels below the root. */
+  public int levels() {
+    return levels;
+  }
 
   /**
-   * Both children of a node, left seed then right seed: HMAC-SHA256(seed, empty message), written
-   * out from RFC 2104 for a key shorter than a block (SHA-256((K ^ opad) || SHA-256(K ^ ipad))),
-   * because a {@code Mac.init} per node cost more than the two digests; tests check it against
-   * {@code javax.crypto.Mac}.
+   * Whether a node {@code height} levels of bits above the leaves (it reaches 2^height leaves) is
+   * a node of this tree.
    */
-  private static byte[] children(byte[] seed) {
+  boolean hasNodeOfHeight(int height) {
+    return height >= 0 && height <= ENTRY_BITS && height % digitBits == 0;
+  }
+
+  /**
+   * Children {@code 2 * pair} and {@code 2 * pair + 1} of a node, written out from RFC 2104 for a
+   * key shorter than a block (SHA-256((K ^ opad) || SHA-256((K ^ ipad) || message))), because a
+   * {@code Mac.init} per node cost more than the two digests; tests check it against {@code
+   * javax.crypto.Mac}. The binary tree's message is empty, the wide tree's the pair's number.
+   */
+  private byte[] pair(byte[] seed, int pair) {
     Sha256 sha = SHA256.get();
     try {
       pad(sha.block, seed, IPAD);
       sha.digest.update(sha.block);
+      if (digitBits > 1) {
+        sha.digest.update((byte) pair);
+      }
       sha.digest.digest(sha.inner, 0, sha.inner.length);
       pad(sha.block, seed, OPAD);
       sha.digest.update(sha.block);
@@ -81,44 +132,44 @@ public final class CounterTree {
     Arrays.fill(block, key.length, block.length, pad);
   }
 
-  private static byte[] child(byte[] seed, boolean right) {
-    byte[] both = children(seed);
-    return right ? Arrays.copyOfRange(both, SEED_BYTES, 2 * SEED_BYTES) : Arrays.copyOf(both, SEED_BYTES);
+  private static byte[] half(byte[] both, int which) {
+    return Arrays.copyOfRange(both, which * SEED_BYTES, (which + 1) * SEED_BYTES);
+  }
+
+  private byte[] child(byte[] seed, int digit) {
+    return half(pair(seed, digit >>> 1), digit & 1);
+  }
+
+  /** The digit of {@code entry} that picks a child at {@code level} below the root. */
+  private int digit(long entry, int level) {
+    return (int) ((entry >>> (ENTRY_BITS - (level + 1) * digitBits)) & (arity() - 1));
   }
 
   /**
    * Leaf {@code index} below {@code root}. A writer numbers a value's entries one after the other,
    * so each thread keeps the path to the last leaf of its {@value #REMEMBERED_PATHS} most recent
-   * roots: the next leaf shares all but about two of its nodes.
+   * roots: the next leaf shares all but about one or two of its nodes.
    */
-  public static byte[] leaf(byte[] root, long index) {
+  public byte[] leaf(byte[] root, long index) {
     if (index < 0 || index >= MAX_ENTRIES) {
-      throw new IllegalArgumentException("entry number " + index + " outside [0, 2^" + DEPTH + ")");
+      throw new IllegalArgumentException("entry number " + index + " outside [0, 2^" + ENTRY_BITS + ")");
     }
-    Map<ByteBuffer, Path> paths = PATHS.get();
-    ByteBuffer key = ByteBuffer.wrap(root.clone());
-    Path path = paths.get(key);
+    Map<PrfOutput, Path> byRoot = paths.get();
+    PrfOutput key = PrfOutput.copyOf(root);
+    Path path = byRoot.get(key);
     if (path == null) {
       path = new Path(root);
-      paths.put(key, path);
+      byRoot.put(key, path);
     }
     return path.leaf(index).clone();
   }
 
-  /** How many roots' last paths each thread keeps (about 550 bytes each). */
+  /** How many roots' last paths each thread keeps per tree (at most about 550 bytes each). */
   static final int REMEMBERED_PATHS = 256;
 
-  private static final ThreadLocal<Map<ByteBuffer, Path>> PATHS = ThreadLocal.withInitial(
-      () -> new LinkedHashMap<>(REMEMBERED_PATHS * 2, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Path> eldest) {
-          return size() > REMEMBERED_PATHS;
-        }
-      });
-
-  /** The nodes from a root down to its last leaf asked for: {@code nodes[d]} is at depth d. */
-  private static final class Path {
-    private final byte[][] nodes = new byte[DEPTH + 1][];
+  /** The nodes from a root down to its last leaf asked for: {@code nodes[d]} is at level d. */
+  private final class Path {
+    private final byte[][] nodes = new byte[levels + 1][];
     private long index = -1;
 
     Path(byte[] root) {
@@ -126,57 +177,71 @@ public final class CounterTree {
     }
 
     byte[] leaf(long wanted) {
-      // Depth of the first node that differs: below the longest common prefix of the two numbers.
-      int keep = index < 0 ? 0 : Math.min(DEPTH, Long.numberOfLeadingZeros(index ^ wanted) - (Long.SIZE - DEPTH));
-      for (int d = keep; d < DEPTH; d++) {
-        nodes[d + 1] = child(nodes[d], ((wanted >>> (DEPTH - 1 - d)) & 1) == 1);
+      // The levels above the first digit in which the two numbers differ are shared.
+      int keep = index < 0 ? 0
+          : Math.min(levels, (Long.numberOfLeadingZeros(index ^ wanted) - (Long.SIZE - ENTRY_BITS)) / digitBits);
+      for (int d = keep; d < levels; d++) {
+        nodes[d + 1] = child(nodes[d], digit(wanted, d));
       }
       index = wanted;
-      return nodes[DEPTH];
+      return nodes[levels];
     }
   }
 
   /**
-   * The fewest nodes whose leaves are exactly {@code [0, count)}: one per set bit of count, at
-   * most {@value #DEPTH} (the root alone for 2^DEPTH).
+   * The fewest nodes whose leaves are exactly {@code [0, count)}: per level, one per unit of
+   * count's digit there (the root alone for 2^ENTRY_BITS).
    */
-  public static List<SubtreeToken> cover(byte[] root, long count) {
+  public List<SubtreeToken> cover(byte[] root, long count) {
     if (count < 0 || count > MAX_ENTRIES) {
-      throw new IllegalArgumentException("count " + count + " outside [0, 2^" + DEPTH + "]");
+      throw new IllegalArgumentException("count " + count + " outside [0, 2^" + ENTRY_BITS + "]");
     }
     List<SubtreeToken> out = new ArrayList<>();
     if (count == MAX_ENTRIES) {
-      out.add(new SubtreeToken(DEPTH, 0, root.clone()));
+      out.add(new SubtreeToken(this, ENTRY_BITS, 0, root.clone()));
       return out;
     }
     byte[] node = root;
     long first = 0;
-    for (int h = DEPTH - 1; h >= 0 && first < count; h--) {
-      byte[] both = children(node);
-      byte[] left = Arrays.copyOf(both, SEED_BYTES);
-      if (((count >>> h) & 1) == 1) {
-        out.add(new SubtreeToken(h, first, left));
-        node = Arrays.copyOfRange(both, SEED_BYTES, 2 * SEED_BYTES);
-        first += 1L << h;
-      } else {
-        node = left;
+    for (int level = 0; level < levels && first < count; level++) {
+      int height = ENTRY_BITS - (level + 1) * digitBits;
+      int digit = digit(count, level);
+      byte[] both = null;
+      for (int j = 0; j <= digit; j++) {
+        if ((j & 1) == 0) {
+          both = pair(node, j >>> 1);
+        }
+        byte[] child = half(both, j & 1);
+        if (j < digit) {
+          out.add(new SubtreeToken(this, height, first + ((long) j << height), child));
+        } else {
+          node = child;
+        }
       }
+      first += (long) digit << height;
     }
     return out;
   }
 
   /** Hands every leaf below {@code token} to {@code leaves}, in leaf order. */
   public static void expand(SubtreeToken token, Consumer<byte[]> leaves) {
-    expand(token.seed(), token.height(), leaves);
+    token.tree().expand(token.seed(), token.height(), leaves);
   }
 
-  private static void expand(byte[] seed, int height, Consumer<byte[]> leaves) {
+  private void expand(byte[] seed, int height, Consumer<byte[]> leaves) {
     if (height == 0) {
       leaves.accept(seed);
       return;
     }
-    byte[] both = children(seed);
-    expand(Arrays.copyOf(both, SEED_BYTES), height - 1, leaves);
-    expand(Arrays.copyOfRange(both, SEED_BYTES, 2 * SEED_BYTES), height - 1, leaves);
+    for (int p = 0; p < arity() / 2; p++) {
+      byte[] both = pair(seed, p);
+      expand(half(both, 0), height - digitBits, leaves);
+      expand(half(both, 1), height - digitBits, leaves);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "CounterTree[" + arity() + "-ary, " + levels + " levels]";
   }
 }

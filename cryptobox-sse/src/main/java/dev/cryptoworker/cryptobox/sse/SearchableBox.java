@@ -52,16 +52,22 @@ public final class SearchableBox implements CryptoBox, SearchableEquality {
 
   private final RandomizedBox values;
   private final KeyedPrimitives<IndexKey> indexKeys;
+  private final CounterTree tree;
 
-  private SearchableBox(KeyRing keys) throws GeneralSecurityException {
+  private SearchableBox(KeyRing keys, CounterTree tree) throws GeneralSecurityException {
+    this.tree = Objects.requireNonNull(tree, "tree");
     // First, so that a key of the wrong length is refused in this box's name.
     this.indexKeys = KeyedPrimitives.create(keys, "SSE", KEY_LENGTH_BYTES, 0, IndexKey::new);
     this.values = valueBox(keys);
   }
 
-  /** A box using the primary key of {@code keys} for writes and any of them for reads. */
-  public static SearchableBox create(KeyRing keys) throws GeneralSecurityException {
-    return new SearchableBox(keys);
+  /**
+   * A box using the primary key of {@code keys} for writes and any of them for reads, whose index
+   * entries are keyed by the leaves of {@code tree} (the table's {@link
+   * dev.cryptoworker.cryptobox.StoredFormat#counterTree()}).
+   */
+  public static SearchableBox create(KeyRing keys, CounterTree tree) throws GeneralSecurityException {
+    return new SearchableBox(keys, tree);
   }
 
   /** The STD box over the value subkeys, with the ring's key ids and primary. */
@@ -119,7 +125,7 @@ public final class SearchableBox implements CryptoBox, SearchableEquality {
     Objects.requireNonNull(column, "column");
     List<ValueIndex> out = new ArrayList<>();
     for (IndexKey key : indexKeys.all()) {
-      out.add(key.indexOf(plaintext, column));
+      out.add(key.indexOf(plaintext, column, tree));
     }
     return out;
   }
@@ -148,14 +154,15 @@ public final class SearchableBox implements CryptoBox, SearchableEquality {
       return mac;
     }
 
-    ValueIndex indexOf(byte[] plaintext, byte[] column) {
+    ValueIndex indexOf(byte[] plaintext, byte[] column, CounterTree tree) {
       Mac mac = macs.get();
       byte[] name = mac.doFinal(AssociatedData.of("sse-counter", column, plaintext));
       byte[] mask = mac.doFinal(AssociatedData.of("sse-counter-mask", column, plaintext));
       byte[] rootMac = mac.doFinal(AssociatedData.of("sse-root", column, plaintext));
       byte[] root = Arrays.copyOf(rootMac, CounterTree.SEED_BYTES);
       try {
-        return new ValueIndex(keyId, Arrays.copyOf(name, COUNTER_NAME_BYTES), ByteBuffer.wrap(mask).getLong(), root);
+        return new ValueIndex(keyId, Arrays.copyOf(name, COUNTER_NAME_BYTES), ByteBuffer.wrap(mask).getLong(), root,
+            tree);
       } finally {
         Arrays.fill(rootMac, (byte) 0);
         Arrays.fill(root, (byte) 0);

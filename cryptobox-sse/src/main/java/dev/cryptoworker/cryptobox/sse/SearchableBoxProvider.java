@@ -33,6 +33,6 @@ public final class SearchableBoxProvider implements BoxProvider {
 
   @Override
   public CryptoBox create(BoxContext context) throws GeneralSecurityException {
-    return SearchableBox.create(context.keyRing(SearchableBox.KEY_LENGTH_BYTES));
+    return SearchableBox.create(context.keyRing(SearchableBox.KEY_LENGTH_BYTES), context.storedFormat().counterTree());
   }
 }

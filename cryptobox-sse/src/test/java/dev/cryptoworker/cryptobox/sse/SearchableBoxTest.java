@@ -47,7 +47,7 @@ class SearchableBoxTest {
   }
 
   private static SearchableBox box(VersionedKey key) throws GeneralSecurityException {
-    return SearchableBox.create(KeyRing.of(key));
+    return SearchableBox.create(KeyRing.of(key), CounterTree.BINARY);
   }
 
   private static ValueIndex onlyIndex(SearchableBox box, String value, byte[] column) {
@@ -144,7 +144,7 @@ class SearchableBoxTest {
     VersionedKey later = key(3);
     SearchableBox before = box(old);
     byte[] oldCiphertext = before.encrypt(utf8("old"), AD);
-    SearchableBox rotated = SearchableBox.create(new KeyRing(current, List.of(old, current, later)));
+    SearchableBox rotated = SearchableBox.create(new KeyRing(current, List.of(old, current, later)), CounterTree.BINARY);
 
     assertArrayEquals(utf8("old"), rotated.decrypt(oldCiphertext, AD));
     byte[] fresh = rotated.encrypt(utf8("new"), AD);
@@ -235,7 +235,7 @@ class SearchableBoxTest {
     assertArrayEquals(Arrays.copyOf(hmac(indexKey, "sse-counter", "alice"), 16), index.counterName());
     assertEquals(ByteBuffer.wrap(hmac(indexKey, "sse-counter-mask", "alice")).getLong(), index.initialCounter());
     byte[] root = Arrays.copyOf(hmac(indexKey, "sse-root", "alice"), CounterTree.SEED_BYTES);
-    assertArrayEquals(CounterTree.leaf(root, 17), index.entryKey(17));
+    assertArrayEquals(CounterTree.BINARY.leaf(root, 17), index.entryKey(17));
     for (byte[] notTheIndexKey : List.of(raw, valueKey)) {
       assertFalse(Arrays.equals(Arrays.copyOf(hmac(notTheIndexKey, "sse-counter", "alice"), 16), index.counterName()));
     }
@@ -277,16 +277,17 @@ class SearchableBoxTest {
         && e.getMessage().contains("got 16"), e.getMessage());
     VersionedKey good = key(2);
     assertThrows(GeneralSecurityException.class,
-        () -> SearchableBox.create(new KeyRing(good, List.of(TestKeys.random(1, 64), good))), "an old key of 64 bytes");
+        () -> SearchableBox.create(new KeyRing(good, List.of(TestKeys.random(1, 64), good)), CounterTree.BINARY),
+        "an old key of 64 bytes");
   }
 
   @Test
   void leavesTheRingsKeysIntact() throws Exception {
     VersionedKey current = key(2);
     KeyRing ring = new KeyRing(current, List.of(key(1), current));
-    CiphertextChecks.assertKeysLeftIntact(ring, SearchableBox::create, utf8("x"));
-    assertEquals(describe(SearchableBox.create(ring).indexesOf(utf8("v"), COLUMN).get(1)),
-        describe(SearchableBox.create(ring).indexesOf(utf8("v"), COLUMN).get(1)));
+    CiphertextChecks.assertKeysLeftIntact(ring, keys -> SearchableBox.create(keys, CounterTree.BINARY), utf8("x"));
+    assertEquals(describe(SearchableBox.create(ring, CounterTree.BINARY).indexesOf(utf8("v"), COLUMN).get(1)),
+        describe(SearchableBox.create(ring, CounterTree.BINARY).indexesOf(utf8("v"), COLUMN).get(1)));
   }
 
   @Test

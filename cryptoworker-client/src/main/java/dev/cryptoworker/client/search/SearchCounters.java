@@ -3,11 +3,11 @@ package dev.cryptoworker.client.search;
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.cryptobox.search.PrfOutput;
 import dev.cryptoworker.region.CounterTakeRequest;
 import dev.cryptoworker.region.RegionRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -50,14 +50,14 @@ public class SearchCounters {
   private static final int REMEMBERED_COUNTERS = 1 << 16;
 
   private final Connection connection;
-  private final Set<ByteBuffer> initialized = ConcurrentHashMap.newKeySet();
+  private final Set<PrfOutput> initialized = ConcurrentHashMap.newKeySet();
   /**
    * The highest count seen per counter. Counts only grow: one read lower than a count seen before
    * the read began means the counter table went back (restored from an older copy).
    */
-  private final Map<ByteBuffer, Long> highest = new ConcurrentHashMap<>();
+  private final Map<PrfOutput, Long> highest = new ConcurrentHashMap<>();
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name. */
-  private final ThreadLocal<Map<ByteBuffer, ArrayDeque<Long>>> takenAhead = ThreadLocal.withInitial(HashMap::new);
+  private final ThreadLocal<Map<PrfOutput, ArrayDeque<Long>>> takenAhead = ThreadLocal.withInitial(HashMap::new);
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
   private final ThreadLocal<Map<Cell, ValueIndex>> indexedAhead = ThreadLocal.withInitial(IdentityHashMap::new);
 
@@ -90,7 +90,7 @@ public class SearchCounters {
    * this thread if there is one left, else from HBase.
    */
   long nextEntry(ValueIndex index) throws IOException {
-    ArrayDeque<Long> ahead = takenAhead.get().get(ByteBuffer.wrap(index.counterName()));
+    ArrayDeque<Long> ahead = takenAhead.get().get(index.counterKey());
     if (ahead != null && !ahead.isEmpty()) {
       return ahead.poll();
     }
@@ -105,24 +105,23 @@ public class SearchCounters {
    */
   public void takeAhead(Map<Cell, ValueIndex> indexes) throws IOException {
     indexedAhead.get().putAll(indexes);
-    Map<ByteBuffer, ValueIndex> byCounter = new LinkedHashMap<>();
-    Map<ByteBuffer, Integer> wanted = new HashMap<>();
+    Map<PrfOutput, ValueIndex> byCounter = new LinkedHashMap<>();
+    Map<PrfOutput, Integer> wanted = new HashMap<>();
     for (ValueIndex index : indexes.values()) {
-      ByteBuffer key = ByteBuffer.wrap(index.counterName());
+      PrfOutput key = index.counterKey();
       byCounter.putIfAbsent(key, index);
       wanted.merge(key, 1, Integer::sum);
     }
     List<ValueIndex> distinct = new ArrayList<>(byCounter.values());
     List<Integer> amounts = new ArrayList<>(distinct.size());
-    for (ByteBuffer key : byCounter.keySet()) {
+    for (PrfOutput key : byCounter.keySet()) {
       amounts.add(wanted.get(key));
     }
     long[] stored = take(distinct, amounts);
-    Map<ByteBuffer, ArrayDeque<Long>> ahead = takenAhead.get();
+    Map<PrfOutput, ArrayDeque<Long>> ahead = takenAhead.get();
     for (int i = 0; i < distinct.size(); i++) {
       long last = distinct.get(i).entryNumber(stored[i]);
-      ArrayDeque<Long> numbers = ahead.computeIfAbsent(ByteBuffer.wrap(distinct.get(i).counterName()),
-          k -> new ArrayDeque<>());
+      ArrayDeque<Long> numbers = ahead.computeIfAbsent(distinct.get(i).counterKey(), k -> new ArrayDeque<>());
       for (long e = last - amounts.get(i) + 1; e <= last; e++) {
         numbers.add(e);
       }
@@ -148,10 +147,10 @@ public class SearchCounters {
    */
   private long[] take(List<ValueIndex> indexes, List<Integer> amounts) throws IOException {
     long[] before = new long[indexes.size()];
-    Map<ByteBuffer, Integer> position = new HashMap<>();
+    Map<PrfOutput, Integer> position = new HashMap<>();
     for (int i = 0; i < indexes.size(); i++) {
       before[i] = seen(indexes.get(i));
-      position.put(ByteBuffer.wrap(indexes.get(i).counterName()), i);
+      position.put(indexes.get(i).counterKey(), i);
     }
     long[] stored = new long[indexes.size()];
     boolean[] answered = new boolean[indexes.size()];
@@ -162,7 +161,7 @@ public class SearchCounters {
       byte[] last = null;
       for (int i : group) {
         byte[] row = indexes.get(i).counterName();
-        boolean known = initialized.contains(ByteBuffer.wrap(row));
+        boolean known = initialized.contains(indexes.get(i).counterKey());
         takes.add(new CounterTakeRequest.Take(row, amounts.get(i), known ? null : indexes.get(i).initialCounter()));
         first = first == null || Bytes.compareTo(row, first) < 0 ? row : first;
         last = last == null || Bytes.compareTo(row, last) > 0 ? row : last;
@@ -175,7 +174,7 @@ public class SearchCounters {
           ResultScanner answers = counters.getScanner(scan)) {
         for (Result r : answers) {
           for (Cell c : r.rawCells()) {
-            Integer i = position.get(ByteBuffer.wrap(CellUtil.cloneRow(c)));
+            Integer i = position.get(PrfOutput.copyOf(CellUtil.cloneRow(c)));
             if (i == null || answered[i] || !CounterTakeRequest.isAnswer(CellUtil.cloneQualifier(c))
                 || c.getValueLength() != Bytes.SIZEOF_LONG) {
               throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " answered a search-index"
@@ -208,7 +207,7 @@ public class SearchCounters {
     }
     for (int i = 0; i < indexes.size(); i++) {
       observed(indexes.get(i), stored[i], before[i]);
-      initialized.add(ByteBuffer.wrap(indexes.get(i).counterName()));
+      initialized.add(indexes.get(i).counterKey());
     }
     return stored;
   }
@@ -251,7 +250,7 @@ public class SearchCounters {
 
   /** The highest count of {@code index}'s counter seen so far, or -1. */
   private long seen(ValueIndex index) {
-    return highest.getOrDefault(ByteBuffer.wrap(index.counterName()), -1L);
+    return highest.getOrDefault(index.counterKey(), -1L);
   }
 
   /**
@@ -268,7 +267,7 @@ public class SearchCounters {
     if (highest.size() > REMEMBERED_COUNTERS) {
       highest.clear();
     }
-    highest.merge(ByteBuffer.wrap(index.counterName()), count, Math::max);
+    highest.merge(index.counterKey(), count, Math::max);
     return stored;
   }
 
