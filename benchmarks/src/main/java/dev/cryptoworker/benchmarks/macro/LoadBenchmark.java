@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
@@ -25,6 +28,7 @@ import javax.crypto.spec.SecretKeySpec;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -51,7 +55,10 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * per row, and the client CPU each protected cell adds beside one JDK AES-256-GCM call on a value of
  * its size. Rows are those of {@code growth.md}: key {@code r%09d}, a unique id, a unique tag, a
  * date, an amount and a 60-byte payload. Variants: every box at once, each box alone on its column
- * (the rest PLAIN), and STD values under a DET row key.
+ * (the rest PLAIN), STD values under a DET row key, and two controls: PLAIN schemas whose secure
+ * side writes rows padded to the stored sizes of the STD-under-DET rows (with 128-bit and with
+ * 96-bit GCM tags), the ceiling of any encryption that stores that many bytes, and one whose rows
+ * carry the SSE variant's cells without its counter takes.
  *
  * <p>Options: {@code --rows=N} (1,000,000) per table, {@code --threads=1,4} (thread counts for the
  * all-box variant; the others run on one), {@code --variants=all-boxes,std,...} (all), {@code
@@ -71,15 +78,40 @@ public final class LoadBenchmark {
   private static final String[] COLUMNS = {"id", "tag", "date", "amount", "payload"};
   private static final String PAYLOAD = "payload of row %09d, some bytes to make it a realistic row";
 
-  /** A secure schema for the rows, and how many cells it protects per row (the row key included). */
+  /**
+   * A secure schema for the rows, how many cells it protects per row (the row key included), and the
+   * bytes its secure side adds to each row key and value before the client sees them (controls:
+   * PLAIN schemas whose rows are as long as another variant's ciphertexts).
+   */
   private record Variant(String name, String rowKeyBox, Map<String, String> boxes, int protectedCells,
-      int valueBytes) {
+      int valueBytes, UnaryOperator<Put> secureRows) {
+    Variant(String name, String rowKeyBox, Map<String, String> boxes, int protectedCells, int valueBytes) {
+      this(name, rowKeyBox, boxes, protectedCells, valueBytes, UnaryOperator.identity());
+    }
+
+    /**
+     * A PLAIN schema whose secure side writes each row as {@code padding} makes it; its columns are
+     * bytes, since padded longs are no longer 8 bytes.
+     */
+    static Variant control(String name, UnaryOperator<Put> padding) {
+      return new Variant(name, "PLAIN", Map.of(), 0, 24, padding);
+    }
+
+    boolean isControl() {
+      return protectedCells == 0;
+    }
+
+    /** Row {@code i} as the secure side writes it. */
+    Put secureRow(int i) {
+      return secureRows.apply(row(i));
+    }
+
     String schema(String table) {
       StringBuilder yaml = new StringBuilder("table: " + table + "\nrowKey: { box: " + rowKeyBox
-          + ", type: string }\nfamilies:\n  f:\n    default: { box: PLAIN, type: string }\n    columns:\n");
+          + ", type: " + (isControl() ? "bytes" : "string") + " }\nfamilies:\n  f:\n    default: { box: PLAIN, type: string }\n    columns:\n");
       for (String column : COLUMNS) {
         String box = boxes.getOrDefault(column, "PLAIN");
-        String type = column.equals("date") || column.equals("amount") ? "long" : "string";
+        String type = isControl() ? "bytes" : column.equals("date") || column.equals("amount") ? "long" : "string";
         yaml.append("      ").append(column).append(": { box: ").append(box).append(", type: ").append(type)
             .append(" }\n");
       }
@@ -92,6 +124,17 @@ public final class LoadBenchmark {
           "payload", "STD"), 6, 24),
       new Variant("std-det", "DET", Map.of("id", "STD", "tag", "STD", "date", "STD", "amount", "STD",
           "payload", "STD"), 6, 24),
+      // std-det's stored sizes and row order in format 3 without its encryption: DET puts 17 bytes
+      // (header, SIV tag) before a 10-byte row key, which scatters rows over the key space, and STD
+      // adds 29 to each value (header, IV, tag). The ceiling of any STD and DET.
+      Variant.control("std-det-sized-plain", p -> padded(p, true, COLUMNS, 29)),
+      // The same with 96-bit GCM tags (4 bytes shorter per value): what shorter tags could gain at most.
+      Variant.control("std-det-sized-plain-96-bit-tags", p -> padded(p, true, COLUMNS, 25)),
+      // sse's stored cells without counters: the tag 33 bytes longer (SSE's value, STD with format 1's
+      // header) and an index cell of 21 bytes. The ceiling of an index without per-value counters,
+      // that is, without forward privacy; it leaves out the region servers' in-memory index map too.
+      Variant.control("sse-sized-plain-no-counters", p -> withCell(padded(p, false, new String[] {"tag"}, 33), "tagindex",
+          21)),
       new Variant("det-row-key", "DET", Map.of(), 1, 10),
       new Variant("ope-row-key", "OPE", Map.of(), 1, 10),
       new Variant("std", "PLAIN", Map.of("payload", "STD"), 1, 60),
@@ -144,6 +187,43 @@ public final class LoadBenchmark {
         outDir == null ? RunDirectories.newRunDirectory() : outDir, String.join(" ", args));
   }
 
+  /**
+   * {@code put} with {@code valueBytes} more in each value of {@code columns}, and if {@code
+   * scatter}, its row key behind 17 bytes as a DET row key has them: a header byte, then 16 bytes
+   * of SHA-256 of the key, which put rows in pseudorandom order.
+   */
+  private static Put padded(Put put, boolean scatter, String[] columns, int valueBytes) {
+    List<String> padded = List.of(columns);
+    byte[] row = put.getRow();
+    if (scatter) {
+      byte[] digest = sha256(row);
+      row = Bytes.add(new byte[] {1}, Arrays.copyOf(digest, 16), row);
+    }
+    Put out = new Put(row);
+    for (List<Cell> cells : put.getFamilyCellMap().values()) {
+      for (Cell c : cells) {
+        byte[] value = CellUtil.cloneValue(c);
+        boolean pad = padded.contains(Bytes.toString(CellUtil.cloneQualifier(c)));
+        out.addColumn(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
+            pad ? Bytes.add(value, new byte[valueBytes]) : value);
+      }
+    }
+    return out;
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("this JDK has no SHA-256", e);
+    }
+  }
+
+  /** {@code put} with one more cell of family f, {@code column}, of {@code bytes} zero bytes. */
+  private static Put withCell(Put put, String column, int bytes) {
+    return put.addColumn(F, Bytes.toBytes(column), new byte[bytes]);
+  }
+
   static Put row(int i) {
     return new Put(Bytes.toBytes(String.format(Locale.ROOT, "r%09d", i)))
         .addColumn(F, Bytes.toBytes("id"), Bytes.toBytes("id-" + i))
@@ -191,11 +271,11 @@ public final class LoadBenchmark {
           try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
               Admin admin = plainSide.getAdmin()) {
             createTables(admin, secure, plainName, schema);
-            Load plain = load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), 0, rows,
-                threads, null);
+            Load plain = load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName),
+                LoadBenchmark::row, 0, rows, threads, null);
             Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
-            Load secured = load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), 0, rows,
-                threads, recording);
+            Load secured = load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName),
+                v::secureRow, 0, rows, threads, recording);
             if (recording != null) {
               ProfileSummary p = ProfileSummary.read(recording, t -> true);
               ProfileSummary s = ProfileSummary.read(secured.serverRecordings(), t -> true);
@@ -212,7 +292,7 @@ public final class LoadBenchmark {
             double aes = aesGcmMicros(v.valueBytes());
             double plainClient = plain.cpu().clientNanos() / 1e3 / rows;
             double secureClient = secured.cpu().clientNanos() / 1e3 / rows;
-            double perCell = (secureClient - plainClient) / v.protectedCells();
+            double perCell = v.isControl() ? Double.NaN : (secureClient - plainClient) / v.protectedCells();
             Object[] values = {name, threads, plain.rowsPerSecond(), secured.rowsPerSecond(),
                 secured.rowsPerSecond() / plain.rowsPerSecond(), plainClient, secureClient, perCell, aes, perCell / aes,
                 serverMicros(plain, rows), serverMicros(secured, rows), plain.rpcs() * 1000.0 / rows,
@@ -244,7 +324,13 @@ public final class LoadBenchmark {
     String footer = String.format(Locale.ROOT, "%nRows: key `r%%09d`, id `id-N`, tag `tag-N` (unique), date N, amount"
         + " N %% 1000 (8-byte longs), payload 60 bytes. Variants: `all-boxes` is growth.md's schema (OPE row key, DET id,"
         + " SSE tag, OPE date, ASHE amount, STD payload); `std-det` a DET row key and every column STD; the others one"
-        + " box on one column (or the row key), the rest PLAIN. HBase %s as separate processes (ZooKeeper, a master,"
+        + " box on one column (or the row key), the rest PLAIN; `std-det-sized-plain` a PLAIN schema whose secure side"
+        + " writes rows padded with zeros to std-det's stored sizes and order (17 bytes before the row key, a header"
+        + " byte and 16 bytes of SHA-256 of the key, as DET's; each value +29), and"
+        + " `std-det-sized-plain-96-bit-tags` the same with 96-bit GCM tags (each value +25): the ceilings of any"
+        + " encryption storing that many bytes; `sse-sized-plain-no-counters` the sse variant's stored cells (tag +33"
+        + " bytes, one 21-byte index cell) without counter takes or the region servers' index map: the ceiling of an"
+        + " index without per-value counters, that is, without forward privacy. HBase %s as separate processes (ZooKeeper, a master,"
         + " two region servers), tables not pre-split.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package"
         + " exec:exec@load -Dbench.args=\"%s\"`  %n%s", VersionInfo.getVersion(), args, RunInfo.describe());
     ResultFiles.write(outDir, fileName, header + md + footer, csv, out);
@@ -269,8 +355,10 @@ public final class LoadBenchmark {
     try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
         Admin admin = plainSide.getAdmin()) {
       createTables(admin, secure, plainName, schema);
-      load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), rows, warmup, 1, null);
-      load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), rows, warmup, 1, null);
+      load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, rows, warmup, 1,
+          null);
+      load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), v::secureRow, rows, warmup, 1,
+          null);
       dropTables(admin, plainName, secureName);
     }
   }
@@ -306,7 +394,8 @@ public final class LoadBenchmark {
    * Loads rows {@code first..first+rows-1}, the i-th of them from thread i mod threads, then flushes
    * the table.
    */
-  private Load load(Connection connection, Admin admin, TableName table, MutatorSource mutators, int first, int rows,
+  private Load load(Connection connection, Admin admin, TableName table, MutatorSource mutators,
+      IntFunction<Put> rowsOf, int first, int rows,
       int threads, Path recording) throws Exception {
     long counterBefore = counterRows(connection, admin);
     long rpcsBefore = rpcs(connection);
@@ -326,7 +415,7 @@ public final class LoadBenchmark {
         writers.add(pool.submit(() -> {
           try (BufferedMutator mutator = mutators.open()) {
             for (int i = own; i < rows; i += threads) {
-              mutator.mutate(row(first + i));
+              mutator.mutate(rowsOf.apply(first + i));
             }
           }
           return null;
