@@ -8,7 +8,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,7 +28,6 @@ import javax.crypto.spec.SecretKeySpec;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -127,14 +126,16 @@ public final class LoadBenchmark {
       // std-det's stored sizes and row order in format 3 without its encryption: DET puts 17 bytes
       // (header, SIV tag) before a 10-byte row key, which scatters rows over the key space, and STD
       // adds 29 to each value (header, IV, tag). The ceiling of any STD and DET.
-      Variant.control("std-det-sized-plain", p -> padded(p, true, COLUMNS, 29)),
+      Variant.control("std-det-sized-plain", p -> PaddedRows.padded(p, PaddedRows.detShapedKey(p.getRow(), true),
+          Set.of(COLUMNS), 29)),
       // The same with 96-bit GCM tags (4 bytes shorter per value): what shorter tags could gain at most.
-      Variant.control("std-det-sized-plain-96-bit-tags", p -> padded(p, true, COLUMNS, 25)),
+      Variant.control("std-det-sized-plain-96-bit-tags", p -> PaddedRows.padded(p,
+          PaddedRows.detShapedKey(p.getRow(), true), Set.of(COLUMNS), 25)),
       // sse's stored cells without counters: the tag 33 bytes longer (SSE's value, STD with format 1's
       // header) and an index cell of 21 bytes. The ceiling of an index without per-value counters,
       // that is, without forward privacy; it leaves out the region servers' in-memory index map too.
-      Variant.control("sse-sized-plain-no-counters", p -> withCell(padded(p, false, new String[] {"tag"}, 33), "tagindex",
-          21)),
+      Variant.control("sse-sized-plain-no-counters", p -> withCell(PaddedRows.padded(p, p.getRow(), Set.of("tag"), 33),
+          "tagindex", 21)),
       new Variant("det-row-key", "DET", Map.of(), 1, 10),
       new Variant("ope-row-key", "OPE", Map.of(), 1, 10),
       new Variant("std", "PLAIN", Map.of("payload", "STD"), 1, 60),
@@ -185,38 +186,6 @@ public final class LoadBenchmark {
     }
     new LoadBenchmark().run(rows, warmup, threads, variants, profile, name,
         outDir == null ? RunDirectories.newRunDirectory() : outDir, String.join(" ", args));
-  }
-
-  /**
-   * {@code put} with {@code valueBytes} more in each value of {@code columns}, and if {@code
-   * scatter}, its row key behind 17 bytes as a DET row key has them: a header byte, then 16 bytes
-   * of SHA-256 of the key, which put rows in pseudorandom order.
-   */
-  private static Put padded(Put put, boolean scatter, String[] columns, int valueBytes) {
-    List<String> padded = List.of(columns);
-    byte[] row = put.getRow();
-    if (scatter) {
-      byte[] digest = sha256(row);
-      row = Bytes.add(new byte[] {1}, Arrays.copyOf(digest, 16), row);
-    }
-    Put out = new Put(row);
-    for (List<Cell> cells : put.getFamilyCellMap().values()) {
-      for (Cell c : cells) {
-        byte[] value = CellUtil.cloneValue(c);
-        boolean pad = padded.contains(Bytes.toString(CellUtil.cloneQualifier(c)));
-        out.addColumn(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c),
-            pad ? Bytes.add(value, new byte[valueBytes]) : value);
-      }
-    }
-    return out;
-  }
-
-  private static byte[] sha256(byte[] bytes) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(bytes);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("this JDK has no SHA-256", e);
-    }
   }
 
   /** {@code put} with one more cell of family f, {@code column}, of {@code bytes} zero bytes. */

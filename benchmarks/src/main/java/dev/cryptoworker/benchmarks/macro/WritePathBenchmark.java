@@ -11,13 +11,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.LongFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
@@ -53,7 +56,11 @@ public final class WritePathBenchmark {
   private static final int FIELDS = 10;
   private static final int FIELD_BYTES = 100;
   private static final int BATCH = 200;
-  private static final List<String> SIDES = List.of("plain", "format 1", "format 2");
+  /** The STD bytes a value gains (header, IV, tag): 1 + 12 + 16 in format 2. */
+  private static final int STD_FORMAT_2_BYTES = 29;
+  /** A control: plain rows with format 2's stored sizes and order (see {@link PaddedRows}). */
+  private static final String SIZED = "sized plain";
+  private static final List<String> SIDES = List.of("plain", "format 1", "format 2", SIZED);
   private static final String SECURE = """
       table: NAME
       storedFormat: FORMAT
@@ -106,7 +113,20 @@ public final class WritePathBenchmark {
     return put;
   }
 
-  private static Iterator<Put> rows(int count) {
+  /**
+   * Row {@code i} padded to its stored size in format 2, in its stored order: a DET-shaped 17-byte
+   * key (one block, no body, for an 8-byte key) and 29 more bytes per value.
+   */
+  static Put sizedRow(long i) {
+    Put row = row(i);
+    Set<String> fields = new HashSet<>();
+    for (int f = 0; f < FIELDS; f++) {
+      fields.add("field" + f);
+    }
+    return PaddedRows.padded(row, PaddedRows.detShapedKey(row.getRow(), false), fields, STD_FORMAT_2_BYTES);
+  }
+
+  private static Iterator<Put> rows(LongFunction<Put> rowsOf, int count) {
     return new Iterator<>() {
       private long next;
 
@@ -120,7 +140,7 @@ public final class WritePathBenchmark {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        return row(next++);
+        return rowsOf.apply(next++);
       }
     };
   }
@@ -141,6 +161,8 @@ public final class WritePathBenchmark {
       Map<String, TableSchema> schemas = new LinkedHashMap<>();
       for (String method : List.of("put", "bulk")) {
         schemas.put(method + "|plain", TableSchema.parse(PLAIN.replace("NAME", "writes_" + method + "_plain"), "plain"));
+        schemas.put(method + "|" + SIZED, TableSchema.parse(PLAIN.replace("NAME", "writes_" + method + "_sized"),
+            SIZED));
         for (String format : List.of("1", "2")) {
           schemas.put(method + "|format " + format, TableSchema.parse(SECURE.replace("NAME", "writes_" + method
               + "_secure_v" + format).replace("FORMAT", format), "secure format " + format));
@@ -155,17 +177,20 @@ public final class WritePathBenchmark {
           String method = e.getKey().split("\\|")[0];
           String side = e.getKey().split("\\|")[1];
           boolean plain = side.equals("plain");
-          secure.createTable(e.getValue(), plain ? sequentialSplits(rows, regions) : secure.uniformSplitKeys(name, regions));
+          boolean sized = side.equals(SIZED);
+          secure.createTable(e.getValue(), plain ? sequentialSplits(rows, regions)
+              : sized ? scatteredSplits(regions) : secure.uniformSplitKeys(name, regions));
           // The plain put side writes through a plain HBase table, as applications do today.
           try (SecureTable table = secure.getSecureTable(name);
               Table raw = connection.getTable(name)) {
             long t0 = System.nanoTime();
+            LongFunction<Put> rowsOf = sized ? WritePathBenchmark::sizedRow : WritePathBenchmark::row;
             if (method.equals("put")) {
-              put(plain ? raw : table, rows);
+              put(plain || sized ? raw : table, rowsOf, rows);
             } else {
               org.apache.hadoop.fs.Path stagingDir = new org.apache.hadoop.fs.Path(staging.toUri());
-              SecureBulkLoad.Report r = (plain ? SecureBulkLoad.intoUnprotected(raw, stagingDir)
-                  : SecureBulkLoad.into(table, stagingDir)).load(rows(rows));
+              SecureBulkLoad.Report r = (plain || sized ? SecureBulkLoad.intoUnprotected(raw, stagingDir)
+                  : SecureBulkLoad.into(table, stagingDir)).load(rows(rowsOf, rows));
               bulkPhases.put(side, r);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -193,15 +218,24 @@ public final class WritePathBenchmark {
     report(rows, regions, results, bulkPhases, outDir, args);
   }
 
-  private static void put(Table table, int rows) throws IOException {
+  private static void put(Table table, LongFunction<Put> rowsOf, int rows) throws IOException {
     List<Put> batch = new ArrayList<>(BATCH);
     for (long i = 0; i < rows; i++) {
-      batch.add(row(i));
+      batch.add(rowsOf.apply(i));
       if (batch.size() == BATCH || i == rows - 1) {
         table.put(batch);
         batch.clear();
       }
     }
+  }
+
+  /** Even splits of keys that start with a header byte 1 and then pseudorandom bytes. */
+  private static byte[][] scatteredSplits(int regions) {
+    byte[][] splits = new byte[regions - 1][];
+    for (int i = 1; i < regions; i++) {
+      splits[i - 1] = new byte[] {1, (byte) (256 * i / regions)};
+    }
+    return splits;
   }
 
   private static byte[][] sequentialSplits(int rows, int regions) {
@@ -269,7 +303,8 @@ public final class WritePathBenchmark {
         Loaded l = find(results, method, side);
         md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2f | %.1f | %.2f | %.0f | %.0f |%n",
             method.equals("put") ? "put, batches of " + BATCH : "bulk load (HFiles)",
-            side.equals("plain") ? "plain" : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
+            side.equals("plain") ? "plain" : side.equals(SIZED) ? "plain, padded to format 2's sizes and order"
+                : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
             l.storedBytes() / 1e6, (double) l.storedBytes() / p.storedBytes(), l.keyBytes(), l.valueBytes()));
         csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", method, side, rows,
             l.seconds(), rows / l.seconds(), l.storedBytes(), l.keyBytes(), l.valueBytes()));
@@ -283,7 +318,11 @@ public final class WritePathBenchmark {
     md.append(String.format(Locale.ROOT, "%nSetup: %,d rows per table (8-byte sequential keys, %d fields of %d bytes),"
         + " every table pre-split into %d regions (plain at even key values, secure with"
         + " SecureConnection.uniformSplitKeys); puts from one thread in batches of %d; bulk loads in rounds of %,d"
-        + " rows; secure schema DET row key, STD values, in stored format 1 and 2; stored bytes after flush and major compaction (no"
+        + " rows; secure schema DET row key, STD values, in stored format 1 and 2 (format 3, the default, stores STD"
+        + " and DET as format 2); the control table is plain, its rows padded with zeros to format 2's stored sizes"
+        + " (a 17-byte row key: a header byte and 16 bytes of SHA-256 of the key, in pseudorandom order as DET's;"
+        + " each value +29 bytes) and pre-split as the secure ones: the ceiling of any encryption storing that many"
+        + " bytes; stored bytes after flush and major compaction (no"
         + " family compression or block encoding). HBase %s as separate processes (ZooKeeper, 1 master,"
         + " 2 region servers). %s. Arguments: %s%n",
         rows, FIELDS, FIELD_BYTES, regions, BATCH, SecureBulkLoad.DEFAULT_ROWS_PER_ROUND, VersionInfo.getVersion(),
