@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.cryptobox.search.CounterTree;
 import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,20 @@ class StoredFormatTest {
     assertEquals(5, StoredFormat.V1.headerLength());
     assertEquals(1, StoredFormat.V2.headerLength());
     assertEquals(StoredFormat.V2, StoredFormat.of(2));
-    assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(3));
+    assertArrayEquals(new byte[] {0x78}, StoredFormat.V3.header(A.keyId()));
+    assertEquals(StoredFormat.V3, StoredFormat.of(3));
+    assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(4));
+    assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(0));
+  }
+
+  /** SSE entries of formats 1 and 2 stay keyed by the binary tree they were written with. */
+  @Test
+  void onlyFormatThreeUsesTheWideCounterTree() {
+    assertEquals(CounterTree.BINARY, StoredFormat.V1.counterTree());
+    assertEquals(CounterTree.BINARY, StoredFormat.V2.counterTree());
+    assertEquals(CounterTree.WIDE, StoredFormat.V3.counterTree());
+    assertFalse(StoredFormat.V1.oneBlockDeterministic());
+    assertTrue(StoredFormat.V2.oneBlockDeterministic() && StoredFormat.V3.oneBlockDeterministic());
   }
 
   @Test
