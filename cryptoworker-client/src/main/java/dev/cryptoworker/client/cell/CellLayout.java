@@ -170,6 +170,9 @@ public final class CellLayout implements StorageLayout {
 
   @Override
   public Put encodeForBulkLoad(Put put) throws IOException {
+    if (!codec.hasSearchIndex()) {
+      return encoder.encode(put);
+    }
     for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
       for (Cell cell : e.getValue()) {
         byte[] qualifier = CellUtil.cloneQualifier(cell);

@@ -489,7 +489,13 @@ public final class TableCodec {
 
   private void checkType(byte[] family, byte[] qualifier, byte[] value, String what)
       throws UnsupportedSecureOperationException {
-    ValueType type = policy(family, qualifier).type();
+    checkType(policy(family, qualifier), family, qualifier, value, what);
+  }
+
+  /** As {@link #checkType(byte[], byte[], byte[], String)} for a column whose policy the caller has. */
+  private void checkType(ColumnPolicy policy, byte[] family, byte[] qualifier, byte[] value, String what)
+      throws UnsupportedSecureOperationException {
+    ValueType type = policy.type();
     String problem = type.problemWith(value);
     if (problem != null) {
       throw new IllegalArgumentException("table " + table + ", " + describeColumn(family, qualifier) + ": " + what
@@ -503,8 +509,9 @@ public final class TableCodec {
    * @throws IllegalArgumentException if the value does not match the column's declared type
    */
   public byte[] encodeValue(byte[] row, byte[] family, byte[] qualifier, byte[] value) throws IOException {
-    checkType(family, qualifier, value, "value");
-    CryptoBox box = valueBox(family, qualifier);
+    Column column = column(family, qualifier); // once per cell: its lookup hashes the qualifier
+    checkType(column.policy(), family, qualifier, value, "value");
+    CryptoBox box = column.box();
     try {
       return box.encrypt(value, valueAssociatedData(box, row, family, qualifier));
     } catch (GeneralSecurityException e) {
