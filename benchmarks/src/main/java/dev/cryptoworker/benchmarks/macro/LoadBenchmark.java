@@ -75,6 +75,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
 public final class LoadBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
   private static final String[] COLUMNS = {"id", "tag", "date", "amount", "payload"};
+  private static final Set<String> ALL_COLUMNS = Set.of(COLUMNS);
+  private static final Set<String> TAG = Set.of("tag");
   private static final String PAYLOAD = "payload of row %09d, some bytes to make it a realistic row";
 
   /**
@@ -127,14 +129,14 @@ public final class LoadBenchmark {
       // (header, SIV tag) before a 10-byte row key, which scatters rows over the key space, and STD
       // adds 29 to each value (header, IV, tag). The ceiling of any STD and DET.
       Variant.control("std-det-sized-plain", p -> PaddedRows.padded(p, PaddedRows.detShapedKey(p.getRow(), true),
-          Set.of(COLUMNS), 29)),
+          ALL_COLUMNS, 29)),
       // The same with 96-bit GCM tags (4 bytes shorter per value): what shorter tags could gain at most.
       Variant.control("std-det-sized-plain-96-bit-tags", p -> PaddedRows.padded(p,
-          PaddedRows.detShapedKey(p.getRow(), true), Set.of(COLUMNS), 25)),
+          PaddedRows.detShapedKey(p.getRow(), true), ALL_COLUMNS, 25)),
       // sse's stored cells without counters: the tag 33 bytes longer (SSE's value, STD with format 1's
       // header) and an index cell of 21 bytes. The ceiling of an index without per-value counters,
       // that is, without forward privacy; it leaves out the region servers' in-memory index map too.
-      Variant.control("sse-sized-plain-no-counters", p -> withCell(PaddedRows.padded(p, p.getRow(), Set.of("tag"), 33),
+      Variant.control("sse-sized-plain-no-counters", p -> withCell(PaddedRows.padded(p, p.getRow(), TAG, 33),
           "tagindex", 21)),
       new Variant("det-row-key", "DET", Map.of(), 1, 10),
       new Variant("ope-row-key", "OPE", Map.of(), 1, 10),

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +20,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.LongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
@@ -55,6 +56,8 @@ public final class WritePathBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
   private static final int FIELDS = 10;
   private static final int FIELD_BYTES = 100;
+  private static final Set<String> FIELD_NAMES = IntStream.range(0, FIELDS).mapToObj(f -> "field" + f)
+      .collect(Collectors.toUnmodifiableSet());
   private static final int BATCH = 200;
   /** The STD bytes a value gains (header, IV, tag): 1 + 12 + 16 in format 2. */
   private static final int STD_FORMAT_2_BYTES = 29;
@@ -119,11 +122,7 @@ public final class WritePathBenchmark {
    */
   static Put sizedRow(long i) {
     Put row = row(i);
-    Set<String> fields = new HashSet<>();
-    for (int f = 0; f < FIELDS; f++) {
-      fields.add("field" + f);
-    }
-    return PaddedRows.padded(row, PaddedRows.detShapedKey(row.getRow(), false), fields, STD_FORMAT_2_BYTES);
+    return PaddedRows.padded(row, PaddedRows.detShapedKey(row.getRow(), false), FIELD_NAMES, STD_FORMAT_2_BYTES);
   }
 
   private static Iterator<Put> rows(LongFunction<Put> rowsOf, int count) {

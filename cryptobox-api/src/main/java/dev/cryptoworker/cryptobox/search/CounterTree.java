@@ -85,11 +85,6 @@ public final class CounterTree {
     return 1 << digitBits;
   }
 
-  /** Levels below the root. */
-  public int levels() {
-    return levels;
-  }
-
   /**
    * Whether a node {@code height} levels of bits above the leaves (it reaches 2^height leaves) is
    * a node of this tree.
