@@ -324,7 +324,8 @@ public final class SecureTable implements Table {
   /**
    * The stored (encrypted) form of {@code put}, exactly what {@link #put(Put)} would write, for
    * tools that write HFiles and load them with HBase's bulk-load tool. Cell timestamps are kept as
-   * given ({@code HConstants.LATEST_TIMESTAMP} unless set): an HFile writer must set them.
+   * given ({@code HConstants.LATEST_TIMESTAMP} unless set): an HFile writer must set them. The Put
+   * and its cells are new, so the writer may stamp them in place.
    *
    * @throws UnsupportedSecureOperationException for SSE columns (their index entries are numbered
    *     by counters in HBase and kept by the region that holds the row) or a table whose rows are

@@ -4,6 +4,7 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -11,6 +12,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -47,9 +52,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Rows are taken {@link #rowsPerRound} at a time (default {@value #DEFAULT_ROWS_PER_ROUND}):
  * each round is sorted in memory, written and loaded before the next is read. Within a round, a
  * later put of the same cell wins, as with successive puts; cells without a timestamp get the
- * round's time. The staging directory must be on the cluster's filesystem (the region servers move
- * the files from there); its files are gone once loaded. SSE columns are refused (their index
- * lives in the regions and is fed by writes).
+ * round's time. A round's rows are encrypted by {@link #encodeThreads} threads (default: one per
+ * processor), in contiguous slices whose cells keep the rows' order. The staging directory must be
+ * on the cluster's filesystem (the region servers move the files from there); its files are gone
+ * once loaded. SSE columns are refused (their index lives in the regions and is fed by writes).
  */
 public final class SecureBulkLoad {
   /** Rows encrypted, sorted and loaded per round unless set. */
@@ -63,12 +69,16 @@ public final class SecureBulkLoad {
 
   private final Table table;
   private final Encoder encoder;
+  /** Whether the encoder's cells are new, so their timestamps may be set in place, or the caller's. */
+  private final boolean encoderCellsAreNew;
   private final Path staging;
   private int rowsPerRound = DEFAULT_ROWS_PER_ROUND;
+  private int encodeThreads = Runtime.getRuntime().availableProcessors();
 
-  private SecureBulkLoad(Table table, Encoder encoder, Path staging) {
+  private SecureBulkLoad(Table table, Encoder encoder, boolean encoderCellsAreNew, Path staging) {
     this.table = Objects.requireNonNull(table, "table");
     this.encoder = encoder;
+    this.encoderCellsAreNew = encoderCellsAreNew;
     this.staging = Objects.requireNonNull(staging, "stagingDirectory");
   }
 
@@ -78,7 +88,7 @@ public final class SecureBulkLoad {
    */
   public static SecureBulkLoad into(SecureTable table, Path stagingDirectory) throws UnsupportedSecureOperationException {
     table.requireCapability(LayoutCapability.BULK_LOAD, "a bulk load");
-    return new SecureBulkLoad(table, table::encodeForBulkLoad, stagingDirectory);
+    return new SecureBulkLoad(table, table::encodeForBulkLoad, true, stagingDirectory);
   }
 
   /**
@@ -86,7 +96,7 @@ public final class SecureBulkLoad {
    * given. For plain tables beside secure ones, and for baselines that measure what protection costs.
    */
   public static SecureBulkLoad intoUnprotected(Table table, Path stagingDirectory) {
-    return new SecureBulkLoad(table, put -> put, stagingDirectory);
+    return new SecureBulkLoad(table, put -> put, false, stagingDirectory);
   }
 
   /** Rows per round (memory: every stored cell of a round is held at once). */
@@ -95,6 +105,18 @@ public final class SecureBulkLoad {
       throw new IllegalArgumentException("rowsPerRound must be at least 1, got " + rows);
     }
     this.rowsPerRound = rows;
+    return this;
+  }
+
+  /**
+   * Threads that encrypt each round's rows (default: one per processor). Encryption is most of a
+   * secure bulk load's client time, and the cluster waits while a round is encrypted.
+   */
+  public SecureBulkLoad encodeThreads(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("encodeThreads must be at least 1, got " + threads);
+    }
+    this.encodeThreads = threads;
     return this;
   }
 
@@ -120,30 +142,40 @@ public final class SecureBulkLoad {
       regionStarts = locator.getStartKeys();
     }
     Report total = new Report(0, 0, 0, 0, 0, 0, 0, 0);
-    while (rows.hasNext()) {
-      total = add(total, round(rows, conf, fs, descriptor, regionStarts));
+    ExecutorService encoders = Executors.newFixedThreadPool(encodeThreads, runnable -> {
+      Thread t = new Thread(runnable, "secure-bulk-load-encoder");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      while (rows.hasNext()) {
+        total = add(total, round(rows, conf, fs, descriptor, regionStarts, encoders));
+      }
+    } finally {
+      encoders.shutdownNow();
     }
     return total;
   }
 
   private Report round(Iterator<Put> rows, Configuration conf, FileSystem fs, TableDescriptor descriptor,
-      byte[][] regionStarts) throws IOException {
+      byte[][] regionStarts, ExecutorService encoders) throws IOException {
     long started = System.nanoTime();
     long timestamp = System.currentTimeMillis();
+    byte[] stamp = Bytes.toBytes(timestamp);
+    List<Put> logical = new ArrayList<>();
+    while (logical.size() < rowsPerRound && rows.hasNext()) {
+      logical.add(rows.next());
+    }
     Map<byte[], List<Cell>> byFamily = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    long count = 0;
-    while (count < rowsPerRound && rows.hasNext()) {
-      Put stored = encoder.encode(rows.next());
-      count++;
+    for (Put stored : encodeAll(logical, encoders)) {
       for (Map.Entry<byte[], List<Cell>> family : stored.getFamilyCellMap().entrySet()) {
         List<Cell> cells = byFamily.computeIfAbsent(family.getKey(), f -> new ArrayList<>());
         for (Cell cell : family.getValue()) {
-          long ts = cell.getTimestamp() == HConstants.LATEST_TIMESTAMP ? timestamp : cell.getTimestamp();
-          cells.add(new KeyValue(stored.getRow(), family.getKey(), CellUtil.cloneQualifier(cell), ts,
-              KeyValue.Type.Put, CellUtil.cloneValue(cell)));
+          cells.add(stamped(stored.getRow(), family.getKey(), cell, timestamp, stamp));
         }
       }
     }
+    long count = logical.size();
     long encoded = System.nanoTime();
     Path dir = new Path(staging, "round-" + UUID.randomUUID());
     Map<byte[], List<Path>> files = new TreeMap<>(Bytes.BYTES_COMPARATOR);
@@ -172,6 +204,55 @@ public final class SecureBulkLoad {
     } finally {
       fs.delete(dir, true);
     }
+  }
+
+  /** A stored put's cell with the round's time if it has none: the cell itself if it is new, else a copy. */
+  private KeyValue stamped(byte[] row, byte[] family, Cell cell, long timestamp, byte[] stamp) {
+    if (encoderCellsAreNew && cell instanceof KeyValue kv && cell.getType() == Cell.Type.Put) {
+      kv.updateLatestStamp(stamp);
+      return kv;
+    }
+    long ts = cell.getTimestamp() == HConstants.LATEST_TIMESTAMP ? timestamp : cell.getTimestamp();
+    return new KeyValue(row, family, CellUtil.cloneQualifier(cell), ts, KeyValue.Type.Put, CellUtil.cloneValue(cell));
+  }
+
+  /**
+   * The stored form of each of {@code logical}, in order, encoded by {@link #encodeThreads} threads
+   * in contiguous slices; the first failure (by position) is thrown.
+   */
+  private Put[] encodeAll(List<Put> logical, ExecutorService encoders) throws IOException {
+    Put[] stored = new Put[logical.size()];
+    int slices = Math.min(encodeThreads, Math.max(1, logical.size() / 1_000));
+    List<Future<Void>> work = new ArrayList<>(slices);
+    for (int slice = 0; slice < slices; slice++) {
+      int from = (int) ((long) logical.size() * slice / slices);
+      int to = (int) ((long) logical.size() * (slice + 1) / slices);
+      work.add(encoders.submit(() -> {
+        for (int i = from; i < to; i++) {
+          stored[i] = encoder.encode(logical.get(i));
+        }
+        return null;
+      }));
+    }
+    try {
+      for (Future<Void> slice : work) {
+        slice.get();
+      }
+    } catch (InterruptedException e) {
+      work.forEach(w -> w.cancel(true));
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while encrypting a bulk load's rows");
+    } catch (ExecutionException e) {
+      work.forEach(w -> w.cancel(true));
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException("encrypting a bulk load's rows failed", e.getCause());
+    }
+    return stored;
   }
 
   /** {@code cells} sorted by stored key; of cells with equal keys, the one added last. */

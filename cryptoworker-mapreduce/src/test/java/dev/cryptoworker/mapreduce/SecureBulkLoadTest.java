@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
@@ -192,6 +193,23 @@ class SecureBulkLoadTest {
       SecureBulkLoad.into(table, staging()).load(puts.iterator());
       Result r = table.get(new Get(row));
       assertEquals("second", Bytes.toString(r.getValue(ID, Bytes.toBytes("name"))));
+      // Encrypted by four threads in slices of 1,000 rows: each row's later put is in a later slice.
+      int rows = 2_000;
+      List<Put> twice = new ArrayList<>();
+      for (String value : List.of("early", "late")) {
+        for (int i = 0; i < rows; i++) {
+          twice.add(new Put(Bytes.toBytes("d" + i)).addColumn(ID, Bytes.toBytes("name"), Bytes.toBytes(value + i)));
+        }
+      }
+      SecureBulkLoad.into(table, staging()).encodeThreads(4).load(twice.iterator());
+      List<Get> gets = new ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        gets.add(new Get(Bytes.toBytes("d" + i)));
+      }
+      Result[] loaded = table.get(gets);
+      for (int i = 0; i < rows; i++) {
+        assertEquals("late" + i, Bytes.toString(loaded[i].getValue(ID, Bytes.toBytes("name"))), "row d" + i);
+      }
     }
   }
 
@@ -227,6 +245,11 @@ class SecureBulkLoadTest {
     assertEquals(1000, raw.size());
     for (Put p : puts) {
       MapReduceFixture.assertSameCells(p, raw.get(p.getRow()));
+      // The caller's cells are theirs: the load stamps copies, never them.
+      for (Cell cell : p.getFamilyCellMap().get(ID)) {
+        assertEquals(HConstants.LATEST_TIMESTAMP, cell.getTimestamp(), "a caller's cell was stamped");
+      }
+      assertTrue(raw.get(p.getRow()).rawCells()[0].getTimestamp() < HConstants.LATEST_TIMESTAMP);
     }
   }
 

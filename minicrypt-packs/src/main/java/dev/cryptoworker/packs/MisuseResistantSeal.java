@@ -2,8 +2,8 @@ package dev.cryptoworker.packs;
 
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.RandomNonces;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.util.Arrays;
 
 /**
@@ -23,10 +23,12 @@ import java.util.Arrays;
  */
 public final class MisuseResistantSeal implements CryptoBox {
   static final int RANDOM_BYTES = 16;
-  private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(SecureRandom::new);
+  /** The birthday bound of SIV's 128-bit synthetic IV that keeps the advantage under 2^-32. */
+  static final long SEAL_BUDGET = 1L << 48;
 
   private final CryptoBox deterministic;
   private final CryptoBox legacy;
+  private final RandomNonces prefixes = RandomNonces.withBudget(SEAL_BUDGET, "the pack seal key");
 
   private MisuseResistantSeal(CryptoBox deterministic, CryptoBox legacy) {
     this.deterministic = deterministic;
@@ -49,7 +51,7 @@ public final class MisuseResistantSeal implements CryptoBox {
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
     byte[] randomized = new byte[RANDOM_BYTES + plaintext.length];
-    RANDOM.get().nextBytes(randomized);
+    prefixes.fill(randomized, 0, RANDOM_BYTES);
     System.arraycopy(plaintext, 0, randomized, RANDOM_BYTES, plaintext.length);
     try {
       return deterministic.encrypt(randomized, associatedData);

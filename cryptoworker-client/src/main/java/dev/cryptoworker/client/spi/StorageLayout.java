@@ -67,7 +67,10 @@ public interface StorageLayout extends Closeable {
   /** The rows of forward {@code scan} stored in [{@code storedStartRow}, {@code storedStopRow}). */
   SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException;
 
-  /** The stored form of {@code put} for a bulk load (HFiles), refused where a write needs more. */
+  /**
+   * The stored form of {@code put} for a bulk load (HFiles), refused where a write needs more: a new
+   * Put whose cells are new too (a bulk load stamps their timestamps in place).
+   */
   Put encodeForBulkLoad(Put put) throws IOException;
 
   void put(List<Put> puts) throws IOException;

@@ -2,12 +2,12 @@ package dev.cryptoworker.cryptobox.std.internal;
 
 import com.google.crypto.tink.Aead;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.RandomNonces;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
@@ -29,13 +29,14 @@ import javax.crypto.spec.SecretKeySpec;
 public final class AesGcmAead implements Aead {
   private static final int IV_LENGTH = 12;
   private static final int TAG_LENGTH = 16;
-  /** Random IVs; one generator per thread, so threads do not contend for one. */
-  private static final ThreadLocal<SecureRandom> RANDOM = ThreadLocal.withInitial(SecureRandom::new);
+  /** NIST SP 800-38D's limit for random 96-bit IVs under one key. */
+  static final long IV_BUDGET = 1L << 32;
 
   private final SecretKeySpec key;
   private final byte[] prefix;
   private final int header;
   private final ThreadLocal<Cipher> ciphers;
+  private final RandomNonces ivs;
 
   /** Tink's format: the 5-byte TINK prefix. */
   public AesGcmAead(VersionedKey key) throws GeneralSecurityException {
@@ -52,14 +53,15 @@ public final class AesGcmAead implements Aead {
     this.prefix = format.header(key.keyId());
     this.header = prefix.length + IV_LENGTH;
     this.ciphers = ThreadLocalCiphers.of("AES/GCM/NoPadding");
+    this.ivs = RandomNonces.withBudget(IV_BUDGET, "AES-GCM key " + key.keyId());
   }
 
   /** Encrypts under a fresh random 12-byte IV. */
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    byte[] iv = new byte[IV_LENGTH];
-    RANDOM.get().nextBytes(iv);
-    return insecureEncryptWithNonce(iv, plaintext, associatedData);
+    byte[] out = output(plaintext);
+    ivs.fill(out, prefix.length, IV_LENGTH);
+    return seal(out, plaintext, associatedData);
   }
 
   /**
@@ -73,14 +75,25 @@ public final class AesGcmAead implements Aead {
     if (iv.length != IV_LENGTH) {
       throw new GeneralSecurityException("AES-GCM here takes 12-byte IVs, got " + iv.length);
     }
+    byte[] out = output(plaintext);
+    System.arraycopy(iv, 0, out, prefix.length, IV_LENGTH);
+    return seal(out, plaintext, associatedData);
+  }
+
+  /** A ciphertext's array for {@code plaintext}, its key header written. */
+  private byte[] output(byte[] plaintext) throws GeneralSecurityException {
     if (plaintext.length > Integer.MAX_VALUE - header - TAG_LENGTH) {
       throw new GeneralSecurityException("plaintext too long");
     }
     byte[] out = new byte[header + plaintext.length + TAG_LENGTH];
     System.arraycopy(prefix, 0, out, 0, prefix.length);
-    System.arraycopy(iv, 0, out, prefix.length, IV_LENGTH);
+    return out;
+  }
+
+  /** Encrypts into {@code out} under the IV already written there, after the header. */
+  private byte[] seal(byte[] out, byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
     Cipher cipher = ciphers.get();
-    cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, iv));
+    cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, out, prefix.length, IV_LENGTH));
     if (associatedData != null) {
       cipher.updateAAD(associatedData);
     }
