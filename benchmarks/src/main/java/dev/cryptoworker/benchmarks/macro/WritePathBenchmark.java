@@ -61,9 +61,13 @@ public final class WritePathBenchmark {
   private static final int BATCH = 200;
   /** The STD bytes a value gains (header, IV, tag): 1 + 12 + 16 in format 2. */
   private static final int STD_FORMAT_2_BYTES = 29;
+  /** A stored DET row key of an 8-byte key in format 2: a header byte and a 16-byte synthetic IV. */
+  private static final int DET_KEY_BYTES = 17;
   /** A control: plain rows with format 2's stored sizes and order (see {@link PaddedRows}). */
   private static final String SIZED = "sized plain";
-  private static final List<String> SIDES = List.of("plain", "format 1", "format 2", SIZED);
+  /** A control: the same sizes in plain's order, which separates what the bytes cost from what DET's order costs. */
+  private static final String SIZED_IN_ORDER = "sized plain, in order";
+  private static final List<String> SIDES = List.of("plain", "format 1", "format 2", SIZED, SIZED_IN_ORDER);
   private static final String SECURE = """
       table: NAME
       storedFormat: FORMAT
@@ -123,6 +127,13 @@ public final class WritePathBenchmark {
   static Put sizedRow(long i) {
     Put row = row(i);
     return PaddedRows.padded(row, PaddedRows.detShapedKey(row.getRow(), false), FIELD_NAMES, STD_FORMAT_2_BYTES);
+  }
+
+  /** Row {@code i} padded to its stored size in format 2 but in plain order: 9 zero bytes after its key. */
+  static Put sizedRowInOrder(long i) {
+    Put row = row(i);
+    return PaddedRows.padded(row, Bytes.add(row.getRow(), new byte[DET_KEY_BYTES - Long.BYTES]), FIELD_NAMES,
+        STD_FORMAT_2_BYTES);
   }
 
   private static Iterator<Put> rows(LongFunction<Put> rowsOf, int count) {
@@ -208,6 +219,8 @@ public final class WritePathBenchmark {
     for (String method : List.of("put", "bulk")) {
       schemas.put(method + "|plain", TableSchema.parse(PLAIN.replace("NAME", prefix + method + "_plain"), "plain"));
       schemas.put(method + "|" + SIZED, TableSchema.parse(PLAIN.replace("NAME", prefix + method + "_sized"), SIZED));
+      schemas.put(method + "|" + SIZED_IN_ORDER, TableSchema.parse(PLAIN.replace("NAME",
+          prefix + method + "_sized_in_order"), SIZED_IN_ORDER));
       for (String format : List.of("1", "2")) {
         schemas.put(method + "|format " + format, TableSchema.parse(SECURE.replace("NAME", prefix + method
             + "_secure_v" + format).replace("FORMAT", format), "secure format " + format));
@@ -222,7 +235,8 @@ public final class WritePathBenchmark {
     TableName name = TableName.valueOf(schema.tableName());
     String method = key.split("\\|")[0];
     String side = key.split("\\|")[1];
-    boolean plain = side.equals("plain");
+    boolean inOrder = side.equals(SIZED_IN_ORDER);
+    boolean plain = side.equals("plain") || inOrder; // written through a plain table
     boolean sized = side.equals(SIZED);
     secure.createTable(schema, plain ? sequentialSplits(rows, regions)
         : sized ? scatteredSplits(regions) : secure.uniformSplitKeys(name, regions));
@@ -232,7 +246,8 @@ public final class WritePathBenchmark {
     try (SecureTable table = secure.getSecureTable(name);
         Table raw = connection.getTable(name)) {
       long t0 = System.nanoTime();
-      LongFunction<Put> rowsOf = sized ? WritePathBenchmark::sizedRow : WritePathBenchmark::row;
+      LongFunction<Put> rowsOf = sized ? WritePathBenchmark::sizedRow
+          : inOrder ? WritePathBenchmark::sizedRowInOrder : WritePathBenchmark::row;
       if (method.equals("put")) {
         put(plain || sized ? raw : table, rowsOf, rows);
       } else {
@@ -335,6 +350,7 @@ public final class WritePathBenchmark {
         md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2f | %.1f | %.2f | %.0f | %.0f |%n",
             method.equals("put") ? "put, batches of " + BATCH : "bulk load (HFiles)",
             side.equals("plain") ? "plain" : side.equals(SIZED) ? "plain, padded to format 2's sizes and order"
+                : side.equals(SIZED_IN_ORDER) ? "plain, padded to format 2's sizes, in plain order"
                 : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
             l.storedBytes() / 1e6, (double) l.storedBytes() / p.storedBytes(), l.keyBytes(), l.valueBytes()));
         csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", method, side, rows,
@@ -355,7 +371,9 @@ public final class WritePathBenchmark {
         + " and DET as format 2); the control table is plain, its rows padded with zeros to format 2's stored sizes"
         + " (a 17-byte row key: a header byte and 16 bytes of SHA-256 of the key, in pseudorandom order as DET's;"
         + " each value +29 bytes) and pre-split as the secure ones: the ceiling of any encryption storing that many"
-        + " bytes; stored bytes after flush and major compaction (no"
+        + " bytes in that order; the in-order control pads the same way but keeps plain's order (9 zero bytes after"
+        + " the 8-byte key) and plain's splits: the ceiling of an encryption of that size that kept the keys' order,"
+        + " as OPE does; stored bytes after flush and major compaction (no"
         + " family compression or block encoding). HBase %s as separate processes (ZooKeeper, 1 master,"
         + " 2 region servers). %s. Arguments: %s%n",
         rows, FIELDS, FIELD_BYTES, regions, BATCH, SecureBulkLoad.DEFAULT_ROWS_PER_ROUND, VersionInfo.getVersion(),
