@@ -1,8 +1,13 @@
 package dev.cryptoworker.cryptobox;
 
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,33 +21,51 @@ import java.util.concurrent.atomic.AtomicLong;
  * two). A thread's own DRBG takes 35 ns per IV and shares nothing. The buffered bytes are nonces not
  * yet used: nonces are public and need only be unique, so holding them is no secret.
  *
- * <p>The count is per key object, so per process: clients in other processes using the same key
- * draw from the same budget without this count seeing them. Rotate keys well before any budget.
+ * <p>{@link #forKey} counts per key and process, however many boxes use the key; {@link
+ * #withBudget} counts for one owner. Clients in other processes using the same key draw from the
+ * same budget without this count seeing them: rotate keys well before any budget.
  */
 public final class RandomNonces {
   /** Bytes drawn from a thread's DRBG at once (100 AES-GCM IVs). */
   static final int DRAW_BYTES = 1_200;
 
   private static final ThreadLocal<Draws> DRAWS = ThreadLocal.withInitial(Draws::new);
+  /** The process's count per key, by a one-way fingerprint of the key (keys are few: one per column and version). */
+  private static final Map<String, AtomicLong> PER_KEY = new ConcurrentHashMap<>();
+  private static final byte[] FINGERPRINT_DOMAIN = "cryptoworker nonce budget v1".getBytes(StandardCharsets.UTF_8);
 
   private final long budget;
   private final String owner;
-  private final AtomicLong used = new AtomicLong();
+  private final AtomicLong used;
 
-  private RandomNonces(long budget, String owner) {
+  private RandomNonces(long budget, String owner, AtomicLong used) {
     if (budget < 1) {
       throw new IllegalArgumentException("a nonce budget must be at least 1, got " + budget);
     }
     this.budget = budget;
     this.owner = owner;
+    this.used = used;
   }
 
   /**
-   * Nonces for the key {@code owner} names (for messages: never key material), refused after
+   * Nonces counted for {@code owner} alone (named in messages: never key material), refused after
    * {@code budget} of them.
    */
   public static RandomNonces withBudget(long budget, String owner) {
-    return new RandomNonces(budget, owner);
+    return new RandomNonces(budget, owner, new AtomicLong());
+  }
+
+  /**
+   * Nonces for {@code key}, counted with every other use of the same key in this process and
+   * refused after {@code budget} of them; {@code owner} names the key in messages.
+   */
+  public static RandomNonces forKey(SecretKeyBytes key, long budget, String owner) throws GeneralSecurityException {
+    String fingerprint = key.withCopy(SecretKeyAccess.insecure(), raw -> {
+      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+      sha256.update(FINGERPRINT_DOMAIN);
+      return HexFormat.of().formatHex(sha256.digest(raw));
+    });
+    return new RandomNonces(budget, owner, PER_KEY.computeIfAbsent(fingerprint, f -> new AtomicLong()));
   }
 
   /**
@@ -59,7 +82,7 @@ public final class RandomNonces {
     DRAWS.get().take(out, offset, length);
   }
 
-  /** Nonces drawn so far for this key. */
+  /** Nonces drawn so far under this count. */
   public long used() {
     return used.get();
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -63,6 +64,26 @@ class RandomNoncesTest {
       assertTrue(e.getMessage().startsWith("AES-GCM key 7 has used its budget of 3 random nonces"), e.getMessage());
     }
     assertEquals(3, nonces.used(), "refusals do not count");
+  }
+
+  @Test
+  void countsEveryUseOfAKeyInTheProcessTogether() throws GeneralSecurityException {
+    byte[] raw = new byte[32];
+    new SecureRandom().nextBytes(raw);
+    SecretKeyBytes key = SecretKeyBytes.copyOf(raw, SecretKeyAccess.insecure());
+    raw[0] ^= 1;
+    SecretKeyBytes other = SecretKeyBytes.copyOf(raw, SecretKeyAccess.insecure());
+    RandomNonces first = RandomNonces.forKey(key, 3, "key 1");
+    RandomNonces second = RandomNonces.forKey(key, 3, "key 1");
+    RandomNonces otherKey = RandomNonces.forKey(other, 3, "key 2");
+    byte[] iv = new byte[IV];
+    first.fill(iv, 0, IV);
+    first.fill(iv, 0, IV);
+    second.fill(iv, 0, IV);
+    assertEquals(3, first.used());
+    assertThrows(GeneralSecurityException.class, () -> second.fill(iv, 0, IV), "the key's budget is spent");
+    otherKey.fill(iv, 0, IV);
+    assertEquals(1, otherKey.used(), "another key has its own count");
   }
 
   @Test

@@ -53,7 +53,7 @@ public final class AesGcmAead implements Aead {
     this.prefix = format.header(key.keyId());
     this.header = prefix.length + IV_LENGTH;
     this.ciphers = ThreadLocalCiphers.of("AES/GCM/NoPadding");
-    this.ivs = RandomNonces.withBudget(IV_BUDGET, "AES-GCM key " + key.keyId());
+    this.ivs = RandomNonces.forKey(key.key(), IV_BUDGET, "AES-GCM key " + key.keyId());
   }
 
   /** Encrypts under a fresh random 12-byte IV. */
