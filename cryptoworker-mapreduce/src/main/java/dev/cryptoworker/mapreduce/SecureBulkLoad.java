@@ -52,8 +52,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Rows are taken {@link #rowsPerRound} at a time (default {@value #DEFAULT_ROWS_PER_ROUND}):
  * each round is sorted in memory, written and loaded before the next is read. Within a round, a
  * later put of the same cell wins, as with successive puts; cells without a timestamp get the
- * round's time. A round's rows are encrypted by {@link #encodeThreads} threads (default: one per
- * processor), in contiguous slices whose cells keep the rows' order. The staging directory must be
+ * round's time. A round is encrypted, sorted and written by {@link #threads} threads (default: one
+ * per processor): rows in contiguous slices whose cells keep the rows' order, then each region's
+ * cells sorted and written to its HFile apart from the others'. The staging directory must be
  * on the cluster's filesystem (the region servers move the files from there); its files are gone
  * once loaded. SSE columns are refused (their index lives in the regions and is fed by writes).
  */
@@ -73,7 +74,7 @@ public final class SecureBulkLoad {
   private final boolean encoderCellsAreNew;
   private final Path staging;
   private int rowsPerRound = DEFAULT_ROWS_PER_ROUND;
-  private int encodeThreads = Runtime.getRuntime().availableProcessors();
+  private int threads = Runtime.getRuntime().availableProcessors();
 
   private SecureBulkLoad(Table table, Encoder encoder, boolean encoderCellsAreNew, Path staging) {
     this.table = Objects.requireNonNull(table, "table");
@@ -99,7 +100,7 @@ public final class SecureBulkLoad {
     return new SecureBulkLoad(table, put -> put, false, stagingDirectory);
   }
 
-  /** Rows per round (memory: every stored cell of a round is held at once). */
+  /** Rows per round (memory: a round's rows and every stored cell of them are held at once). */
   public SecureBulkLoad rowsPerRound(int rows) {
     if (rows < 1) {
       throw new IllegalArgumentException("rowsPerRound must be at least 1, got " + rows);
@@ -109,14 +110,14 @@ public final class SecureBulkLoad {
   }
 
   /**
-   * Threads that encrypt each round's rows (default: one per processor). Encryption is most of a
-   * secure bulk load's client time, and the cluster waits while a round is encrypted.
+   * Threads that encrypt, sort and write each round (default: one per processor): the client's
+   * work, while the cluster waits for the round's files.
    */
-  public SecureBulkLoad encodeThreads(int threads) {
+  public SecureBulkLoad threads(int threads) {
     if (threads < 1) {
-      throw new IllegalArgumentException("encodeThreads must be at least 1, got " + threads);
+      throw new IllegalArgumentException("threads must be at least 1, got " + threads);
     }
-    this.encodeThreads = threads;
+    this.threads = threads;
     return this;
   }
 
@@ -142,23 +143,23 @@ public final class SecureBulkLoad {
       regionStarts = locator.getStartKeys();
     }
     Report total = new Report(0, 0, 0, 0, 0, 0, 0, 0);
-    ExecutorService encoders = Executors.newFixedThreadPool(encodeThreads, runnable -> {
-      Thread t = new Thread(runnable, "secure-bulk-load-encoder");
+    ExecutorService workers = Executors.newFixedThreadPool(threads, runnable -> {
+      Thread t = new Thread(runnable, "secure-bulk-load-worker");
       t.setDaemon(true);
       return t;
     });
     try {
       while (rows.hasNext()) {
-        total = add(total, round(rows, conf, fs, descriptor, regionStarts, encoders));
+        total = add(total, round(rows, conf, fs, descriptor, regionStarts, workers));
       }
     } finally {
-      encoders.shutdownNow();
+      workers.shutdownNow();
     }
     return total;
   }
 
   private Report round(Iterator<Put> rows, Configuration conf, FileSystem fs, TableDescriptor descriptor,
-      byte[][] regionStarts, ExecutorService encoders) throws IOException {
+      byte[][] regionStarts, ExecutorService workers) throws IOException {
     long started = System.nanoTime();
     long timestamp = System.currentTimeMillis();
     byte[] stamp = Bytes.toBytes(timestamp);
@@ -166,44 +167,59 @@ public final class SecureBulkLoad {
     while (logical.size() < rowsPerRound && rows.hasNext()) {
       logical.add(rows.next());
     }
-    Map<byte[], List<Cell>> byFamily = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    for (Put stored : encodeAll(logical, encoders)) {
+    long count = logical.size();
+    // Per family, per region: each region's cells are sorted and written apart, on the workers.
+    Map<byte[], List<List<Cell>>> byFamily = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    for (Put stored : encodeAll(logical, workers)) {
+      int region = regionOf(regionStarts, stored.getRow());
       for (Map.Entry<byte[], List<Cell>> family : stored.getFamilyCellMap().entrySet()) {
-        List<Cell> cells = byFamily.computeIfAbsent(family.getKey(), f -> new ArrayList<>());
+        List<Cell> cells = byFamily.computeIfAbsent(family.getKey(), f -> perRegion(regionStarts.length)).get(region);
         for (Cell cell : family.getValue()) {
           cells.add(stamped(stored.getRow(), family.getKey(), cell, timestamp, stamp));
         }
       }
     }
-    long count = logical.size();
+    logical.clear();
     long encoded = System.nanoTime();
     Path dir = new Path(staging, "round-" + UUID.randomUUID());
-    Map<byte[], List<Path>> files = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    long cells = 0;
-    long bytes = 0;
-    int hfiles = 0;
     try {
-      for (Map.Entry<byte[], List<Cell>> family : byFamily.entrySet()) {
-        List<Cell> sorted = lastOfEach(family.getValue());
-        cells += sorted.size();
+      List<Future<Written>> writes = new ArrayList<>();
+      for (Map.Entry<byte[], List<List<Cell>>> family : byFamily.entrySet()) {
         ColumnFamilyDescriptor cf = descriptor.getColumnFamily(family.getKey());
-        List<Path> written = writeHFiles(conf, fs, new Path(dir, Bytes.toString(family.getKey())), cf, sorted,
-            regionStarts, timestamp);
-        for (Path p : written) {
-          bytes += fs.getFileStatus(p).getLen();
+        Path familyDir = new Path(dir, Bytes.toString(family.getKey()));
+        for (int region = 0; region < regionStarts.length; region++) {
+          List<Cell> cells = family.getValue().get(region);
+          if (!cells.isEmpty()) {
+            Path file = new Path(familyDir, "region-" + region);
+            writes.add(workers.submit(() -> writeHFile(conf, fs, file, cf, lastOfEach(cells), timestamp)));
+          }
         }
-        hfiles += written.size();
-        files.put(family.getKey(), written);
+      }
+      Map<byte[], List<Path>> files = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      long cells = 0;
+      long bytes = 0;
+      for (Written w : awaitAll(writes, "writing a bulk load's HFiles")) {
+        files.computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
+        cells += w.cells();
+        bytes += w.bytes();
       }
       long wrote = System.nanoTime();
       if (!files.isEmpty()) {
         BulkLoadHFiles.create(conf).bulkLoad(table.getName(), files);
       }
       long loaded = System.nanoTime();
-      return new Report(count, cells, hfiles, bytes, 1, encoded - started, wrote - encoded, loaded - wrote);
+      return new Report(count, cells, writes.size(), bytes, 1, encoded - started, wrote - encoded, loaded - wrote);
     } finally {
       fs.delete(dir, true);
     }
+  }
+
+  private static List<List<Cell>> perRegion(int regions) {
+    List<List<Cell>> out = new ArrayList<>(regions);
+    for (int i = 0; i < regions; i++) {
+      out.add(new ArrayList<>());
+    }
+    return out;
   }
 
   /** A stored put's cell with the round's time if it has none: the cell itself if it is new, else a copy. */
@@ -216,43 +232,56 @@ public final class SecureBulkLoad {
     return new KeyValue(row, family, CellUtil.cloneQualifier(cell), ts, KeyValue.Type.Put, CellUtil.cloneValue(cell));
   }
 
-  /**
-   * The stored form of each of {@code logical}, in order, encoded by {@link #encodeThreads} threads
-   * in contiguous slices; the first failure (by position) is thrown.
-   */
-  private Put[] encodeAll(List<Put> logical, ExecutorService encoders) throws IOException {
-    Put[] stored = new Put[logical.size()];
-    int slices = Math.min(encodeThreads, Math.max(1, logical.size() / 1_000));
-    List<Future<Void>> work = new ArrayList<>(slices);
+  /** The stored form of each of {@code logical}, in order, encoded by the workers in contiguous slices. */
+  private List<Put> encodeAll(List<Put> logical, ExecutorService workers) throws IOException {
+    int slices = Math.min(threads, Math.max(1, logical.size() / 1_000));
+    List<Future<List<Put>>> work = new ArrayList<>(slices);
     for (int slice = 0; slice < slices; slice++) {
-      int from = (int) ((long) logical.size() * slice / slices);
-      int to = (int) ((long) logical.size() * (slice + 1) / slices);
-      work.add(encoders.submit(() -> {
-        for (int i = from; i < to; i++) {
-          stored[i] = encoder.encode(logical.get(i));
+      List<Put> mine = logical.subList((int) ((long) logical.size() * slice / slices),
+          (int) ((long) logical.size() * (slice + 1) / slices));
+      work.add(workers.submit(() -> {
+        List<Put> stored = new ArrayList<>(mine.size());
+        for (Put put : mine) {
+          stored.add(encoder.encode(put));
         }
-        return null;
+        return stored;
       }));
     }
-    try {
-      for (Future<Void> slice : work) {
-        slice.get();
-      }
-    } catch (InterruptedException e) {
-      work.forEach(w -> w.cancel(true));
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while encrypting a bulk load's rows");
-    } catch (ExecutionException e) {
-      work.forEach(w -> w.cancel(true));
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IOException("encrypting a bulk load's rows failed", e.getCause());
+    List<Put> out = new ArrayList<>(logical.size());
+    for (List<Put> slice : awaitAll(work, "encrypting a bulk load's rows")) {
+      out.addAll(slice);
     }
-    return stored;
+    return out;
+  }
+
+  /**
+   * The results of {@code work}, in order, once all of it has ended (so nothing still writes into a
+   * staging directory about to be deleted); the first failure by position is thrown.
+   */
+  private static <T> List<T> awaitAll(List<Future<T>> work, String what) throws IOException {
+    List<T> out = new ArrayList<>(work.size());
+    Throwable failed = null;
+    for (Future<T> f : work) {
+      try {
+        out.add(f.get());
+      } catch (InterruptedException e) {
+        work.forEach(w -> w.cancel(true));
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while " + what);
+      } catch (ExecutionException e) {
+        failed = failed == null ? e.getCause() : failed;
+      }
+    }
+    if (failed instanceof IOException io) {
+      throw io;
+    }
+    if (failed instanceof RuntimeException r) {
+      throw r;
+    }
+    if (failed != null) {
+      throw new IOException(what + " failed", failed);
+    }
+    return out;
   }
 
   /** {@code cells} sorted by stored key; of cells with equal keys, the one added last. */
@@ -269,47 +298,37 @@ public final class SecureBulkLoad {
     return out;
   }
 
-  /** Writes sorted {@code cells} of one family into one HFile per region they fall in. */
-  private static List<Path> writeHFiles(Configuration conf, FileSystem fs, Path familyDir, ColumnFamilyDescriptor cf,
-      List<Cell> cells, byte[][] regionStarts, long timestamp) throws IOException {
-    List<Path> out = new ArrayList<>();
-    StoreFileWriter writer = null;
-    int region = -1;
+  /** One HFile written: its family, path, cells and bytes. */
+  private record Written(byte[] family, Path file, long cells, long bytes) {}
+
+  /** Writes the sorted {@code cells} of one family and region into one HFile. */
+  private static Written writeHFile(Configuration conf, FileSystem fs, Path file, ColumnFamilyDescriptor cf,
+      List<Cell> cells, long timestamp) throws IOException {
+    StoreFileWriter writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
+        .withFilePath(file)
+        .withBloomType(cf.getBloomFilterType())
+        .withFileContext(new HFileContextBuilder()
+            .withCompression(cf.getCompressionType())
+            .withDataBlockEncoding(cf.getDataBlockEncoding())
+            .withBlockSize(cf.getBlocksize())
+            .withColumnFamily(cf.getName())
+            .withIncludesTags(true)
+            .withCreateTime(timestamp)
+            .build())
+        .build();
+    boolean closed = false;
     try {
       for (Cell cell : cells) {
-        int cellRegion = regionOf(regionStarts, cell);
-        if (cellRegion != region) {
-          if (writer != null) {
-            close(writer, timestamp);
-          }
-          region = cellRegion;
-          Path file = new Path(familyDir, "region-" + region);
-          writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
-              .withFilePath(file)
-              .withBloomType(cf.getBloomFilterType())
-              .withFileContext(new HFileContextBuilder()
-                  .withCompression(cf.getCompressionType())
-                  .withDataBlockEncoding(cf.getDataBlockEncoding())
-                  .withBlockSize(cf.getBlocksize())
-                  .withColumnFamily(cf.getName())
-                  .withIncludesTags(true)
-                  .withCreateTime(timestamp)
-                  .build())
-              .build();
-          out.add(file);
-        }
         writer.append(cell);
       }
-      if (writer != null) {
-        close(writer, timestamp);
-        writer = null;
-      }
+      close(writer, timestamp);
+      closed = true;
     } finally {
-      if (writer != null) {
+      if (!closed) {
         writer.close();
       }
     }
-    return out;
+    return new Written(cf.getName(), file, cells.size(), fs.getFileStatus(file).getLen());
   }
 
   private static void close(StoreFileWriter writer, long timestamp) throws IOException {
@@ -320,14 +339,13 @@ public final class SecureBulkLoad {
     writer.close();
   }
 
-  /** Index of the region whose start key is the largest at or below the cell's row. */
-  private static int regionOf(byte[][] regionStarts, Cell cell) {
+  /** Index of the region whose start key is the largest at or below {@code row}. */
+  private static int regionOf(byte[][] regionStarts, byte[] row) {
     int lo = 0;
     int hi = regionStarts.length - 1;
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
-      if (Bytes.compareTo(regionStarts[mid], 0, regionStarts[mid].length, cell.getRowArray(), cell.getRowOffset(),
-          cell.getRowLength()) <= 0) {
+      if (Bytes.compareTo(regionStarts[mid], row) <= 0) {
         lo = mid;
       } else {
         hi = mid - 1;

@@ -201,7 +201,7 @@ class SecureBulkLoadTest {
           twice.add(new Put(Bytes.toBytes("d" + i)).addColumn(ID, Bytes.toBytes("name"), Bytes.toBytes(value + i)));
         }
       }
-      SecureBulkLoad.into(table, staging()).encodeThreads(4).load(twice.iterator());
+      SecureBulkLoad.into(table, staging()).threads(4).load(twice.iterator());
       List<Get> gets = new ArrayList<>();
       for (int i = 0; i < rows; i++) {
         gets.add(new Get(Bytes.toBytes("d" + i)));
