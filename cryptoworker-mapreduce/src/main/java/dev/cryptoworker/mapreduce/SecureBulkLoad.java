@@ -5,7 +5,9 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -53,14 +55,18 @@ import org.apache.hadoop.hbase.util.Bytes;
  * each round is sorted in memory, written and loaded before the next is read. Within a round, a
  * later put of the same cell wins, as with successive puts; cells without a timestamp get the
  * round's time. A round is encrypted, sorted and written by {@link #threads} threads (default: one
- * per processor): rows in contiguous slices whose cells keep the rows' order, then each region's
- * cells sorted and written to its HFile apart from the others'. The staging directory must be
+ * per processor): rows in chunks of 1,000, kept in the order read, then each region's rows sorted
+ * and written to its HFiles apart from the others'. The staging directory must be
  * on the cluster's filesystem (the region servers move the files from there); its files are gone
  * once loaded. SSE columns are refused (their index lives in the regions and is fed by writes).
  */
 public final class SecureBulkLoad {
   /** Rows encrypted, sorted and loaded per round unless set. */
   public static final int DEFAULT_ROWS_PER_ROUND = 100_000;
+
+  /** Rows a worker encrypts at a time. */
+  private static final int CHUNK_ROWS = 1_000;
+  private static final String ENCRYPTING = "encrypting a bulk load's rows";
 
   /** Turns a logical row into the stored one. */
   @FunctionalInterface
@@ -163,20 +169,17 @@ public final class SecureBulkLoad {
     long started = System.nanoTime();
     long timestamp = System.currentTimeMillis();
     byte[] stamp = Bytes.toBytes(timestamp);
-    List<Put> logical = new ArrayList<>();
-    while (logical.size() < rowsPerRound && rows.hasNext()) {
-      logical.add(rows.next());
-    }
-    long count = logical.size();
+    List<Put> round = encodeRound(rows, workers);
+    long count = round.size();
     // Per region: each region's rows are sorted and written apart, on the workers.
     List<List<Put>> byRegion = new ArrayList<>(regionStarts.length);
     for (int i = 0; i < regionStarts.length; i++) {
       byRegion.add(new ArrayList<>());
     }
-    for (Put stored : encodeAll(logical, workers)) {
+    for (Put stored : round) {
       byRegion.get(regionOf(regionStarts, stored.getRow())).add(stored);
     }
-    logical.clear();
+    round.clear();
     long encoded = System.nanoTime();
     Path dir = new Path(staging, "round-" + UUID.randomUUID());
     try {
@@ -268,26 +271,46 @@ public final class SecureBulkLoad {
     return new KeyValue(row, family, CellUtil.cloneQualifier(cell), ts, KeyValue.Type.Put, CellUtil.cloneValue(cell));
   }
 
-  /** The stored form of each of {@code logical}, in order, encoded by the workers in contiguous slices. */
-  private List<Put> encodeAll(List<Put> logical, ExecutorService workers) throws IOException {
-    int slices = Math.min(threads, Math.max(1, logical.size() / 1_000));
-    List<Future<List<Put>>> work = new ArrayList<>(slices);
-    for (int slice = 0; slice < slices; slice++) {
-      List<Put> mine = logical.subList((int) ((long) logical.size() * slice / slices),
-          (int) ((long) logical.size() * (slice + 1) / slices));
-      work.add(workers.submit(() -> {
-        List<Put> stored = new ArrayList<>(mine.size());
-        for (Put put : mine) {
-          stored.add(encoder.encode(put));
+  /**
+   * The stored form of the round's next rows, in order. Rows are read in chunks of {@value
+   * #CHUNK_ROWS}, each encrypted by a worker, a few chunks in flight: a chunk's logical rows are
+   * dropped once encrypted, so only the round's stored rows stay in memory (holding both made young
+   * collections copy twice as much).
+   */
+  private List<Put> encodeRound(Iterator<Put> rows, ExecutorService workers) throws IOException {
+    List<Put> stored = new ArrayList<>();
+    Deque<Future<List<Put>>> inFlight = new ArrayDeque<>();
+    int read = 0;
+    while (read < rowsPerRound && rows.hasNext()) {
+      List<Put> chunk = new ArrayList<>(CHUNK_ROWS);
+      while (chunk.size() < CHUNK_ROWS && read < rowsPerRound && rows.hasNext()) {
+        chunk.add(rows.next());
+        read++;
+      }
+      inFlight.add(workers.submit(() -> {
+        List<Put> out = new ArrayList<>(chunk.size());
+        for (Put put : chunk) {
+          out.add(encoder.encode(put));
         }
-        return stored;
+        return out;
       }));
+      if (inFlight.size() > 2 * threads) {
+        try {
+          stored.addAll(awaitAll(List.of(inFlight.poll()), ENCRYPTING).get(0));
+        } catch (IOException | RuntimeException e) {
+          try {
+            awaitAll(new ArrayList<>(inFlight), ENCRYPTING); // nothing left running behind the failure
+          } catch (IOException | RuntimeException later) {
+            e.addSuppressed(later);
+          }
+          throw e;
+        }
+      }
     }
-    List<Put> out = new ArrayList<>(logical.size());
-    for (List<Put> slice : awaitAll(work, "encrypting a bulk load's rows")) {
-      out.addAll(slice);
+    for (List<Put> chunk : awaitAll(new ArrayList<>(inFlight), ENCRYPTING)) {
+      stored.addAll(chunk);
     }
-    return out;
+    return stored;
   }
 
   /**

@@ -193,7 +193,7 @@ class SecureBulkLoadTest {
       SecureBulkLoad.into(table, staging()).load(puts.iterator());
       Result r = table.get(new Get(row));
       assertEquals("second", Bytes.toString(r.getValue(ID, Bytes.toBytes("name"))));
-      // Encrypted by four threads in slices of 1,000 rows: each row's later put is in a later slice.
+      // Encrypted by four threads in chunks of 1,000 rows: each row's later put is in a later chunk.
       int rows = 2_000;
       List<Put> twice = new ArrayList<>();
       for (String value : List.of("early", "late")) {
