@@ -66,7 +66,7 @@ public final class WritePathBenchmark {
   /** A control: plain rows with format 2's stored sizes and order (see {@link PaddedRows}). */
   private static final String SIZED = "sized plain";
   /** A control: the same sizes in plain's order, which separates what the bytes cost from what DET's order costs. */
-  private static final String SIZED_IN_ORDER = "sized plain, in order";
+  private static final String SIZED_IN_ORDER = "sized plain in order"; // no comma: a CSV field
   private static final List<String> SIDES = List.of("plain", "format 1", "format 2", SIZED, SIZED_IN_ORDER);
   private static final String SECURE = """
       table: NAME
