@@ -239,8 +239,14 @@ public final class SecureBulkLoad {
         for (Map.Entry<byte[], List<Cell>> family : row.entrySet()) {
           HFileOfFamily writer = writers.get(family.getKey());
           if (writer == null) {
-            writer = new HFileOfFamily(conf, fs, new Path(new Path(dir, Bytes.toString(family.getKey())), file),
-                descriptor.getColumnFamily(family.getKey()), timestamp);
+            ColumnFamilyDescriptor cf = descriptor.getColumnFamily(family.getKey());
+            if (cf == null) {
+              throw new IOException("table " + descriptor.getTableName() + " has no family "
+                  + Bytes.toStringBinary(family.getKey()) + ": a bulk load cannot write its cells; nothing of this"
+                  + " round is loaded");
+            }
+            writer = new HFileOfFamily(conf, fs, new Path(new Path(dir, Bytes.toString(family.getKey())), file), cf,
+                timestamp);
             writers.put(family.getKey(), writer);
           }
           for (Cell cell : lastOfEach(family.getValue())) {
