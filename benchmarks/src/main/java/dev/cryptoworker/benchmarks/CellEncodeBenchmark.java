@@ -1,13 +1,13 @@
 package dev.cryptoworker.benchmarks;
 
 import dev.cryptoworker.client.SecureTableOptions;
-import dev.cryptoworker.cryptobox.AssociatedData;
-import dev.cryptoworker.cryptobox.RandomNonces;
 import dev.cryptoworker.client.cell.FilterTranslator;
 import dev.cryptoworker.client.cell.OperationEncoder;
 import dev.cryptoworker.client.codec.BoxRegistry;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.search.SearchCounters;
+import dev.cryptoworker.cryptobox.AssociatedData;
+import dev.cryptoworker.cryptobox.RandomNonces;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;

@@ -5,9 +5,7 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -284,8 +282,7 @@ public final class SecureBulkLoad {
    * collections copy twice as much).
    */
   private List<Put> encodeRound(Iterator<Put> rows, ExecutorService workers) throws IOException {
-    List<Put> stored = new ArrayList<>();
-    Deque<Future<List<Put>>> inFlight = new ArrayDeque<>();
+    List<Future<List<Put>>> work = new ArrayList<>();
     int read = 0;
     while (read < rowsPerRound && rows.hasNext()) {
       List<Put> chunk = new ArrayList<>(CHUNK_ROWS);
@@ -293,30 +290,36 @@ public final class SecureBulkLoad {
         chunk.add(rows.next());
         read++;
       }
-      inFlight.add(workers.submit(() -> {
+      work.add(workers.submit(() -> {
         List<Put> out = new ArrayList<>(chunk.size());
         for (Put put : chunk) {
           out.add(encoder.encode(put));
         }
         return out;
       }));
-      if (inFlight.size() > 2 * threads) {
-        try {
-          stored.addAll(awaitAll(List.of(inFlight.poll()), ENCRYPTING).get(0));
-        } catch (IOException | RuntimeException e) {
-          try {
-            awaitAll(new ArrayList<>(inFlight), ENCRYPTING); // nothing left running behind the failure
-          } catch (IOException | RuntimeException later) {
-            e.addSuppressed(later);
-          }
-          throw e;
-        }
+      // At most a few chunks ahead of the workers; a failed chunk ends the reading, and awaitAll throws it.
+      if (work.size() > 2 * threads && !endedWell(work.get(work.size() - 1 - 2 * threads))) {
+        break;
       }
     }
-    for (List<Put> chunk : awaitAll(new ArrayList<>(inFlight), ENCRYPTING)) {
+    List<Put> stored = new ArrayList<>(read);
+    for (List<Put> chunk : awaitAll(work, ENCRYPTING)) {
       stored.addAll(chunk);
     }
     return stored;
+  }
+
+  /** Waits for {@code task}: whether it ended without failing. */
+  private static boolean endedWell(Future<?> task) throws InterruptedIOException {
+    try {
+      task.get();
+      return true;
+    } catch (ExecutionException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while " + ENCRYPTING);
+    }
   }
 
   /**
@@ -401,7 +404,11 @@ public final class SecureBulkLoad {
 
     Written finish(FileSystem fs) throws IOException {
       closed = true;
-      close(writer, timestamp);
+      // The metadata HBase's own HFileOutputFormat2 records.
+      writer.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp));
+      writer.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false));
+      writer.appendTrackedTimestampsToMetadata();
+      writer.close();
       return new Written(family, file, cells, fs.getFileStatus(file).getLen());
     }
 
@@ -414,13 +421,6 @@ public final class SecureBulkLoad {
     }
   }
 
-  private static void close(StoreFileWriter writer, long timestamp) throws IOException {
-    // The metadata HBase's own HFileOutputFormat2 records.
-    writer.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp));
-    writer.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false));
-    writer.appendTrackedTimestampsToMetadata();
-    writer.close();
-  }
 
   /** Index of the region whose start key is the largest at or below {@code row}. */
   private static int regionOf(byte[][] regionStarts, byte[] row) {

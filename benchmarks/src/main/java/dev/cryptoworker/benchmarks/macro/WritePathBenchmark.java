@@ -236,9 +236,10 @@ public final class WritePathBenchmark {
     String method = key.split("\\|")[0];
     String side = key.split("\\|")[1];
     boolean inOrder = side.equals(SIZED_IN_ORDER);
-    boolean plain = side.equals("plain") || inOrder; // written through a plain table
     boolean sized = side.equals(SIZED);
-    secure.createTable(schema, plain ? sequentialSplits(rows, regions)
+    boolean sequential = side.equals("plain") || inOrder; // rows in plain's key order
+    boolean unprotected = sequential || sized; // written through a plain table
+    secure.createTable(schema, sequential ? sequentialSplits(rows, regions)
         : sized ? scatteredSplits(regions) : secure.uniformSplitKeys(name, regions));
     SecureBulkLoad.Report report = null;
     Loaded loaded;
@@ -249,10 +250,10 @@ public final class WritePathBenchmark {
       LongFunction<Put> rowsOf = sized ? WritePathBenchmark::sizedRow
           : inOrder ? WritePathBenchmark::sizedRowInOrder : WritePathBenchmark::row;
       if (method.equals("put")) {
-        put(plain || sized ? raw : table, rowsOf, rows);
+        put(unprotected ? raw : table, rowsOf, rows);
       } else {
         org.apache.hadoop.fs.Path stagingDir = new org.apache.hadoop.fs.Path(staging.toUri());
-        report = (plain || sized ? SecureBulkLoad.intoUnprotected(raw, stagingDir)
+        report = (unprotected ? SecureBulkLoad.intoUnprotected(raw, stagingDir)
             : SecureBulkLoad.into(table, stagingDir)).load(rows(rowsOf, rows));
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
