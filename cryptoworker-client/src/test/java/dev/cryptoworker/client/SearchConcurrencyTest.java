@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.embedded.VisibilityHold;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.FaultInjection;
@@ -33,6 +34,7 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.CoprocessorDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
@@ -159,6 +161,45 @@ class SearchConcurrencyTest {
     }
     assertEquals(4, churned, "two splits and two moves, each checked in hbase:meta");
     assertTrue(searches >= 5, searches + " searches during the writes");
+  }
+
+  /**
+   * HBase runs {@code postBatchMutate}, where regions add a write's entries to their search index,
+   * before the write becomes visible. A search whose scanner opens in between finds the entry but
+   * not the row; it must not forget the entry, or the acknowledged row drops out of every later
+   * search for its value. The embedded servers' visibility hold makes the window certain: the write
+   * waits in it until two searches have run whole there (the first may have read the value's count
+   * before the write took its entry number; the second cannot).
+   */
+  @Test
+  void aSearchOpenedBeforeAWriteIsVisibleKeepsTheWritesEntry(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("sse_window", SearchableColumnTest.SCHEMA);
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    secure.createTable(SecureConnection.descriptorFor(schema).setCoprocessor(
+        CoprocessorDescriptorBuilder.newBuilder(VisibilityHold.OBSERVER).setPriority(VisibilityHold.PRIORITY).build()),
+        null);
+    Table table = secure.getTable(SecureFixture.name(schema));
+    table.put(new Put(toBytes("updated")).addColumn(F, TAG, toBytes("v1")));
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      // An update (the scanner sees the row's earlier index cell) and a new row (it sees no row).
+      for (String row : List.of("updated", "new")) {
+        Future<?> write = pool.submit(() -> {
+          table.put(new Put(toBytes(row)).addColumn(F, TAG, toBytes("v0"))
+              .setAttribute(VisibilityHold.ATTRIBUTE, new byte[] {2}));
+          return null;
+        });
+        int searches = 0;
+        while (!write.isDone()) { // searches that open while the write is held release it when done
+          assertTrue(++searches <= 1_000, "the held write of " + row + " never returned");
+          search(table, "v0");
+        }
+        write.get();
+        assertTrue(search(table, "v0").contains(row), "the acknowledged row " + row + " is missing from searches");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

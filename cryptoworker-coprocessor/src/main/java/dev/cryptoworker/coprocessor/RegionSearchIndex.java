@@ -19,7 +19,13 @@ import org.apache.hadoop.hbase.regionserver.RegionScanner;
  * touch only matching rows. The entries themselves are cells in their rows ({@link
  * SearchIndexCells}), so they move with their rows through splits, merges and region moves; this
  * map is derived from them: built when the region opens, extended on every write, and pruned when
- * a search finds an entry its row no longer holds. Memory: about 100 bytes per entry.
+ * a search finds an entry its row no longer holds. Memory: about 130 bytes per entry.
+ *
+ * <p>A write's entries join the map in {@code postBatchMutate}, which HBase runs before the write
+ * becomes visible to scanners. Each entry therefore keeps the write number of the cell that added
+ * it, and a search forgets an entry only if its own read point covers that write: a scanner that
+ * opened in between does not see the row's new cell, and must not take that as the entry being
+ * stale.
  *
  * <p>Keyless: entry keys are pseudorandom bytes to the region server.
  */
@@ -37,7 +43,13 @@ final class RegionSearchIndex {
     }
   }
 
-  private final Map<EntryKey, byte[]> rows = new ConcurrentHashMap<>();
+  /** Where an entry points: the row, and the write number of the cell that put it there. */
+  private record Entry(byte[] row, long writeNumber) {}
+
+  /** The write number of cells that were in the region when it opened. */
+  private static final long VISIBLE_TO_ALL = 0;
+
+  private final Map<EntryKey, Entry> rows = new ConcurrentHashMap<>();
 
   /** Reads every index cell of {@code region} (call before the region takes writes). */
   static RegionSearchIndex build(Region region) throws IOException {
@@ -50,19 +62,29 @@ final class RegionSearchIndex {
         row.clear();
         more = scanner.nextRaw(row);
         for (Cell cell : row) {
-          index.add(cell);
+          if (isIndexCell(cell)) {
+            index.put(cell, VISIBLE_TO_ALL); // the region takes no writes yet
+          }
         }
       } while (more);
     }
     return index;
   }
 
-  /** Records {@code cell} if it is an index cell. */
+  /** Records {@code cell}, just written, if it is an index cell. */
   void add(Cell cell) {
-    if (SearchIndexCells.isIndexQualifier(cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength())
-        && SearchIndexCells.isIndexValue(cell.getValueLength())) {
-      rows.put(entryKey(cell), CellUtil.cloneRow(cell));
+    if (isIndexCell(cell)) {
+      put(cell, WriteNumbers.of(cell));
     }
+  }
+
+  private static boolean isIndexCell(Cell cell) {
+    return SearchIndexCells.isIndexQualifier(cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength())
+        && SearchIndexCells.isIndexValue(cell.getValueLength());
+  }
+
+  private void put(Cell indexCell, long writeNumber) {
+    rows.put(entryKey(indexCell), new Entry(CellUtil.cloneRow(indexCell), writeNumber));
   }
 
   /** The entry key an index cell holds. */
@@ -72,12 +94,18 @@ final class RegionSearchIndex {
 
   /** The row that last stored entry {@code key}, or null. */
   byte[] rowOf(EntryKey key) {
-    return rows.get(key);
+    Entry e = rows.get(key);
+    return e == null ? null : e.row();
   }
 
-  /** Forgets {@code key} if it still points at {@code row} (whose cell no longer holds it). */
-  void forget(EntryKey key, byte[] row) {
-    rows.computeIfPresent(key, (k, current) -> Arrays.equals(current, row) ? null : current);
+  /**
+   * Forgets {@code key} if it still points at {@code row}, put there by a write that a scanner at
+   * {@code readPoint} sees: that scanner found {@code row} without the entry. An entry added by a
+   * later write (not yet visible to it, or a retried put that wrote the entry again) stays.
+   */
+  void forget(EntryKey key, byte[] row, long readPoint) {
+    rows.computeIfPresent(key, (k, current) ->
+        Arrays.equals(current.row(), row) && current.writeNumber() <= readPoint ? null : current);
   }
 
   int size() {

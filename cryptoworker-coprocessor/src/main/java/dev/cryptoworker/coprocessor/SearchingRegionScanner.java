@@ -36,6 +36,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * entries are dropped from the map as they are found. The caller's filter may hide index cells
  * (a qualifier filter, FirstKeyOnlyFilter): a row whose filtered cells do not show a match has its
  * index cells read again without the filter, and is returned, or its entries forgotten, by those.
+ * Only entries of writes visible at this scanner's read point are forgotten: a write in flight has
+ * its entry in the map before its cells are visible ({@link RegionSearchIndex}).
  */
 final class SearchingRegionScanner extends AnsweringRegionScanner {
   /** Refuses requests that would make a region expand more keys than this (2^24, 16 M). */
@@ -235,7 +237,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
     }
     for (EntryKey k : keys) {
       if (!held.contains(k)) {
-        index.forget(k, row);
+        index.forget(k, row, inner.getMvccReadPoint());
       }
     }
   }
@@ -248,7 +250,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
     }
     for (Map.Entry<byte[], List<EntryKey>> c : candidates.entrySet()) {
       if (!seen.contains(c.getKey())) {
-        c.getValue().forEach(k -> index.forget(k, c.getKey()));
+        c.getValue().forEach(k -> index.forget(k, c.getKey(), inner.getMvccReadPoint()));
       }
     }
   }
