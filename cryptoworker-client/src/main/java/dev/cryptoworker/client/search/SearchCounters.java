@@ -16,8 +16,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
@@ -50,12 +48,13 @@ public class SearchCounters {
   private static final int REMEMBERED_COUNTERS = 1 << 16;
 
   private final Connection connection;
-  private final Set<PrfOutput> initialized = ConcurrentHashMap.newKeySet();
   /**
-   * The highest count seen per counter. Counts only grow: one read lower than a count seen before
-   * the read began means the counter table went back (restored from an older copy).
+   * The highest count seen per counter, which also says which counters exist. Counts only grow: a
+   * read lower than a count seen before it began, or a take of {@code a} that leaves a counter
+   * below that count plus {@code a}, means the counter table went back (restored from an older
+   * copy), and entry numbers would be handed out again.
    */
-  private final Map<PrfOutput, Long> highest = new ConcurrentHashMap<>();
+  private final SeenCounts seen = new SeenCounts(REMEMBERED_COUNTERS);
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name. */
   private final ThreadLocal<Map<PrfOutput, ArrayDeque<Long>>> takenAhead = ThreadLocal.withInitial(HashMap::new);
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
@@ -161,7 +160,7 @@ public class SearchCounters {
       byte[] last = null;
       for (int i : group) {
         byte[] row = indexes.get(i).counterName();
-        boolean known = initialized.contains(indexes.get(i).counterKey());
+        boolean known = before[i] != SeenCounts.UNSEEN;
         takes.add(new CounterTakeRequest.Take(row, amounts.get(i), known ? null : indexes.get(i).initialCounter()));
         first = first == null || Bytes.compareTo(row, first) < 0 ? row : first;
         last = last == null || Bytes.compareTo(row, last) > 0 ? row : last;
@@ -202,12 +201,8 @@ public class SearchCounters {
             + " entry take: its regions need the observer " + RegionSupport.REGION_OBSERVER);
       }
     }
-    if (initialized.size() + indexes.size() > REMEMBERED_COUNTERS) {
-      initialized.clear();
-    }
     for (int i = 0; i < indexes.size(); i++) {
-      observed(indexes.get(i), stored[i], before[i]);
-      initialized.add(indexes.get(i).counterKey());
+      observed(indexes.get(i), stored[i], before[i] == SeenCounts.UNSEEN ? before[i] : before[i] + amounts.get(i));
     }
     return stored;
   }
@@ -239,7 +234,7 @@ public class SearchCounters {
       Result[] results = counters.get(gets);
       for (int i = 0; i < results.length; i++) {
         byte[] v = results[i].getValue(HBaseIdentifierSource.FAMILY, QUALIFIER);
-        if (v == null && before[i] >= 0) {
+        if (v == null && before[i] != SeenCounts.UNSEEN) {
           throw wentBack(indexes.get(i), before[i], "no counter");
         }
         out.add(v == null ? 0L : indexes.get(i).count(observed(indexes.get(i), Bytes.toLong(v), before[i])));
@@ -248,32 +243,29 @@ public class SearchCounters {
     return out;
   }
 
-  /** The highest count of {@code index}'s counter seen so far, or -1. */
+  /** The highest count of {@code index}'s counter seen so far, or {@link SeenCounts#UNSEEN}. */
   private long seen(ValueIndex index) {
-    return highest.getOrDefault(index.counterKey(), -1L);
+    return seen.highest(index.counterKey());
   }
 
   /**
-   * Records the count of {@code stored}, read after {@code before} was the highest count seen, and
-   * returns {@code stored}.
+   * Records the count of {@code stored}, which must be at least {@code least} (the highest count
+   * seen before the read, plus the amount taken if it was a take), and returns {@code stored}.
    *
    * @throws IllegalStateException if the count is lower: the counter went back
    */
-  private long observed(ValueIndex index, long stored, long before) {
+  private long observed(ValueIndex index, long stored, long least) {
     long count = index.count(stored);
-    if (count < before) {
-      throw wentBack(index, before, count + " entries");
+    if (count < least) {
+      throw wentBack(index, least, count + " entries");
     }
-    if (highest.size() > REMEMBERED_COUNTERS) {
-      highest.clear();
-    }
-    highest.merge(index.counterKey(), count, Math::max);
+    seen.saw(index.counterKey(), count);
     return stored;
   }
 
-  private static IllegalStateException wentBack(ValueIndex index, long before, String now) {
-    return new IllegalStateException("an SSE entry counter in " + HBaseIdentifierSource.TABLE + " went back (it held "
-        + before + " entries, now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
+  private static IllegalStateException wentBack(ValueIndex index, long least, String now) {
+    return new IllegalStateException("an SSE entry counter in " + HBaseIdentifierSource.TABLE + " went back (it should"
+        + " hold at least " + least + " entries, now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
         + " keys and earlier rows would drop out of searches; refused. Restore the counter table together with the"
         + " data tables from one snapshot (docs/operations.md: Restoring the counter table)");
   }
