@@ -63,6 +63,11 @@ final class MigrateCommand extends Subcommand {
   @Option(names = "--json", description = "Print the final counts as JSON.")
   boolean json;
 
+  @Option(names = "--legacy-key-check", description = {"The table predates key checks that bind its stored format"
+      + " (its descriptor has none, or one of version 1): open it anyway, and give it a current check. Only for a"
+      + " table known to be that old: a server could strip a newer table's descriptor to look so."})
+  boolean legacyKeyCheck;
+
   @Option(names = "--prepare-only", description = {"Only give the table what the new schema needs on the region"
       + " servers (for SSE: the observer, the search attribute, the counter table; regions reopen once), then stop:"
       + " the first step of an online migration, before clients open the table with the new schema."})
@@ -81,7 +86,7 @@ final class MigrateCommand extends Subcommand {
     try (ClusterOptions.OpenCluster open = cluster.open()) {
       TableMigration migration = TableMigration.builder().connection(open.connection()).keys(keys).from(old)
           .to(target).rekey(rekey).checkpointEvery(checkpointEvery).maxRowsPerSecond(maxRowsPerSecond)
-          .cleanupDelay(Duration.ofSeconds(cleanupDelaySeconds)).build();
+          .cleanupDelay(Duration.ofSeconds(cleanupDelaySeconds)).legacyKeyCheck(legacyKeyCheck).build();
       if (prepareOnly) {
         migration.prepare();
         out().println("prepared table " + table + " for " + target.source() + ": clients may now open it with that"

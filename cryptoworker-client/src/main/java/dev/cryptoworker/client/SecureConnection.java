@@ -328,6 +328,15 @@ public final class SecureConnection implements Closeable {
           + STORED_FORMAT_ATTRIBUTE + ") but no key check (" + KeyCheck.ATTRIBUTE + "): it was altered; refused"
           + " because a wrong key could not be detected; restore the attribute from a copy of the descriptor");
     }
+    if ((check == null || KeyCheck.isTableOnly(check)) && !options.legacyKeyChecks().contains(name.getNameAsString())) {
+      throw new KeyMismatchException(name.getNameAsString(), (check == null
+          ? "the descriptor has no key check (" + KeyCheck.ATTRIBUTE + ")"
+          : "the descriptor's key check (" + KeyCheck.ATTRIBUTE + ") is of version 1, which does not bind the stored"
+              + " format") + ": refused, since a server that removes or replays descriptor attributes could make a"
+          + " newer table open in stored format 1. A table created before key checks bound the format, or adopted"
+          + " from plain HBase, opens when named in SecureTableOptions.legacyKeyChecks; cryptoworker migrate"
+          + " --prepare-only then gives it a current check (docs/operations.md#key-checks)");
+    }
     if (check == null) {
       LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
           + " will not be detected before reads", name);

@@ -4,7 +4,9 @@ import dev.cryptoworker.cryptobox.BoxProvider;
 import dev.cryptoworker.cryptobox.BoxProviders;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -19,8 +21,10 @@ public final class SecureTableOptions {
   private final boolean skipUndecodableRows;
   private final Duration clusterTimeout;
   private final boolean backgroundMerges;
+  private final Set<String> legacyKeyChecks;
 
   private SecureTableOptions(Builder b) {
+    this.legacyKeyChecks = Set.copyOf(b.legacyKeyChecks);
     this.backgroundMerges = b.backgroundMerges;
     this.clusterTimeout = b.clusterTimeout;
     this.skipUndecodableRows = b.skipUndecodableRows;
@@ -94,17 +98,42 @@ public final class SecureTableOptions {
     return backgroundMerges;
   }
 
+  /**
+   * The tables opened although their descriptors carry no key check, or one of version 1 that does
+   * not bind the stored format: tables created by versions of CryptoWorker before key checks bound
+   * the format, or adopted from plain HBase. Every other such table is refused, because a server
+   * that removes both descriptor attributes, or replays an old check, would make a newer table open
+   * in stored format 1 (gets miss, puts write second copies of DET-keyed rows, searches find
+   * nothing). {@code cryptoworker migrate --prepare-only} gives such a table a current check; then
+   * take it off this list. Empty by default.
+   */
+  public Set<String> legacyKeyChecks() {
+    return legacyKeyChecks;
+  }
+
   /** Builder of {@link SecureTableOptions}. */
   public static final class Builder {
     private boolean skipUndecodableRows;
     private boolean backgroundMerges = true;
+    private Duration clusterTimeout = Duration.ofSeconds(30);
+    private boolean clientSideEvaluation;
+    private final Map<String, Integer> boxOptions = new LinkedHashMap<>();
+    private boolean unprotectedTables;
+    private final Set<String> legacyKeyChecks = new TreeSet<>();
+
+    private Builder() {}
+
+    /** Adds {@code tables} to {@link SecureTableOptions#legacyKeyChecks()}. */
+    public Builder legacyKeyChecks(String... tables) {
+      legacyKeyChecks.addAll(List.of(tables));
+      return this;
+    }
 
     /** See {@link SecureTableOptions#backgroundMerges()}. */
     public Builder backgroundMerges(boolean enabled) {
       this.backgroundMerges = enabled;
       return this;
     }
-    private Duration clusterTimeout = Duration.ofSeconds(30);
 
     /** See {@link SecureTableOptions#clusterTimeout()}. */
     public Builder clusterTimeout(Duration timeout) {
@@ -121,17 +150,11 @@ public final class SecureTableOptions {
       return this;
     }
 
-    private boolean clientSideEvaluation;
-    private final Map<String, Integer> boxOptions = new LinkedHashMap<>();
-    private boolean unprotectedTables;
-
     /** See {@link SecureTableOptions#unprotectedTables()}. */
     public Builder unprotectedTables(boolean allowed) {
       this.unprotectedTables = allowed;
       return this;
     }
-
-    private Builder() {}
 
     /** See {@link SecureTableOptions#clientSideEvaluation()}. */
     public Builder clientSideEvaluation(boolean enabled) {

@@ -179,7 +179,8 @@ class StoredFormatTest {
       admin.createTable(SecureConnection.descriptorFor(schema).build()); // as versions before format 2 did
       RegionSupport.createCounterTable(admin); // ASHE's identifier leases
     }
-    try (SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    SecureTableOptions legacy = SecureTableOptions.builder().legacyKeyChecks(schema.tableName()).build();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema), legacy);
         Table t = secure.getTable(SecureFixture.name(schema))) {
       write(t, 0, 5);
       assertEquals("note of patient 4", Bytes.toString(t.get(new Get(toBytes(4L))).getValue(F, toBytes("note"))));

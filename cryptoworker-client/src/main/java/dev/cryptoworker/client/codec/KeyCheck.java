@@ -25,8 +25,10 @@ import java.util.HexFormat;
  * any cell is read in the wrong format. Checks of version 1 ({@code 0x01}, tables created before
  * format binding) cover the table name only; they are still accepted, and {@code cryptoworker
  * migrate} (its prepare step) rewrites them as version 2. A server that removes both the check and
- * the format attribute makes the table look like one of a version before key checks: it opens in
- * format 1 with a WARN (reads of a format-2 table then fail to decode, loudly). Reveals the oldest key's id (as every ciphertext does) and nothing else.
+ * the format attribute, or replays a version-1 check, makes the table look like one of an earlier
+ * version: clients refuse it unless the table is named in {@code
+ * SecureTableOptions.legacyKeyChecks}. Reveals the oldest key's id (as every ciphertext does) and
+ * nothing else.
  */
 public final class KeyCheck {
   public static final String ATTRIBUTE = "cryptoworker.keycheck";

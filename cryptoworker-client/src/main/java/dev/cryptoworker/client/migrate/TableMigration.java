@@ -145,6 +145,9 @@ public final class TableMigration {
     }
     SecureConnection.Builder secure = SecureConnection.builder().connection(connection).keys(b.keys).schema(to)
         .migratingFrom(from, rekey);
+    if (b.legacyKeyCheck) {
+      secure.options(SecureTableOptions.builder().legacyKeyChecks(to.tableName()).build());
+    }
     // Only its codec is kept; the codec writes through the connection, not through this object's pool.
     try (SecureConnection built = secure.build()) {
       this.codec = built.layoutContext(name).codec();
@@ -268,12 +271,16 @@ public final class TableMigration {
     try (Admin admin = connection.getAdmin()) {
       RegionSupport.createCounterTable(admin); // where checkpoints live, even if no box needs counters
       RegionSupport.prepareForSchema(admin, to);
-      // A key check of an earlier version, verified under these keys, is rewritten binding the format.
+      // A key check of an earlier version, verified under these keys, is rewritten binding the format;
+      // a table without one (accepted only with legacyKeyCheck) gets one. Clients then stop accepting either.
       TableDescriptor current = admin.getDescriptor(name);
       String check = current.getValue(KeyCheck.ATTRIBUTE);
-      if (check != null && KeyCheck.isTableOnly(check) && !codec.rowsMove()) {
-        codec.verifyKeyCheck(check);
+      if ((check == null || KeyCheck.isTableOnly(check)) && !codec.rowsMove()) {
+        if (check != null) {
+          codec.verifyKeyCheck(check);
+        }
         admin.modifyTable(TableDescriptorBuilder.newBuilder(current)
+            .setValue(KeyCheck.FORMAT_ATTRIBUTE, Integer.toString(codec.storedFormat().number()))
             .setValue(KeyCheck.ATTRIBUTE, codec.keyCheck().encode()).build());
       }
     }
@@ -544,8 +551,20 @@ public final class TableMigration {
     private int checkpointEvery = 1000;
     private double maxRowsPerSecond;
     private java.time.Duration cleanupDelay = java.time.Duration.ofMinutes(2);
+    private boolean legacyKeyCheck;
 
     private Builder() {}
+
+    /**
+     * Opens a table whose descriptor has no key check, or one of version 1 that does not bind the
+     * stored format (see {@link SecureTableOptions#legacyKeyChecks()}), and gives it a current one
+     * in {@link #prepare}. Default false: such a table is refused. Only for a table known to predate
+     * format-bound key checks: a server could also strip a newer table's descriptor to look so.
+     */
+    public Builder legacyKeyCheck(boolean accept) {
+      this.legacyKeyCheck = accept;
+      return this;
+    }
 
     /**
      * When rows move to new stored keys: how long to wait between copying the last row and deleting

@@ -12,6 +12,7 @@ import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.KeyMismatchException;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureFixture;
+import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.migrate.TableMigration;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyEncryptionKey;
@@ -19,9 +20,11 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeysetFiles;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
@@ -29,6 +32,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -83,11 +87,12 @@ class KeyCheckTest {
     try (Admin admin = hbase.getAdmin()) {
       admin.createTable(SecureConnection.descriptorFor(schema).build()); // as an earlier version did
     }
-    try (SecureConnection right = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    SecureTableOptions legacy = SecureTableOptions.builder().legacyKeyChecks(schema.tableName()).build();
+    try (SecureConnection right = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema), legacy);
         Table t = right.getTable(SecureFixture.name(schema))) {
       t.put(new Put(toBytes("P1")).addColumn(F, toBytes("id"), toBytes("PT-1")));
     }
-    try (SecureConnection wrong = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    try (SecureConnection wrong = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema), legacy);
         Table t = wrong.getTable(SecureFixture.name(schema));
         ResultScanner s = t.getScanner(new Scan())) {
       CellDecodingException e = assertThrows(CellDecodingException.class, s::next);
@@ -140,11 +145,75 @@ class KeyCheckTest {
       admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(SecureFixture.name(schema)))
           .setValue(KeyCheck.ATTRIBUTE, earlier).build());
     }
-    TableMigration.builder().connection(hbase).keys(keys).from(schema).to(target).build().prepare();
+    TableMigration.builder().connection(hbase).keys(keys).from(schema).to(target).legacyKeyCheck(true).build().prepare();
     try (Admin admin = hbase.getAdmin()) {
       String now = admin.getDescriptor(SecureFixture.name(schema)).getValue(KeyCheck.ATTRIBUTE);
       assertTrue(now.startsWith("02"), now);
       assertDoesNotThrow(() -> new TableCodec(schema, keys).keyCheck().verify(now));
+    }
+  }
+
+  /**
+   * A server that strips both descriptor attributes, or replays a version-1 key check (which does
+   * not bind the format) without the format attribute, would make a format-3 table open in format
+   * 1: refused unless the caller names the table as one of an earlier version.
+   */
+  @Test
+  void aStrippedDescriptorOrAReplayedEarlierCheckIsRefusedUnlessTheTableIsNamedAsLegacy(Connection hbase)
+      throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
+    TableSchema schema = SecureFixture.schema("keycheck_strip", SCHEMA);
+    TableName name = SecureFixture.name(schema);
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
+        Table t = secure.getTable(name)) {
+      t.put(new Put(toBytes("P1")).addColumn(F, toBytes("id"), toBytes("PT-1")));
+    }
+    String replayed = new TableCodec(schema, keys).keyCheck().encodeTableOnly();
+    try (Admin admin = hbase.getAdmin()) {
+      TableDescriptor created = admin.getDescriptor(name);
+      Object[][] attacks = {
+          {TableDescriptorBuilder.newBuilder(created).removeValue(KeyCheck.FORMAT_ATTRIBUTE)
+              .removeValue(KeyCheck.ATTRIBUTE).build(), "the descriptor has no key check"},
+          {TableDescriptorBuilder.newBuilder(created).removeValue(KeyCheck.FORMAT_ATTRIBUTE)
+              .setValue(KeyCheck.ATTRIBUTE, replayed).build(), "is of version 1, which does not bind the stored format"}};
+      for (Object[] a : attacks) {
+        admin.modifyTable((TableDescriptor) a[0]);
+        try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
+          KeyMismatchException e = assertThrows(KeyMismatchException.class, () -> secure.getTable(name));
+          assertTrue(e.getMessage().contains("table " + name.getNameAsString()) && e.getMessage().contains((String) a[1])
+              && e.getMessage().contains("legacyKeyChecks"), e.getMessage());
+        }
+      }
+      admin.modifyTable(created);
+    }
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
+        Table t = secure.getTable(name)) {
+      assertArrayEquals(toBytes("PT-1"), t.get(new Get(toBytes("P1"))).getValue(F, toBytes("id")));
+    }
+  }
+
+  @Test
+  void aMigrationOpensATableWithoutACurrentCheckOnlyWhenToldAndGivesItOne(Connection hbase) throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
+    TableSchema schema = SecureFixture.schema("keycheck_none", SCHEMA);
+    TableSchema target = TableSchema.parse(schema.toYaml().replace("id: { box: DET, type: string }",
+        "id: { box: SSE, type: string }"));
+    try (Admin admin = hbase.getAdmin()) {
+      admin.createTable(SecureConnection.descriptorFor(schema).build()); // as an earlier version did
+    }
+    UncheckedIOException refused = assertThrows(UncheckedIOException.class,
+        () -> TableMigration.builder().connection(hbase).keys(keys).from(schema).to(target).build());
+    assertTrue(refused.getCause() instanceof KeyMismatchException, String.valueOf(refused.getCause()));
+    TableMigration.builder().connection(hbase).keys(keys).from(schema).to(target).legacyKeyCheck(true).build().prepare();
+    try (SecureConnection secure = SecureConnection.builder().connection(hbase).keys(keys).schema(target)
+        .migratingFrom(schema).build();
+        Table t = secure.getTable(SecureFixture.name(schema))) { // no legacyKeyChecks needed any more
+      t.put(new Put(toBytes("P1")).addColumn(F, toBytes("id"), toBytes("PT-1")));
+      assertArrayEquals(toBytes("PT-1"), t.get(new Get(toBytes("P1"))).getValue(F, toBytes("id")));
+    }
+    try (Admin admin = hbase.getAdmin()) {
+      TableDescriptor d = admin.getDescriptor(SecureFixture.name(schema));
+      assertEquals("1", d.getValue(KeyCheck.FORMAT_ATTRIBUTE), "the table keeps the format it was written in");
     }
   }
 }
