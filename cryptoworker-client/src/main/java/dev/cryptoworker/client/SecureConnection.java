@@ -712,8 +712,7 @@ public final class SecureConnection implements Closeable {
 
     private static HBaseIdentifierSource identifierSource(Connection connection, KeyProvider keys, KeyScope scope)
         throws GeneralSecurityException {
-      return new HBaseIdentifierSource(connection, CounterRows.name(keys, scope), CounterRows.legacyName(scope),
-          IDENTIFIER_BLOCK);
+      return new HBaseIdentifierSource(connection, CounterRows.name(keys, scope), IDENTIFIER_BLOCK);
     }
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.cryptobox.ashe.AsheCell;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.util.ArrayList;
@@ -115,7 +116,7 @@ class SplasheTest {
         for (Cell c : row.rawCells()) {
           shape.add(Bytes.toStringBinary(CellUtil.cloneQualifier(c)) + "/" + c.getValueLength());
           if (!Bytes.toString(CellUtil.cloneQualifier(c)).startsWith("dept")) {
-            assertEquals(21, c.getValueLength(), "every splayed cell is a 21-byte ASHE value");
+            assertEquals(AsheCell.LEASED_LENGTH, c.getValueLength(), "every splayed cell is an ASHE value");
           }
         }
         shapes.add(shape.toString().replaceAll("dept/\\d+", "dept"));

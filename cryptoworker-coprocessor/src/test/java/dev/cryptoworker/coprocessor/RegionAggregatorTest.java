@@ -48,13 +48,14 @@ class RegionAggregatorTest {
       String dept = i % 3 == 0 ? "cardio" : "neuro";
       int keyId = i < 40 ? 7 : 8; // a rotation part-way
       long c = Long.MAX_VALUE - i; // sums overflow: must wrap
-      a.add(row("r" + i, AMOUNT, new AsheCell(keyId, c, id++).toBytes(), DEPT, Bytes.toBytes(dept)));
+      long nonce = i % 4 == 0 ? 0 : 1_000 + i % 3; // legacy cells and three leases, interleaved
+      a.add(row("r" + i, AMOUNT, new AsheCell(keyId, c, nonce, id++).toBytes(), DEPT, Bytes.toBytes(dept)));
       long[] e = expected.computeIfAbsent(dept + "/" + keyId, k -> new long[2]);
       e[0] += c;
       e[1]++;
     }
     a.add(row("no-measure", DEPT, Bytes.toBytes("cardio")));
-    a.add(row("no-group", AMOUNT, new AsheCell(7, 1, id++).toBytes()));
+    a.add(row("no-group", AMOUNT, new AsheCell(7, 1, 1_000, id++).toBytes()));
     List<Cell> result = a.result();
     assertEquals(expected.size(), result.size());
     for (Cell c : result) {
@@ -64,6 +65,7 @@ class RegionAggregatorTest {
       long[] e = expected.get(group + "/" + sum.keyId());
       assertEquals(e[0], sum.ciphertext(), group);
       assertEquals(e[1], sum.count(), group);
+      assertEquals(e[1], sum.ids().size(), group);
       assertArrayEquals(Bytes.toBytes("r0"), CellUtil.cloneRow(c), "result row is the first selected row");
       assertArrayEquals(F, CellUtil.cloneFamily(c));
     }
@@ -104,8 +106,20 @@ class RegionAggregatorTest {
     assertTrue(e.getMessage().contains("bad-row") && e.getMessage().contains("m:amount"), e.getMessage());
 
     RegionAggregator b = new RegionAggregator(ashe(false));
-    b.add(row("r1", AMOUNT, new AsheCell(7, 1, 42).toBytes()));
-    assertThrows(DoNotRetryIOException.class, () -> b.add(row("r2", AMOUNT, new AsheCell(7, 2, 42).toBytes())));
+    b.add(row("r1", AMOUNT, new AsheCell(7, 1, 0, 42).toBytes()));
+    b.add(row("r2", AMOUNT, new AsheCell(7, 1, 5, 42).toBytes())); // the same identifier under another nonce
+    b.add(row("r3", AMOUNT, new AsheCell(7, 1, 6, 42).toBytes()));
+    assertThrows(DoNotRetryIOException.class, () -> b.add(row("r4", AMOUNT, new AsheCell(7, 2, 5, 42).toBytes())));
+    assertThrows(DoNotRetryIOException.class, () -> b.add(row("r5", AMOUNT, new AsheCell(7, 2, 0, 42).toBytes())));
+
+    // A 29-byte value whose nonce is 0 is no ASHE cell of any version: refused, not added as one.
+    byte[] zeroNonce = ByteBuffer.allocate(AsheCell.LEASED_LENGTH).put((byte) 1).putInt(7).putLong(1).putLong(0)
+        .putLong(43).array();
+    DoNotRetryIOException malformed = assertThrows(DoNotRetryIOException.class,
+        () -> b.add(row("zero-nonce", AMOUNT, zeroNonce)));
+    assertTrue(malformed.getMessage().contains("zero-nonce") && malformed.getMessage().contains("lease nonce 0"),
+        malformed.getMessage());
+    assertThrows(DoNotRetryIOException.class, () -> b.add(row("r6", AMOUNT, new byte[AsheCell.LEASED_LENGTH + 1])));
 
     RegionAggregator plain = new RegionAggregator(
         new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));

@@ -4,6 +4,7 @@ import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.IdentifierSource;
+import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
@@ -14,6 +15,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,28 +27,38 @@ import javax.crypto.spec.SecretKeySpec;
  * ASHE (Seabed, OSDI 2016): additively homomorphic symmetric encryption over Z_2^64.
  *
  * <pre>
- * Enc(m, i) = (m - F(i) + F(i - 1)) mod 2^64, with a unique identifier i
- * Dec(c, S) = (c + sum over runs [a, b] of S of (F(b) - F(a - 1))) mod 2^64
+ * Enc(m, (n, i)) = (m - F(n, i) + F(n, i - 1)) mod 2^64, with a PRF input (n, i) never used twice
+ * Dec(c, S) = (c + sum over nonces n, runs [a, b] of S_n of (F(n, b) - F(n, a - 1))) mod 2^64
  * </pre>
  *
- * where F is AES-256 as a PRF, one block giving F(2j) and F(2j + 1). A sum of any number of values
- * whose identifiers form k runs decrypts with 2k PRF calls.
+ * where F is AES-256 as a PRF on the block {@code n (8) || i / 2 (8)}, one block giving F(n, 2j)
+ * and F(n, 2j + 1). A sum of values whose identifiers form k runs (within their nonces) decrypts
+ * with 2k PRF calls.
  *
- * <p><b>Security:</b> IND-CPA as long as identifiers never repeat under a key. <b>Leaks:</b> which
- * rows a sum covers (the identifier set) and how many values; nothing about the values. <b>Not
- * authenticated:</b> the server can add, drop or alter values of a sum undetected.
+ * <p>Identifiers come from the client's {@link IdentifierSource}; the nonce n is the box's own: a
+ * random non-zero 64-bit number drawn from a CSPRNG when the box first writes, and again whenever
+ * the source hands out an identifier not above the last one written under the current nonce (its
+ * counter went back: restored, lost, or lowered by the server). So within a nonce identifiers
+ * strictly increase, and the PRF input never repeats whatever the counter does, except with
+ * probability 2^-64 per pair of nonces drawn over overlapping identifiers. Cells written before
+ * nonces existed are nonce 0, which is exactly the block they were encrypted with.
+ *
+ * <p><b>Security:</b> IND-CPA as long as PRF inputs never repeat under a key. <b>Leaks:</b> which
+ * rows a sum covers (the identifier sets) and how many values; which values one box wrote (its
+ * nonce); nothing about the values. <b>Not authenticated:</b> the server can add, drop or alter
+ * values of a sum undetected.
  */
 public final class AsheBox implements CryptoBox, AdditiveAggregation {
   /** AES-256 PRF key. */
   public static final int KEY_LENGTH_BYTES = 32;
 
   private final KeyedPrimitives<Prf> prfs;
-  private final IdentifierSource ids;
+  private final Leases leases;
   private final boolean intValues;
 
   private AsheBox(KeyedPrimitives<Prf> prfs, IdentifierSource ids, boolean intValues) {
     this.prfs = prfs;
-    this.ids = ids;
+    this.leases = new Leases(ids);
     this.intValues = intValues;
   }
 
@@ -68,24 +80,14 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
   /** Encrypts an 8-byte long (or 4-byte int) value; {@code associatedData} is not used. */
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    long m = toLong(plaintext);
-    long id;
-    try {
-      id = ids.nextId();
-    } catch (IOException e) {
-      throw new GeneralSecurityException("cannot allocate an ASHE identifier: " + e.getMessage(), e);
-    }
-    return encrypt(m, id).toBytes();
+    return encryptNumber(toLong(plaintext));
   }
 
-  /** Encrypts a 64-bit value with a fresh identifier, whatever the column's value width. */
+  /** Encrypts a 64-bit value under a fresh PRF input, whatever the column's value width. */
   @Override
   public byte[] encryptNumber(long m) throws GeneralSecurityException {
-    try {
-      return encrypt(m, ids.nextId()).toBytes();
-    } catch (IOException e) {
-      throw new GeneralSecurityException("cannot allocate an ASHE identifier: " + e.getMessage(), e);
-    }
+    PrfInput input = leases.next();
+    return encrypt(m, input.nonce(), input.id()).toBytes();
   }
 
   /** Decrypts one stored value as a 64-bit number, whatever the column's value width. */
@@ -97,7 +99,8 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
     } catch (IllegalArgumentException e) {
       throw new GeneralSecurityException(e.getMessage());
     }
-    return decrypt(cell.keyId(), cell.ciphertext(), cell.id(), cell.id());
+    Prf f = prfFor(cell.keyId());
+    return cell.ciphertext() + f.eval(cell.nonce(), cell.id()) - f.eval(cell.nonce(), cell.id() - 1);
   }
 
   /** The value width: 4-byte ints or 8-byte longs. */
@@ -106,23 +109,17 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
   }
 
   /**
-   * Enc(m, id) under the primary key. Not public: an identifier must never repeat under a key, so
-   * only the box's {@link IdentifierSource} chooses them.
+   * Enc(m, (nonce, id)) under the primary key. Not public: a PRF input must never repeat under a
+   * key, so only the box's {@link Leases} choose them (tests write legacy cells with nonce 0).
    */
-  AsheCell encrypt(long m, long id) {
+  AsheCell encrypt(long m, long nonce, long id) {
     Prf f = prfs.primary();
-    return new AsheCell(f.keyId, m - f.eval(id) + f.eval(id - 1), id);
+    return new AsheCell(f.keyId, m - f.eval(nonce, id) + f.eval(nonce, id - 1), nonce, id);
   }
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    AsheCell cell;
-    try {
-      cell = AsheCell.parse(ciphertext);
-    } catch (IllegalArgumentException e) {
-      throw new GeneralSecurityException(e.getMessage());
-    }
-    long m = decrypt(cell.keyId(), cell.ciphertext(), cell.id(), cell.id());
+    long m = decryptNumber(ciphertext);
     if (intValues) {
       if (m != (int) m) {
         throw new GeneralSecurityException("decrypted ASHE value is not an int");
@@ -139,10 +136,10 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
 
   /**
    * Merges region partials ({@link AsheSum#toBytes()}) per key version and decrypts each total: two
-   * PRF calls per run of consecutive identifiers.
+   * PRF calls per run of consecutive identifiers of a nonce.
    *
    * @throws GeneralSecurityException if a partial is malformed, two regions report the same
-   *     identifier, or a key version is unknown
+   *     PRF input, or a key version is unknown
    */
   @Override
   public Sum decryptSum(List<byte[]> regionPartials) throws GeneralSecurityException {
@@ -171,20 +168,18 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
   public long decrypt(AsheSum sum) throws GeneralSecurityException {
     Prf f = prfFor(sum.keyId());
     long m = sum.ciphertext();
-    IdSet s = sum.ids();
-    for (int i = 0; i < s.runCount(); i++) {
-      m += f.eval(s.runEnd(i)) - f.eval(s.runStart(i) - 1);
+    for (Map.Entry<Long, IdSet> e : sum.ids().byNonce().entrySet()) {
+      long nonce = e.getKey();
+      IdSet s = e.getValue();
+      for (int i = 0; i < s.runCount(); i++) {
+        m += f.eval(nonce, s.runEnd(i)) - f.eval(nonce, s.runStart(i) - 1);
+      }
     }
     return m;
   }
 
-  private long decrypt(int keyId, long c, long first, long last) throws GeneralSecurityException {
-    Prf f = prfFor(keyId);
-    return c + f.eval(last) - f.eval(first - 1);
-  }
-
   private Prf prfFor(int keyId) throws GeneralSecurityException {
-    byte[] probe = ByteBuffer.allocate(5 + 16).put((byte) 1).putInt(keyId).array();
+    byte[] probe = ByteBuffer.allocate(AsheCell.LEGACY_LENGTH).put(KeyIdPrefix.FORMAT).putInt(keyId).array();
     return prfs.forCiphertext(probe);
   }
 
@@ -202,8 +197,47 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
   }
 
   /**
-   * F under one key version: AES-256 on the block index, two 64-bit outputs per block, with a small
-   * per-thread window of blocks so runs of consecutive identifiers cost a fraction of an AES call.
+   * The PRF inputs of new values: the source's identifiers under the box's lease nonce, drawn anew
+   * whenever an identifier does not exceed the last one under the current nonce. Thread-safe.
+   */
+  private static final class Leases {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private final IdentifierSource ids;
+    private long nonce; // 0: none drawn yet
+    private long lastId;
+
+    Leases(IdentifierSource ids) {
+      this.ids = ids;
+    }
+
+    /** An input this box never used, nor (but with probability 2^-64) another box. */
+    synchronized PrfInput next() throws GeneralSecurityException {
+      long id;
+      try {
+        id = ids.nextId();
+      } catch (IOException e) {
+        throw new GeneralSecurityException("cannot allocate an ASHE identifier: " + e.getMessage(), e);
+      }
+      if (id < 1) {
+        throw new GeneralSecurityException("the identifier source handed out " + id + ", not a positive identifier");
+      }
+      if (nonce == 0 || id <= lastId) {
+        do {
+          nonce = RANDOM.nextLong();
+        } while (nonce == 0);
+      }
+      lastId = id;
+      return new PrfInput(nonce, id);
+    }
+  }
+
+  /** The PRF input of one value: its lease nonce and identifier. */
+  private record PrfInput(long nonce, long id) {}
+
+  /**
+   * F under one key version: AES-256 on the block {@code nonce || index}, two 64-bit outputs per
+   * block, with a small per-thread window of blocks so runs of consecutive identifiers cost a
+   * fraction of an AES call.
    */
   static final class Prf {
     private static final int WINDOW_BLOCKS = 32;
@@ -220,8 +254,8 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
       this.windows = ThreadLocal.withInitial(Window::new);
     }
 
-    long eval(long i) {
-      return windows.get().eval(i);
+    long eval(long nonce, long i) {
+      return windows.get().eval(nonce, i);
     }
 
     private final class Window {
@@ -229,6 +263,7 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
       private final byte[] in = new byte[16 * WINDOW_BLOCKS];
       private final byte[] out = new byte[16 * WINDOW_BLOCKS];
       private final long[] values = new long[2 * WINDOW_BLOCKS];
+      private long nonce;
       private long firstBlock = -1;
 
       Window() {
@@ -240,12 +275,13 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
         }
       }
 
-      long eval(long i) {
+      long eval(long n, long i) {
         long block = i >>> 1;
         long first = block - Math.floorMod(block, WINDOW_BLOCKS);
-        if (first != firstBlock) {
+        if (first != firstBlock || n != nonce) {
           for (int j = 0; j < WINDOW_BLOCKS; j++) {
-            LONGS.set(in, 16 * j + 8, first + j); // high 8 bytes stay zero
+            LONGS.set(in, 16 * j, n); // legacy cells: nonce 0, the zero high half they were made with
+            LONGS.set(in, 16 * j + 8, first + j);
           }
           try {
             aes.update(in, 0, in.length, out, 0);
@@ -256,6 +292,7 @@ public final class AsheBox implements CryptoBox, AdditiveAggregation {
             values[j] = (long) LONGS.get(out, 8 * j);
           }
           firstBlock = first;
+          nonce = n;
         }
         return values[(int) (block - first) * 2 + (int) (i & 1)];
       }

@@ -29,7 +29,8 @@ public final class AsheBoxProvider implements BoxProvider {
 
     @Override
     public String leakage(BoxUse use) {
-      return "nothing about values (IND-CPA while identifiers never repeat); per aggregate, which rows it covers"
+      return "nothing about values (IND-CPA while PRF inputs, a writer's random lease nonce and an identifier, never"
+          + " repeat); which values one writer wrote, and in what order; per aggregate, which rows it covers"
           + " (identifier sets) and how many; no authentication: the server can drop, add or alter values of a sum"
           + " undetected";
     }

@@ -4,16 +4,29 @@ import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import java.nio.ByteBuffer;
 
 /**
- * The stored form of one ASHE value, readable without a key: {@code 0x01 || keyId (4) || c (8) ||
- * id (8)}, 21 bytes. The coprocessor parses cells to add them; it never sees a key.
+ * The stored form of one ASHE value, readable without a key. Two layouts, told apart by length
+ * behind the same 5-byte key-id header (so every tool that reads key ids reads both):
+ *
+ * <ul>
+ *   <li>leased, written since lease nonces exist: {@code 0x01 || keyId (4) || c (8) || nonce (8)
+ *       || id (8)}, 29 bytes, nonce never 0;
+ *   <li>legacy, written before: {@code 0x01 || keyId (4) || c (8) || id (8)}, 21 bytes, read as
+ *       nonce 0 (its PRF input was the nonce-0 block all along).
+ * </ul>
+ *
+ * <p>The coprocessor parses cells to add them; it never sees a key. Earlier coprocessors and
+ * clients refuse a leased cell by its length rather than add it wrongly.
  *
  * @param keyId the key version the value was encrypted under (sums only combine within one)
- * @param ciphertext c = m - F(id) + F(id - 1) mod 2^64
- * @param id the value's unique identifier
+ * @param ciphertext c = m - F(nonce, id) + F(nonce, id - 1) mod 2^64
+ * @param nonce the random nonce of the writer's lease, 0 for legacy cells
+ * @param id the value's identifier, unique under its nonce
  */
-public record AsheCell(int keyId, long ciphertext, long id) {
-  /** Length of a stored ASHE value. */
-  public static final int LENGTH = KeyIdPrefix.LENGTH + 16;
+public record AsheCell(int keyId, long ciphertext, long nonce, long id) {
+  /** Length of a legacy (nonce 0) stored value. */
+  public static final int LEGACY_LENGTH = KeyIdPrefix.LENGTH + 16;
+  /** Length of a stored value with its lease nonce. */
+  public static final int LEASED_LENGTH = LEGACY_LENGTH + 8;
 
   /**
    * Parses a stored value.
@@ -21,21 +34,31 @@ public record AsheCell(int keyId, long ciphertext, long id) {
    * @throws IllegalArgumentException if it is not an ASHE cell
    */
   public static AsheCell parse(byte[] stored) {
-    if (stored.length != LENGTH || stored[0] != KeyIdPrefix.FORMAT) {
+    if ((stored.length != LEGACY_LENGTH && stored.length != LEASED_LENGTH) || stored[0] != KeyIdPrefix.FORMAT) {
       throw new IllegalArgumentException(
           "not an ASHE value: " + stored.length + " bytes" + (stored.length > 0 ? ", format " + stored[0] : ""));
     }
-    ByteBuffer b = ByteBuffer.wrap(stored, 1, LENGTH - 1);
+    ByteBuffer b = ByteBuffer.wrap(stored, 1, stored.length - 1);
     int keyId = b.getInt();
     long c = b.getLong();
+    long nonce = stored.length == LEASED_LENGTH ? b.getLong() : 0;
     long id = b.getLong();
+    if (stored.length == LEASED_LENGTH && nonce == 0) {
+      throw new IllegalArgumentException("not an ASHE value: a 29-byte value with lease nonce 0");
+    }
     if (id <= 0) {
       throw new IllegalArgumentException("not an ASHE value: identifier " + id);
     }
-    return new AsheCell(keyId, c, id);
+    return new AsheCell(keyId, c, nonce, id);
   }
 
+  /** The stored form: leased, or legacy for nonce 0. */
   public byte[] toBytes() {
-    return ByteBuffer.allocate(LENGTH).put(KeyIdPrefix.FORMAT).putInt(keyId).putLong(ciphertext).putLong(id).array();
+    ByteBuffer b = ByteBuffer.allocate(nonce == 0 ? LEGACY_LENGTH : LEASED_LENGTH)
+        .put(KeyIdPrefix.FORMAT).putInt(keyId).putLong(ciphertext);
+    if (nonce != 0) {
+      b.putLong(nonce);
+    }
+    return b.putLong(id).array();
   }
 }

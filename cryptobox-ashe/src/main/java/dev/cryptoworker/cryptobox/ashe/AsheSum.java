@@ -5,20 +5,20 @@ import java.util.Arrays;
 
 /**
  * The keyless homomorphic sum of ASHE values of one key version: ciphertexts added mod 2^64,
- * identifier sets united, plus the count. What a region returns; the client merges regions with
+ * identifier sets united per lease nonce ({@link IdSetsByNonce}), plus the count. What a region returns; the client merges regions with
  * {@link #add(AsheSum)} and decrypts once.
  */
 public final class AsheSum {
   private final int keyId;
   private long ciphertext;
   private long count;
-  private final IdSet ids;
+  private final IdSetsByNonce ids;
 
   public AsheSum(int keyId) {
-    this(keyId, 0, 0, new IdSet());
+    this(keyId, 0, 0, new IdSetsByNonce());
   }
 
-  private AsheSum(int keyId, long ciphertext, long count, IdSet ids) {
+  private AsheSum(int keyId, long ciphertext, long count, IdSetsByNonce ids) {
     this.keyId = keyId;
     this.ciphertext = ciphertext;
     this.count = count;
@@ -31,7 +31,7 @@ public final class AsheSum {
       throw new IllegalArgumentException("cannot add values of key " + cell.keyId() + " to a sum of key " + keyId);
     }
     ciphertext += cell.ciphertext(); // wraps: addition mod 2^64
-    ids.add(cell.id());
+    ids.add(cell.nonce(), cell.id());
     count++;
     return this;
   }
@@ -59,13 +59,17 @@ public final class AsheSum {
     return count;
   }
 
-  public IdSet ids() {
+  /** The (nonce, identifier) pairs of the values added. */
+  public IdSetsByNonce ids() {
     return ids;
   }
 
-  /** {@code keyId (4) || c (8) || count (8) || encoded id set}. */
+  /**
+   * {@code keyId (4) || c (8) || count (8) || identifiers} ({@link IdSetsByNonce#toBytes()}): a
+   * sum of legacy cells only is byte for byte what earlier versions wrote.
+   */
   public byte[] toBytes() {
-    byte[] idBytes = IdSetCodec.encode(ids);
+    byte[] idBytes = ids.toBytes();
     return ByteBuffer.allocate(20 + idBytes.length).putInt(keyId).putLong(ciphertext).putLong(count).put(idBytes).array();
   }
 
@@ -82,7 +86,7 @@ public final class AsheSum {
     int keyId = b.getInt();
     long c = b.getLong();
     long count = b.getLong();
-    IdSet ids = IdSetCodec.decode(Arrays.copyOfRange(bytes, 20, bytes.length));
+    IdSetsByNonce ids = IdSetsByNonce.parse(Arrays.copyOfRange(bytes, 20, bytes.length));
     if (ids.size() != count) {
       throw new IllegalArgumentException("ASHE sum of " + count + " values carries " + ids.size() + " identifiers");
     }

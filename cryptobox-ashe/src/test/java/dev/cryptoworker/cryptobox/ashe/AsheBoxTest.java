@@ -60,13 +60,13 @@ class AsheBoxTest {
     AsheSum b = new AsheSum(5);
     long expected = 0;
     for (int i = 0; i < 300; i++) {
-      AsheCell c = box.encrypt(i * 3L - 400, ids.incrementAndGet());
+      AsheCell c = box.encrypt(i * 3L - 400, 77, ids.incrementAndGet());
       (i % 3 == 0 ? a : b).add(c); // interleaved: each partial has many runs
       expected += i * 3L - 400;
     }
-    assertTrue(a.ids().runCount() > 50);
+    assertTrue(a.ids().byNonce().get(77L).runCount() > 50);
     assertEquals(expected, box.decrypt(a.add(b)));
-    assertEquals(1, a.ids().runCount(), "merged partials collapse into one run");
+    assertEquals(1, a.ids().byNonce().get(77L).runCount(), "merged partials collapse into one run");
   }
 
   @Test
@@ -76,6 +76,7 @@ class AsheBoxTest {
     byte[] v = ByteBuffer.allocate(8).putLong(-42).array();
     byte[] c1 = longs.encrypt(v, null);
     byte[] c2 = longs.encrypt(v, null);
+    assertEquals(AsheCell.LEASED_LENGTH, c1.length);
     assertNotEquals(ByteBuffer.wrap(c1, 5, 8).getLong(), ByteBuffer.wrap(c2, 5, 8).getLong());
     assertArrayEquals(v, longs.decrypt(c1, null));
     AsheBox ints = box(ids, true);
@@ -84,7 +85,7 @@ class AsheBoxTest {
     assertThrows(IllegalArgumentException.class, () -> ints.encrypt(new byte[8], null));
     assertThrows(GeneralSecurityException.class, () -> longs.decrypt(new byte[7], null));
     GeneralSecurityException wrongKey = assertThrows(GeneralSecurityException.class,
-        () -> longs.decrypt(new AsheCell(99, 1, 1).toBytes(), null));
+        () -> longs.decrypt(new AsheCell(99, 1, 3, 1).toBytes(), null));
     assertTrue(wrongKey.getMessage().contains("key id"));
   }
 

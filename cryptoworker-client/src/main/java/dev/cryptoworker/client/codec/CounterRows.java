@@ -25,11 +25,6 @@ public final class CounterRows {
         utf8(scope.family()), utf8(scope.column()))).tag();
   }
 
-  /** The row name earlier versions used: the plaintext names. */
-  public static byte[] legacyName(KeyScope scope) {
-    return utf8(scope.table() + "/" + scope.family() + "/" + scope.column());
-  }
-
   private static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
