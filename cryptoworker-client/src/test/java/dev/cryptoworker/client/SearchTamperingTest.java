@@ -7,11 +7,14 @@ import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cryptoworker.embedded.HostileScans;
 import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.CoprocessorDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -54,5 +57,39 @@ class SearchTamperingTest {
       kindsOnly.add(Bytes.toString(r.getRow()));
     }
     assertEquals(flu, kindsOnly);
+  }
+
+  /**
+   * Hits are the server's word: a server that widens the row range, or returns a row twice, cannot
+   * make a search return a row outside the range or a row again. PLAIN row keys, so a range runs.
+   */
+  @Test
+  void aSearchReturnsNoRowOutsideItsRangeAndNoRowTwiceWhateverTheServerSends(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.withRowKey(SecureFixture.schema("sse_hostile", SearchableColumnTest.SCHEMA), "PLAIN");
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    secure.createTable(SecureConnection.descriptorFor(schema).setCoprocessor(
+        CoprocessorDescriptorBuilder.newBuilder(HostileScans.OBSERVER).setPriority(HostileScans.PRIORITY).build()),
+        null);
+    Table table = secure.getTable(SecureFixture.name(schema));
+    List<String> all = new ArrayList<>();
+    for (char c = 'a'; c <= 'h'; c++) {
+      table.put(new Put(toBytes(c + "-row")).addColumn(F, TAG, toBytes("flu")));
+      all.add(c + "-row");
+    }
+    Scan range = new Scan().withStartRow(toBytes("c")).withStopRow(toBytes("f")).setFilter(tagIs("flu"));
+    List<String> expected = List.of("c-row", "d-row", "e-row");
+    assertEquals(expected, rows(table, range), "an honest server");
+    assertEquals(all, rows(table, new Scan(range).withStartRow(new byte[0]).withStopRow(new byte[0])
+        .setAttribute(HostileScans.ATTRIBUTE, toBytes(HostileScans.REPEAT_ROWS))), "every row sent twice");
+    assertEquals(expected, rows(table, new Scan(range)
+        .setAttribute(HostileScans.ATTRIBUTE, toBytes(HostileScans.WIDEN_RANGE))), "the range dropped on the server");
+  }
+
+  private static List<String> rows(Table table, Scan scan) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (Result r : SecureFixture.scanAll(table, scan)) {
+      out.add(Bytes.toString(r.getRow()));
+    }
+    return out;
   }
 }

@@ -14,6 +14,7 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,8 @@ public final class DecodingResultScanner implements SecureResultScanner {
   private final SearchCheck searchCheck;
   private final SearchCheck.ColumnReader columns;
   private long failedSearchCheck;
+  /** The last stored row a search returned: its rows come in stored order, each once. */
+  private byte[] lastSearchRow;
   private final PlainRowRange rowRange;
   private final int limit;
   private final boolean skipUndecodable;
@@ -80,6 +83,9 @@ public final class DecodingResultScanner implements SecureResultScanner {
         done = true;
         break;
       }
+      if (searchCheck != null && !inStoredOrder(rawRow.getRow())) {
+        continue;
+      }
       Result row;
       try {
         row = decoder.decode(rawRow);
@@ -112,6 +118,22 @@ public final class DecodingResultScanner implements SecureResultScanner {
       return row;
     }
     return null;
+  }
+
+  /**
+   * Whether a search's stored row comes after the last one it returned, logging why not: regions
+   * answer in row order and the client asks them in turn, so a row again or out of order is a
+   * server's doing, and dropped.
+   */
+  private boolean inStoredOrder(byte[] stored) {
+    if (lastSearchRow != null && Bytes.compareTo(stored, lastSearchRow) <= 0) {
+      failedSearchCheck++;
+      LOG.warn("Table {}: a search returned a row again or out of stored order: dropped; {} dropped by this scan",
+          table, failedSearchCheck);
+      return false;
+    }
+    lastSearchRow = stored;
+    return true;
   }
 
   /**
