@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,9 @@ import java.util.function.IntFunction;
 import java.util.function.Consumer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Delete;
@@ -62,7 +65,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SharedLayout extends ClientOnlyLayout {
   private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
-  private static final byte[] PROBE_ROW = {0};
 
   private final SharedTableLayout spec;
   private final SecretSharing sharing;
@@ -80,10 +82,11 @@ public final class SharedLayout extends ClientOnlyLayout {
     for (String cluster : spec.clusters()) {
       tables.add(context.cluster(cluster).getTable(context.table()));
     }
-    // A down cluster is back when a read of this table's stored rows answers (any row will do).
+    // A down cluster is back when its master answers: a cluster-level call, not a read of this
+    // table, which may be dropped or disabled on that cluster and would keep it skipped for every table.
     IntFunction<ClusterHealth.Probe> probes = i -> () -> {
-      try (Table t = context.cluster(spec.clusters().get(i)).getTable(context.table())) {
-        t.exists(new Get(PROBE_ROW));
+      try (Admin admin = context.cluster(spec.clusters().get(i)).getAdmin()) {
+        admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.MASTER));
       }
     };
     ClusterCalls calls = new ClusterCalls(context.pool(), context.options().clusterTimeout().toNanos(), spec.clusters(),
@@ -252,11 +255,19 @@ public final class SharedLayout extends ClientOnlyLayout {
         + " back where possible). Failed: " + outcomes.describeFailures(spec.clusters()));
   }
 
+  /** A write acknowledged without some clusters: a WARN once per outage, then DEBUG until they take one again. */
   private void logDegraded(ClusterCalls.Outcomes<?> outcomes, String what) {
-    if (outcomes.answered() < n()) {
-      // DEBUG: ClusterHealth warns once per outage, not once per operation.
-      LOG.debug("Table {}: {} acknowledged by {} of {} clusters; repair the others when they are back. Failed: {}",
-          codec.table(), what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()));
+    List<String> newly = calls.newlyMissed(codec.table(), outcomes);
+    if (outcomes.answered() == n()) {
+      return;
+    }
+    String message = "Table {}: a {} was acknowledged by {} of {} clusters; repair the table once the others take writes"
+        + " again (SharedTables.repair). Failed: {}";
+    if (newly.isEmpty()) {
+      LOG.debug(message, codec.table(), what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()));
+    } else {
+      LOG.warn(message + ". Until {} take a write again, the writes they miss are logged at DEBUG", codec.table(),
+          what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()), newly);
     }
   }
 

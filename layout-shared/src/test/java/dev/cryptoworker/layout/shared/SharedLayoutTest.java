@@ -79,6 +79,8 @@ class SharedLayoutTest {
   private static final int MAX_BUSY_ROWS = 5_000;
   /** Failed batches after the kill at which a busy writer gives up (and the test fails): a bound. */
   private static final int MAX_FAILED_BATCHES = 20;
+  /** The servers' largest cell (hbase.server.keyvalue.maxsize): above the 64 KiB documents' shares. */
+  private static final int MAX_CELL = 1 << 20;
 
   private static final List<EmbeddedHBase> CLUSTERS = new ArrayList<>();
   private static final List<Path> DIRS = new ArrayList<>();
@@ -93,7 +95,7 @@ class SharedLayoutTest {
       for (String name : NAMES) {
         Path dir = Files.createTempDirectory("shared-" + name + "-");
         DIRS.add(dir);
-        starting.add(starter.submit(() -> EmbeddedHBase.builder().dataDir(dir).maxHeap("384m").start()));
+        starting.add(starter.submit(() -> cluster(dir)));
       }
       for (Future<EmbeddedHBase> f : starting) {
         CLUSTERS.add(f.get());
@@ -104,6 +106,12 @@ class SharedLayoutTest {
     for (int i = 0; i < NAMES.size(); i++) {
       CONNECTIONS.put(NAMES.get(i), connect(CLUSTERS.get(i)));
     }
+  }
+
+  /** One cluster; its servers refuse cells over {@value #MAX_CELL} bytes, as a request error. */
+  private static EmbeddedHBase cluster(Path dir) throws IOException {
+    return EmbeddedHBase.builder().dataDir(dir).maxHeap("384m")
+        .setting("hbase.server.keyvalue.maxsize", Integer.toString(MAX_CELL)).start();
   }
 
   private static Connection connect(EmbeddedHBase hbase) throws IOException {
@@ -329,6 +337,64 @@ class SharedLayoutTest {
           }
         }
       }
+    }
+  }
+
+  /** Whether cluster {@code cluster} stores any row of table {@code name}. */
+  private static boolean storesARow(String cluster, TableName name) throws IOException {
+    try (Table raw = CONNECTIONS.get(cluster).getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
+      return s.next() != null;
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aRefusedRequestMarksNoClusterDown() throws Exception {
+    TableSchema schema = schema("SHAMIR", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        // Shamir shares are as long as the value: every cluster refuses this cell as oversized.
+        IOException oversized = assertThrows(IOException.class, () -> t.put(new Put(toBytes(1L)).addColumn(F,
+            toBytes("note"), new byte[2 * MAX_CELL])));
+        assertTrue(oversized.getMessage().contains("reached 0 of 4 clusters"), oversized.getMessage());
+        assertTrue(oversized.getMessage().contains("DoNotRetryIOException"), oversized.getMessage());
+        // The next write goes to every cluster at once (the refused one was taken back): none was
+        // marked down by a refusal.
+        write(t, 2, 3);
+        for (String cluster : NAMES) {
+          assertTrue(storesARow(cluster, name), cluster + " was skipped after refusing an oversized cell");
+        }
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aTableDroppedOnOneClusterLeavesItInUseForOtherTables() throws Exception {
+    TableSchema dropped = schema("SHAMIR", "DET");
+    TableSchema other = schema("SHAMIR", "DET");
+    TableName droppedName = TableName.valueOf(dropped.tableName());
+    TableName otherName = TableName.valueOf(other.tableName());
+    try (SecureConnection secure = SecureConnection.builder().keys(KEYS).schema(dropped).schema(other)
+        .options(SecureTableOptions.builder().clusterTimeout(Duration.ofSeconds(8)).build())
+        .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"))
+        .cluster("east", CONNECTIONS.get("east")).cluster("west", CONNECTIONS.get("west"))
+        .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build()) {
+      secure.createTable(dropped);
+      secure.createTable(other);
+      try (org.apache.hadoop.hbase.client.Admin south = CONNECTIONS.get("south").getAdmin()) {
+        south.disableTable(droppedName);
+        south.deleteTable(droppedName);
+      }
+      try (Table t = secure.getTable(droppedName)) {
+        write(t, 0, 1); // acknowledged by east, west and north; south has no such table
+      }
+      try (Table t = secure.getTable(otherName)) {
+        write(t, 0, 1);
+      }
+      assertTrue(storesARow("south", otherName), "south was skipped for every table after one was dropped on it");
     }
   }
 
@@ -563,7 +629,7 @@ class SharedLayoutTest {
   /** Starts cluster {@code index} again on its data directory (new ports: a new connection). */
   private static void restart(int index) throws Exception {
     CLUSTERS.get(index).close();
-    CLUSTERS.set(index, EmbeddedHBase.builder().dataDir(DIRS.get(index)).maxHeap("384m").start());
+    CLUSTERS.set(index, cluster(DIRS.get(index)));
     CONNECTIONS.get(NAMES.get(index)).close();
     CONNECTIONS.put(NAMES.get(index), connect(CLUSTERS.get(index)));
   }
