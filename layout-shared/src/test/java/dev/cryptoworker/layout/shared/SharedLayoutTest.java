@@ -398,6 +398,44 @@ class SharedLayoutTest {
     }
   }
 
+  @Test
+  @Order(2)
+  void aNewerVersionOnOneClusterDoesNotMakeACellUnreadable() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        write(t, 0, 3);
+        // West holds a newer version of the first stored row's first cell: forged, or left by a client
+        // that crashed after writing one share. The three others lack it, more than r = 1.
+        Cell share = storedCell("west", name);
+        byte[] forged = CellUtil.cloneValue(share);
+        forged[forged.length - 1] ^= 1;
+        try (Table raw = CONNECTIONS.get("west").getTable(name)) {
+          raw.put(new Put(CellUtil.cloneRow(share)).addColumn(F, CellUtil.cloneQualifier(share),
+              share.getTimestamp() + 60_000, forged));
+        }
+        assertEquals(3, scanRows(t, new Scan()).size(), "every row, each note as written");
+        for (long i = 0; i < 3; i++) {
+          Result r = t.get(new Get(toBytes(i)));
+          assertEquals(note(i), Bytes.toString(r.getValue(F, toBytes("note"))));
+          assertEquals("PT-" + i, Bytes.toString(r.getValue(F, toBytes("id"))));
+        }
+      }
+      try (SharedTableRepair repair = SharedTables.of(secure).repair(name)) {
+        SharedTableRepair.Report report = repair.run(r -> { });
+        assertEquals(1, report.straysDeleted(), "west's newer version");
+        assertEquals(1, report.sharesWritten(), "west's share of the version the others hold, written back");
+      }
+      try (Table t = secure.getTable(name)) {
+        assertEquals(storedCell("east", name).getTimestamp(), storedCell("west", name).getTimestamp(),
+            "west is back in line");
+        assertEquals(3, scanRows(t, new Scan()).size());
+      }
+    }
+  }
+
   /** A 64 KiB document of 512 numbered 128-byte fields, {@code tag} in each. */
   private static byte[] document(String tag) {
     StringBuilder doc = new StringBuilder();
