@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
@@ -44,14 +45,18 @@ final class ShareReconciler {
   /** The threshold, and more than r: fewer might all have missed the newest acknowledged write. */
   private final int needed;
   private final ValueDecoder values;
+  private final LongConsumer decodedVersions;
 
-  ShareReconciler(TableCodec codec, SecretSharing sharing, List<String> clusters, ValueDecoder values) {
+  /** {@code decodedVersions} is told the timestamp of every version decoded (the write clock reads them). */
+  ShareReconciler(TableCodec codec, SecretSharing sharing, List<String> clusters, ValueDecoder values,
+      LongConsumer decodedVersions) {
     this.codec = codec;
     this.sharing = sharing;
     this.clusters = clusters;
     this.r = sharing.parameters().r();
     this.needed = Math.max(sharing.threshold(), r + 1);
     this.values = values;
+    this.decodedVersions = decodedVersions;
   }
 
   /** The answering clusters, for messages. */
@@ -139,6 +144,8 @@ final class ShareReconciler {
       LOG.warn("Table {}, {}: corrupt shares on clusters {} corrected; repair those clusters", codec.table(),
           codec.describeColumn(family, qualifier), bad);
     }
-    return new KeyValue(row, family, qualifier, newest, values.decode(row, family, qualifier, joined.value()));
+    byte[] value = values.decode(row, family, qualifier, joined.value());
+    decodedVersions.accept(newest);
+    return new KeyValue(row, family, qualifier, newest, value);
   }
 }

@@ -52,7 +52,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The SHARED layout: one logical table on n independent clusters. Row keys and qualifier names are
  * stored as the schema protects them, alike on every cluster (so a row's shares meet); every value
- * is split into n shares ({@link SecretSharing}), share i on cluster i, all with one timestamp.
+ * is split into n shares ({@link SecretSharing}), share i on cluster i, all with one timestamp,
+ * which the client's {@link WriteClock} gives every put and delete.
  *
  * <p>Filters run on the client over decoded rows, with the caller's opt-in only (no server can
  * evaluate them on shares).
@@ -71,6 +72,7 @@ public final class SharedLayout extends ClientOnlyLayout {
   private final boolean encryptsFirst;
   private final List<Table> tables;
   private final ClusterCalls calls;
+  private final WriteClock clock;
   private final ShareReconciler reconciler;
   private final int writeQuorum;
   private final SecureTableOptions options;
@@ -91,11 +93,12 @@ public final class SharedLayout extends ClientOnlyLayout {
     };
     ClusterCalls calls = new ClusterCalls(context.pool(), context.options().clusterTimeout().toNanos(), spec.clusters(),
         context.connectionService(ClusterHealth.class, ClusterHealth::new), probes);
-    return new SharedLayout(tables, context.codec(), spec, context.options(), calls);
+    return new SharedLayout(tables, context.codec(), spec, context.options(), calls,
+        context.connectionService(WriteClock.class, WriteClock::new));
   }
 
   private SharedLayout(List<Table> tables, TableCodec codec, SharedTableLayout spec, SecureTableOptions options,
-      ClusterCalls calls) {
+      ClusterCalls calls, WriteClock clock) {
     super(codec, "SHARED", "region servers cannot add shares of these schemes",
         "the table spans several clusters; not supported yet", "each cluster needs its own HFiles of shares; not"
             + " supported yet", "a read-modify-write across independent clusters is not atomic");
@@ -105,7 +108,8 @@ public final class SharedLayout extends ClientOnlyLayout {
     this.sharing = SecretSharings.create(spec.scheme(), spec.parameters(), encryptsFirst ? PlainBox.get() : null);
     this.tables = List.copyOf(tables);
     this.calls = calls;
-    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined);
+    this.clock = clock;
+    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined, clock::observe);
     this.writeQuorum = spec.parameters().n() - spec.parameters().r();
     this.options = options;
   }
@@ -188,11 +192,12 @@ public final class SharedLayout extends ClientOnlyLayout {
     }
   }
 
-  /** The n stored puts of {@code put}, every cell at one timestamp on every cluster. */
+  /**
+   * The n stored puts of {@code put}, every cell at one timestamp on every cluster: {@code now}
+   * unless the caller gave one.
+   */
   private Put[] encode(Put put, long now) throws IOException {
-    if (put.getTimestamp() != HConstants.LATEST_TIMESTAMP) {
-      now = put.getTimestamp();
-    }
+    now = stamp(put.getTimestamp(), now);
     byte[] row = put.getRow();
     codec.checkRowType(row);
     byte[] storedRow = codec.encodeRow(row);
@@ -203,7 +208,7 @@ public final class SharedLayout extends ClientOnlyLayout {
     for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
       for (Cell cell : f.getValue()) {
         byte[] qualifier = CellUtil.cloneQualifier(cell);
-        long ts = cell.getTimestamp() == HConstants.LATEST_TIMESTAMP ? now : cell.getTimestamp();
+        long ts = stamp(cell.getTimestamp(), now);
         byte[] storedQualifier = codec.encodeQualifier(f.getKey(), qualifier);
         byte[][] shares = share(row, f.getKey(), qualifier, CellUtil.cloneValue(cell));
         for (int i = 0; i < out.length; i++) {
@@ -216,7 +221,7 @@ public final class SharedLayout extends ClientOnlyLayout {
 
   @Override
   public void put(List<Put> puts) throws IOException {
-    long now = System.currentTimeMillis();
+    long now = clock.next();
     List<List<Put>> perCluster = new ArrayList<>();
     for (int i = 0; i < n(); i++) {
       perCluster.add(new ArrayList<>(puts.size()));
@@ -271,18 +276,23 @@ public final class SharedLayout extends ClientOnlyLayout {
     }
   }
 
-  private Delete encode(Delete delete) throws IOException {
+  /**
+   * The stored delete of {@code delete}, its markers at {@code now} unless the caller gave a
+   * timestamp: the same on every cluster, from the client's write clock, never each cluster's own.
+   */
+  private Delete encode(Delete delete, long now) throws IOException {
     byte[] row = delete.getRow();
     codec.checkRowType(row);
-    Delete out = new Delete(codec.encodeRow(row), delete.getTimestamp());
+    Delete out = new Delete(codec.encodeRow(row), stamp(delete.getTimestamp(), now));
     for (Map.Entry<byte[], List<Cell>> f : delete.getFamilyCellMap().entrySet()) {
       codec.familySchema(f.getKey()); // refuses unknown families by name
       for (Cell c : f.getValue()) {
         if (c.getQualifierLength() == 0 && (c.getType() == Cell.Type.DeleteFamily
             || c.getType() == Cell.Type.DeleteFamilyVersion)) {
-          out.addFamily(f.getKey(), c.getTimestamp());
+          out.addFamily(f.getKey(), stamp(c.getTimestamp(), now));
         } else if (c.getType() == Cell.Type.DeleteColumn) {
-          out.addColumns(f.getKey(), codec.encodeQualifier(f.getKey(), CellUtil.cloneQualifier(c)), c.getTimestamp());
+          out.addColumns(f.getKey(), codec.encodeQualifier(f.getKey(), CellUtil.cloneQualifier(c)),
+              stamp(c.getTimestamp(), now));
         } else {
           throw new UnsupportedSecureOperationException(codec.table(), "family " + Bytes.toStringBinary(f.getKey()),
               "a SHARED table keeps one version per cell: delete whole columns (addColumns) or families, not single"
@@ -293,11 +303,16 @@ public final class SharedLayout extends ClientOnlyLayout {
     return out;
   }
 
+  private static long stamp(long given, long now) {
+    return given == HConstants.LATEST_TIMESTAMP ? now : given;
+  }
+
   @Override
   public void delete(List<Delete> deletes) throws IOException {
     List<Delete> stored = new ArrayList<>(deletes.size());
+    long now = clock.next();
     for (Delete d : deletes) {
-      stored.add(encode(d));
+      stored.add(encode(d, now));
     }
     ClusterCalls.Outcomes<Void> outcomes = calls.onEvery(i -> {
       tables.get(i).delete(copies(stored));
