@@ -22,6 +22,8 @@ import java.util.List;
  */
 public final class EmbeddedHBase implements AutoCloseable {
   private static final String SERVER_MAIN = "dev.cryptoworker.embedded.server.EmbeddedHBaseServer";
+  /** The launcher's setting for {@link Builder#clockOffset} (milliseconds), read by the server main. */
+  private static final String CLOCK_OFFSET_SETTING = "cryptoworker.embedded.clock.offset.ms";
 
   private final ChildJvm child;
   private final String zookeeperQuorum;
@@ -97,6 +99,17 @@ public final class EmbeddedHBase implements AutoCloseable {
         throw new IllegalArgumentException("not a configuration key: '" + key + "'");
       }
       settings.put(key, value);
+      return this;
+    }
+
+    /**
+     * Runs the servers' clock {@code offset} ahead of the machine's (behind if negative): HBase
+     * stamps cells, delete markers and its own bookkeeping through {@code EnvironmentEdgeManager},
+     * into which the launcher injects the offset before the servers start. For tests of clients
+     * whose clock disagrees with the cluster's. ZooKeeper and the JVM keep the machine's clock.
+     */
+    public Builder clockOffset(java.time.Duration offset) {
+      settings.put(CLOCK_OFFSET_SETTING, Long.toString(offset.toMillis()));
       return this;
     }
 

@@ -61,7 +61,8 @@ final class CodedShares {
         continue;
       }
       code.encodeShare(shares.indexes()[p], data, random, chunk, expected, 0);
-      if (!Arrays.equals(expected, 0, chunk, shares.shares()[p], ShareHeader.LENGTH, ShareHeader.LENGTH + chunk)) {
+      int header = shares.headerLength();
+      if (!Arrays.equals(expected, 0, chunk, shares.shares()[p], header, header + chunk)) {
         corrupt.add(shares.indexes()[p]);
         if (corrupt.size() > tolerated) {
           return null;
@@ -75,7 +76,7 @@ final class CodedShares {
    * Share {@code index} (header and chunk) of the split the shares at hand come from: every input
    * (data and randomness) recovered from shares that agree, then share {@code index} encoded again.
    */
-  static byte[] regenerate(LinearCode code, ShareHeader.Checked shares, int chunk, SharingKind kind, int index)
+  static byte[] regenerate(LinearCode code, ShareHeader.Checked shares, int chunk, int index)
       throws ShareDecodingException {
     if (index < 0 || index >= code.shares()) {
       throw new ShareDecodingException("share index " + index + " is outside [0, " + code.shares() + ")");
@@ -90,10 +91,11 @@ final class CodedShares {
     }
     byte[] all = decodeFrom(code, shares, positions, chunk, t);
     int k = code.dataChunks();
-    byte[] share = new byte[ShareHeader.LENGTH + chunk];
-    ShareHeader.write(share, kind, index, shares.codedLength());
+    // The split's own header (format and split id), so that the share joins with the others.
+    byte[] share = new byte[shares.headerLength() + chunk];
+    ShareHeader.writeLike(shares.shares()[0], share, index);
     code.encodeShare(index, Arrays.copyOf(all, k * chunk), Arrays.copyOfRange(all, k * chunk, t * chunk), chunk,
-        share, ShareHeader.LENGTH);
+        share, shares.headerLength());
     Arrays.fill(all, (byte) 0);
     return share;
   }
@@ -106,7 +108,7 @@ final class CodedShares {
     for (int m = 0; m < positions.length; m++) {
       rows[m] = shares.indexes()[positions[m]];
       chunks[m] = shares.shares()[positions[m]];
-      offsets[m] = ShareHeader.LENGTH;
+      offsets[m] = shares.headerLength();
     }
     return code.decode(rows, chunks, offsets, chunk, inputs);
   }

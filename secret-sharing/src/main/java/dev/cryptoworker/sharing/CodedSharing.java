@@ -52,10 +52,13 @@ abstract class CodedSharing implements SecretSharing {
     }
     byte[] random = new byte[(code.threshold() - code.dataChunks()) * chunk];
     randomness.nextBytes(random, 0, random.length);
+    // One id per split, in every share's header: shares of two writes stored at one place never join.
+    byte[] splitId = new byte[ShareHeader.SPLIT_ID_LENGTH];
+    randomness.nextBytes(splitId, 0, splitId.length);
     byte[][] shares = new byte[parameters.n()][];
     for (int i = 0; i < shares.length; i++) {
       shares[i] = new byte[ShareHeader.LENGTH + chunk];
-      ShareHeader.write(shares[i], kind, i, coded.length);
+      ShareHeader.write(shares[i], kind, i, coded.length, splitId);
     }
     code.encodeShares(data, random, chunk, shares, ShareHeader.LENGTH);
     if (padded) {
@@ -80,13 +83,12 @@ abstract class CodedSharing implements SecretSharing {
   }
 
   private ShareHeader.Checked usable(Map<Integer, byte[]> shares) throws ShareDecodingException {
-    return ShareHeader.usable(shares, kind, parameters.n(), code.threshold(),
-        length -> ShareHeader.LENGTH + code.chunkFor(length));
+    return ShareHeader.usable(shares, kind, parameters.n(), code.threshold(), code::chunkFor);
   }
 
   @Override
   public byte[] regenerate(Map<Integer, byte[]> shares, int index) throws ShareDecodingException {
     ShareHeader.Checked checked = usable(shares);
-    return CodedShares.regenerate(code, checked, code.chunkFor(checked.codedLength()), kind, index);
+    return CodedShares.regenerate(code, checked, code.chunkFor(checked.codedLength()), index);
   }
 }

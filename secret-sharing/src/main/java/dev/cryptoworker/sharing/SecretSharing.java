@@ -8,8 +8,11 @@ import java.util.Optional;
  * Splits a value into n shares, one per independent store, and joins shares back; built by {@link
  * SecretSharings}. Implementations are thread-safe.
  *
- * <p>A share is a 7-byte header (format, scheme, share index, value length: public, as any
- * ciphertext's length is) and the share's bytes. Unkeyed schemes (all but {@link SharingKind#AES_RS})
+ * <p>A share is a 15-byte header (format, scheme, share index, value length: public, as any
+ * ciphertext's length is; and a random id of the split, the same in each of its shares) and the
+ * share's bytes. Shares of different splits are never joined together: where two writes left
+ * shares of one length at the same place, {@link #join} uses those of the split most shares belong
+ * to and refuses a tie. Unkeyed schemes (all but {@link SharingKind#AES_RS})
  * authenticate nothing by themselves: a corrupted share is found only when more shares than the
  * threshold are given, by their disagreement (and AONT-RS also checks a canary inside the package).
  */

@@ -85,22 +85,22 @@ final class SystematicReads implements PartialReads {
     for (int i : needed) {
       data.put(i, shares.get(i));
     }
-    ShareHeader.check(data, kind, n, data.size()); // same scheme, right indexes, one value
+    int header = ShareHeader.check(data, kind, n, data.size()).headerLength(); // same scheme, indexes, split
     int z = keyShares.length;
     int k = code.dataChunks();
     byte[][] sources = new byte[z + 1][];
     int[] offsets = new int[z + 1];
     int[] coefficients = new int[z + 1];
-    Arrays.fill(offsets, ShareHeader.LENGTH);
+    Arrays.fill(offsets, header);
     for (int l = 0; l < z; l++) {
       sources[l + 1] = shares.get(l);
     }
     byte[] plain = new byte[chunk];
     for (int i : needed) {
       byte[] share = shares.get(i);
-      if (share.length != ShareHeader.LENGTH + chunk) {
+      if (share.length != header + chunk) {
         throw new ShareDecodingException("share " + i + " has " + share.length + " bytes, "
-            + (ShareHeader.LENGTH + chunk) + " expected (truncated or padded)");
+            + (header + chunk) + " expected (truncated or padded)");
       }
       int j = i - z;
       sources[0] = share;

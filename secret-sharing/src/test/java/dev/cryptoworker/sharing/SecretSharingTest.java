@@ -12,6 +12,7 @@ import dev.cryptoworker.cryptobox.std.RandomizedBox;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,6 +137,72 @@ class SecretSharingTest {
     ShareDecodingException scheme = assertThrows(ShareDecodingException.class,
         () -> shamir.join(pick(raid, new int[] {0, 1, 2, 3}), AD));
     assertTrue(scheme.getMessage().contains("made by scheme SECURE_RAID, not SHAMIR"), scheme.getMessage());
+  }
+
+  /**
+   * Two writes of values of one length stored at the same place (two writers at one timestamp):
+   * their shares are never decoded together. With exactly the threshold answering, a mix is refused
+   * by name (keyless schemes would otherwise decode it into a wrong value); the split most shares
+   * belong to decodes; a tie is refused.
+   */
+  @Test
+  void sharesOfTwoSplitsAreNeverJoinedTogether() throws Exception {
+    byte[] a = "diagnosis A: seasonal allergy".getBytes(StandardCharsets.UTF_8);
+    byte[] b = "diagnosis B: fractured radius".getBytes(StandardCharsets.UTF_8);
+    for (SecretSharing s : allSchemes(4, 1, 1)) {
+      byte[][] first = s.split(a, AD);
+      byte[][] second = s.split(b, AD);
+      int t = s.threshold();
+      Map<Integer, byte[]> atThreshold = pick(second, GfArithmeticTest.range(t));
+      atThreshold.put(0, first[0]);
+      ShareDecodingException mixed = assertThrows(ShareDecodingException.class, () -> s.join(atThreshold, AD),
+          s.kind() + " decoded shares of two splits");
+      // t - 1 shares of the second split against one of the first: too few left, or (t = 2) a tie.
+      assertTrue(mixed.getMessage().contains("need " + t + " shares, have " + (t - 1))
+          && mixed.getMessage().contains("share 0 belongs to another split")
+          || t == 2 && mixed.getMessage().contains("shares belong to different splits"), mixed.getMessage());
+      Map<Integer, byte[]> mostOfB = pick(second, new int[] {0, 1, 2, 3});
+      mostOfB.put(3, first[3]);
+      Reconstruction r = s.join(mostOfB, AD);
+      assertArrayEquals(b, r.value(), s.kind().toString());
+      assertEquals(Set.of(3), r.corruptShares(), s.kind().toString());
+      Map<Integer, byte[]> even = pick(first, new int[] {0, 1});
+      even.putAll(pick(second, new int[] {2, 3}));
+      ShareDecodingException tie = assertThrows(ShareDecodingException.class, () -> s.join(even, AD));
+      assertTrue(tie.getMessage().contains("shares belong to different splits"), tie.getMessage());
+    }
+  }
+
+  /** A share of format 1 (7-byte header, no split id), made from a format-2 share. */
+  private static byte[] formatOne(byte[] share) {
+    byte[] old = new byte[share.length - ShareHeader.SPLIT_ID_LENGTH];
+    System.arraycopy(share, 0, old, 0, ShareHeader.LENGTH_1);
+    System.arraycopy(share, ShareHeader.LENGTH, old, ShareHeader.LENGTH_1, share.length - ShareHeader.LENGTH);
+    old[0] = ShareHeader.FORMAT_1;
+    return old;
+  }
+
+  /** Shares written before split ids (format 1) still join, read partially and regenerate as they were. */
+  @Test
+  void formatOneSharesStillJoin() throws Exception {
+    byte[] value = new byte[3_000];
+    new SplittableRandom(11).nextBytes(value);
+    for (SecretSharing s : allSchemes(4, 1, 1)) {
+      byte[][] shares = s.split(value, AD);
+      byte[][] old = new byte[shares.length][];
+      for (int i = 0; i < shares.length; i++) {
+        old[i] = formatOne(shares[i]);
+      }
+      assertArrayEquals(value, s.join(pick(old, new int[] {0, 1, 2, 3}), AD).value(), s.kind().toString());
+      assertArrayEquals(old[2], s.regenerate(pick(old, new int[] {0, 1, 3}), 2), s.kind().toString());
+      if (s.partialReads().isPresent()) {
+        PartialReads p = s.partialReads().orElseThrow();
+        int[] data = p.dataSharesFor(old[0], 100, 50);
+        Map<Integer, byte[]> needed = pick(old, p.keyShares());
+        needed.putAll(pick(old, data));
+        assertArrayEquals(Arrays.copyOfRange(value, 100, 150), p.read(needed, 100, 50), s.kind().toString());
+      }
+    }
   }
 
   /** One faulty cluster of four (n = 4, r = 1) no longer makes every value unreadable. */

@@ -37,7 +37,7 @@ class ShamirOracleTest {
         Map<Integer, byte[]> withHeaders = new HashMap<>();
         for (int x = 1; x <= z + 1; x++) {
           byte[] share = new byte[ShareHeader.LENGTH + length];
-          ShareHeader.write(share, SharingKind.SHAMIR, x - 1, length);
+          ShareHeader.write(share, SharingKind.SHAMIR, x - 1, length, new byte[ShareHeader.SPLIT_ID_LENGTH]);
           System.arraycopy(theirShares.get(x), 0, share, ShareHeader.LENGTH, length);
           withHeaders.put(x - 1, share);
         }

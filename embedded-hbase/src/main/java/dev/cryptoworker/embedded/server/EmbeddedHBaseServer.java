@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.LocalHBaseCluster;
 import org.apache.hadoop.hbase.master.HMaster;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
 import org.apache.hadoop.hbase.util.JVMClusterUtil;
 import org.apache.hadoop.hbase.zookeeper.MiniZooKeeperCluster;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
@@ -71,6 +72,12 @@ public final class EmbeddedHBaseServer {
     for (int i = 2; i < args.length; i++) {
       int eq = args[i].indexOf('=');
       conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
+
+    // EmbeddedHBase.Builder.clockOffset: every server of this JVM reads time through the edge.
+    long clockOffset = conf.getLong("cryptoworker.embedded.clock.offset.ms", 0);
+    if (clockOffset != 0) {
+      EnvironmentEdgeManager.injectEdge(() -> System.currentTimeMillis() + clockOffset);
     }
 
     LocalHBaseCluster cluster = new LocalHBaseCluster(conf, 1, regionServers);

@@ -13,9 +13,11 @@ import java.util.function.IntFunction;
 
 /**
  * One call per cluster, run in parallel, each given until a common deadline: a cluster that fails
- * or does not answer in time is counted unavailable for this operation, never waited for beyond it,
- * and is skipped by every table handle of the connection until it answers a probe ({@link
- * ClusterHealth}), so that with a cluster down operations do not wait for its timeout again.
+ * or does not answer in time is counted unavailable for this operation, never waited for beyond it.
+ * One that cannot be reached or does not answer in time ({@link ClusterFailure#isOutage}) is skipped
+ * by every table handle of the connection until it answers a probe ({@link ClusterHealth}), so that
+ * with a cluster down operations do not wait for its timeout again; one that refused the request is
+ * not.
  */
 final class ClusterCalls {
   /** The call made on cluster {@code index}. */
@@ -73,7 +75,7 @@ final class ClusterCalls {
 
   /**
    * Calls to the clusters {@code names} (in index order), whose state {@code health} keeps;
-   * {@code probes} gives the read that tells when a failed cluster answers again.
+   * {@code probes} gives the cluster-level call that tells when a failed cluster answers again.
    */
   ClusterCalls(ExecutorService pool, long timeoutNanos, List<String> names, ClusterHealth health,
       IntFunction<ClusterHealth.Probe> probes) {
@@ -90,6 +92,22 @@ final class ClusterCalls {
 
   private void failed(int i, String why) {
     health.failed(names.get(i), why, probes.apply(i));
+  }
+
+  /**
+   * Records which clusters took a write to {@code table} ({@code write}, its outcomes); returns
+   * those that missed it having taken the one before: the clusters whose outage starts here.
+   */
+  List<String> newlyMissed(String table, Outcomes<?> write) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      if (write.answered(i)) {
+        health.tookWrite(table, names.get(i));
+      } else if (health.missedWrite(table, names.get(i))) {
+        out.add(names.get(i));
+      }
+    }
+    return out;
   }
 
   <T> Outcomes<T> onEvery(Call<T> call) throws IOException {
@@ -133,7 +151,10 @@ final class ClusterCalls {
         results.add(null);
         Throwable cause = e.getCause();
         failures.add(cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()));
-        failed(i, failures.get(i));
+        if (ClusterFailure.isOutage(cause)) {
+          failed(i, failures.get(i));
+        }
+        // Otherwise the cluster refused this request: it is up, and is asked the next time.
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new java.io.InterruptedIOException("interrupted while waiting for the clusters");

@@ -1,7 +1,9 @@
 package dev.cryptoworker.layout.shared;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,16 +13,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Which clusters of one {@code SecureConnection} are down, shared by all its SHARED table handles. A
- * cluster whose call failed or timed out is skipped by every handle until it answers a probe (a
- * read made on one background thread, every {@value #PROBE_INTERVAL_MILLIS} ms), so that with a
- * cluster down only the operations already waiting on it pay its timeout, not one operation in
- * every interval, nor the first operation of each new table handle.
+ * cluster that could not be reached or timed out ({@link ClusterFailure#isOutage}) is skipped by
+ * every handle until it answers a probe (a cluster-level call made on one background thread, every
+ * {@value #PROBE_INTERVAL_MILLIS} ms), so that with a cluster down only the operations already
+ * waiting on it pay its timeout, not one operation in every interval, nor the first operation of
+ * each new table handle. It also remembers, per table, which clusters missed a write, so that each
+ * outage is reported once.
  */
 final class ClusterHealth implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterHealth.class);
   static final long PROBE_INTERVAL_MILLIS = 1_000;
 
-  /** A read that succeeds when the cluster answers again. */
+  /** A cluster-level call that succeeds when the cluster answers again. */
   @FunctionalInterface
   interface Probe {
     void run() throws Exception;
@@ -33,6 +37,25 @@ final class ClusterHealth implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
+
+  /** A cluster that missed a write to a table, since it last took one. */
+  private record Missed(String table, String cluster) {}
+
+  private final Set<Missed> missedWrites = new HashSet<>();
+
+  /**
+   * {@code cluster} missed a write to {@code table} that others acknowledged: true the first time
+   * since it last took a write to that table (once per outage, for a warning: the table needs a
+   * repair), false for the writes it misses after that.
+   */
+  synchronized boolean missedWrite(String table, String cluster) {
+    return missedWrites.add(new Missed(table, cluster));
+  }
+
+  /** {@code cluster} took a write to {@code table}: the next one it misses starts a new outage. */
+  synchronized void tookWrite(String table, String cluster) {
+    missedWrites.remove(new Missed(table, cluster));
+  }
 
   /** Why {@code cluster} is skipped, or null when it is not down. */
   synchronized String skipReason(String cluster) {

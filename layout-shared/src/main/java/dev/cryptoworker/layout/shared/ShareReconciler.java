@@ -12,6 +12,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.LongConsumer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
@@ -22,10 +24,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns one stored row as each cluster returned it into the logical row: per cell, the newest
- * version (timestamp) any cluster holds is decoded from its shares if enough clusters hold it;
- * the cell is absent if at least max(threshold, r + 1) answering clusters hold no version of it
- * (a delete, or a write that never reached a write quorum); otherwise the read fails, naming the
- * cell and the clusters, rather than return an older version as if it were the newest.
+ * version that at most r answering clusters lack ({@link NewestVersion}) is decoded from its shares
+ * if enough clusters hold it; the cell is absent if every version held is lacked by more than r (a
+ * delete, or writes that never reached a write quorum); otherwise the read fails, naming the cell
+ * and the clusters, rather than return an older version as if it were the newest.
  */
 final class ShareReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(ShareReconciler.class);
@@ -39,15 +41,22 @@ final class ShareReconciler {
   private final TableCodec codec;
   private final SecretSharing sharing;
   private final List<String> clusters;
-  private final int absentAfter;
+  private final int r;
+  /** The threshold, and more than r: fewer might all have missed the newest acknowledged write. */
+  private final int needed;
   private final ValueDecoder values;
+  private final LongConsumer decodedVersions;
 
-  ShareReconciler(TableCodec codec, SecretSharing sharing, List<String> clusters, ValueDecoder values) {
+  /** {@code decodedVersions} is told the timestamp of every version decoded (the write clock reads them). */
+  ShareReconciler(TableCodec codec, SecretSharing sharing, List<String> clusters, ValueDecoder values,
+      LongConsumer decodedVersions) {
     this.codec = codec;
     this.sharing = sharing;
     this.clusters = clusters;
-    this.absentAfter = Math.max(sharing.threshold(), sharing.parameters().r() + 1);
+    this.r = sharing.parameters().r();
+    this.needed = Math.max(sharing.threshold(), r + 1);
     this.values = values;
+    this.decodedVersions = decodedVersions;
   }
 
   /** The answering clusters, for messages. */
@@ -71,9 +80,10 @@ final class ShareReconciler {
       answered[i] = perCluster[i] != null;
       answering += answered[i] ? 1 : 0;
     }
-    if (answering < sharing.threshold()) {
+    if (answering < needed) {
       throw new IOException("table " + codec.table() + ": " + answering + " of " + perCluster.length
-          + " clusters answered, " + sharing.threshold() + " needed to decode (" + describe(answered) + ")");
+          + " clusters answered, " + needed + " needed to decode and rule out newer writes on the others ("
+          + describe(answered) + ")");
     }
     Collection<Cell[]> byColumn = MergedRows.byColumn(perCluster);
     if (byColumn.isEmpty()) {
@@ -82,7 +92,7 @@ final class ShareReconciler {
     byte[] row = codec.decodeRow(storedRow);
     List<Cell> out = new ArrayList<>();
     for (Cell[] versions : byColumn) {
-      Cell cell = decode(row, versions, answered, answering);
+      Cell cell = decode(row, versions, answered);
       if (cell != null) {
         out.add(cell);
       }
@@ -91,33 +101,34 @@ final class ShareReconciler {
     return Result.create(out);
   }
 
-  private Cell decode(byte[] row, Cell[] versions, boolean[] answered, int answering) throws IOException {
-    long newest = Long.MIN_VALUE;
-    int holding = 0;
-    Cell any = null;
-    for (Cell c : versions) {
-      if (c != null) {
-        newest = Math.max(newest, c.getTimestamp());
-        holding++;
-        any = c;
-      }
+  private String where(byte[] row, byte[] family) {
+    return "table " + codec.table() + ", row " + codec.printableRow(row) + ", family " + Bytes.toStringBinary(family);
+  }
+
+  private Cell decode(byte[] row, Cell[] versions, boolean[] answered) throws IOException {
+    OptionalLong chosen = NewestVersion.of(versions, answered, r);
+    if (chosen.isEmpty()) {
+      return null; // deleted, or writes that reached too few clusters; repair removes the strays
     }
+    long newest = chosen.getAsLong();
     Map<Integer, byte[]> shares = new HashMap<>();
+    Cell any = null;
+    int newer = 0;
     for (int i = 0; i < versions.length; i++) {
       if (versions[i] != null && versions[i].getTimestamp() == newest) {
         shares.put(i, CellUtil.cloneValue(versions[i]));
+        any = versions[i];
+      } else if (versions[i] != null && versions[i].getTimestamp() > newest) {
+        newer++;
       }
     }
     byte[] family = CellUtil.cloneFamily(any);
     if (shares.size() < sharing.threshold()) {
-      if (answering - holding >= absentAfter) {
-        return null; // deleted, or a write that reached too few clusters; repair removes the strays
-      }
-      throw new IOException("table " + codec.table() + ", row " + codec.printableRow(row) + ", family "
-          + Bytes.toStringBinary(family) + ": the newest version (" + newest + ") has " + shares.size() + " of the "
-          + sharing.threshold() + " shares needed, and " + (answering - holding) + " answering clusters hold none"
-          + " (" + describe(answered) + "); an older version is not returned in its place: bring the clusters back,"
-          + " or repair the table");
+      throw new IOException(where(row, family) + ": the newest version at most r = " + r + " answering clusters lack ("
+          + newest + ") has " + shares.size() + " of the " + sharing.threshold() + " shares needed"
+          + (newer > 0 ? ", and " + newer + " clusters hold newer versions too few others have" : "") + " ("
+          + describe(answered) + "); an older version is not returned in its place: bring the clusters back, or"
+          + " repair the table");
     }
     byte[] qualifier = codec.decodeQualifier(row, family, CellUtil.cloneQualifier(any));
     Reconstruction joined;
@@ -133,6 +144,8 @@ final class ShareReconciler {
       LOG.warn("Table {}, {}: corrupt shares on clusters {} corrected; repair those clusters", codec.table(),
           codec.describeColumn(family, qualifier), bad);
     }
-    return new KeyValue(row, family, qualifier, newest, values.decode(row, family, qualifier, joined.value()));
+    byte[] value = values.decode(row, family, qualifier, joined.value());
+    decodedVersions.accept(newest);
+    return new KeyValue(row, family, qualifier, newest, value);
   }
 }

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,9 @@ import java.util.function.IntFunction;
 import java.util.function.Consumer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.ClusterMetrics;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Delete;
@@ -49,7 +52,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The SHARED layout: one logical table on n independent clusters. Row keys and qualifier names are
  * stored as the schema protects them, alike on every cluster (so a row's shares meet); every value
- * is split into n shares ({@link SecretSharing}), share i on cluster i, all with one timestamp.
+ * is split into n shares ({@link SecretSharing}), share i on cluster i, all with one timestamp,
+ * which the client's {@link WriteClock} gives every put and delete.
  *
  * <p>Filters run on the client over decoded rows, with the caller's opt-in only (no server can
  * evaluate them on shares).
@@ -62,13 +66,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class SharedLayout extends ClientOnlyLayout {
   private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
-  private static final byte[] PROBE_ROW = {0};
 
   private final SharedTableLayout spec;
   private final SecretSharing sharing;
   private final boolean encryptsFirst;
   private final List<Table> tables;
   private final ClusterCalls calls;
+  private final WriteClock clock;
   private final ShareReconciler reconciler;
   private final int writeQuorum;
   private final SecureTableOptions options;
@@ -80,19 +84,21 @@ public final class SharedLayout extends ClientOnlyLayout {
     for (String cluster : spec.clusters()) {
       tables.add(context.cluster(cluster).getTable(context.table()));
     }
-    // A down cluster is back when a read of this table's stored rows answers (any row will do).
+    // A down cluster is back when its master answers: a cluster-level call, not a read of this
+    // table, which may be dropped or disabled on that cluster and would keep it skipped for every table.
     IntFunction<ClusterHealth.Probe> probes = i -> () -> {
-      try (Table t = context.cluster(spec.clusters().get(i)).getTable(context.table())) {
-        t.exists(new Get(PROBE_ROW));
+      try (Admin admin = context.cluster(spec.clusters().get(i)).getAdmin()) {
+        admin.getClusterMetrics(EnumSet.of(ClusterMetrics.Option.MASTER));
       }
     };
     ClusterCalls calls = new ClusterCalls(context.pool(), context.options().clusterTimeout().toNanos(), spec.clusters(),
         context.connectionService(ClusterHealth.class, ClusterHealth::new), probes);
-    return new SharedLayout(tables, context.codec(), spec, context.options(), calls);
+    return new SharedLayout(tables, context.codec(), spec, context.options(), calls,
+        context.connectionService(WriteClock.class, WriteClock::new));
   }
 
   private SharedLayout(List<Table> tables, TableCodec codec, SharedTableLayout spec, SecureTableOptions options,
-      ClusterCalls calls) {
+      ClusterCalls calls, WriteClock clock) {
     super(codec, "SHARED", "region servers cannot add shares of these schemes",
         "the table spans several clusters; not supported yet", "each cluster needs its own HFiles of shares; not"
             + " supported yet", "a read-modify-write across independent clusters is not atomic");
@@ -102,7 +108,8 @@ public final class SharedLayout extends ClientOnlyLayout {
     this.sharing = SecretSharings.create(spec.scheme(), spec.parameters(), encryptsFirst ? PlainBox.get() : null);
     this.tables = List.copyOf(tables);
     this.calls = calls;
-    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined);
+    this.clock = clock;
+    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined, clock::observe);
     this.writeQuorum = spec.parameters().n() - spec.parameters().r();
     this.options = options;
   }
@@ -185,11 +192,12 @@ public final class SharedLayout extends ClientOnlyLayout {
     }
   }
 
-  /** The n stored puts of {@code put}, every cell at one timestamp on every cluster. */
+  /**
+   * The n stored puts of {@code put}, every cell at one timestamp on every cluster: {@code now}
+   * unless the caller gave one.
+   */
   private Put[] encode(Put put, long now) throws IOException {
-    if (put.getTimestamp() != HConstants.LATEST_TIMESTAMP) {
-      now = put.getTimestamp();
-    }
+    now = stamp(put.getTimestamp(), now);
     byte[] row = put.getRow();
     codec.checkRowType(row);
     byte[] storedRow = codec.encodeRow(row);
@@ -200,7 +208,7 @@ public final class SharedLayout extends ClientOnlyLayout {
     for (Map.Entry<byte[], List<Cell>> f : put.getFamilyCellMap().entrySet()) {
       for (Cell cell : f.getValue()) {
         byte[] qualifier = CellUtil.cloneQualifier(cell);
-        long ts = cell.getTimestamp() == HConstants.LATEST_TIMESTAMP ? now : cell.getTimestamp();
+        long ts = stamp(cell.getTimestamp(), now);
         byte[] storedQualifier = codec.encodeQualifier(f.getKey(), qualifier);
         byte[][] shares = share(row, f.getKey(), qualifier, CellUtil.cloneValue(cell));
         for (int i = 0; i < out.length; i++) {
@@ -213,7 +221,7 @@ public final class SharedLayout extends ClientOnlyLayout {
 
   @Override
   public void put(List<Put> puts) throws IOException {
-    long now = System.currentTimeMillis();
+    long now = clock.next();
     List<List<Put>> perCluster = new ArrayList<>();
     for (int i = 0; i < n(); i++) {
       perCluster.add(new ArrayList<>(puts.size()));
@@ -252,26 +260,39 @@ public final class SharedLayout extends ClientOnlyLayout {
         + " back where possible). Failed: " + outcomes.describeFailures(spec.clusters()));
   }
 
+  /** A write acknowledged without some clusters: a WARN once per outage, then DEBUG until they take one again. */
   private void logDegraded(ClusterCalls.Outcomes<?> outcomes, String what) {
-    if (outcomes.answered() < n()) {
-      // DEBUG: ClusterHealth warns once per outage, not once per operation.
-      LOG.debug("Table {}: {} acknowledged by {} of {} clusters; repair the others when they are back. Failed: {}",
-          codec.table(), what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()));
+    List<String> newly = calls.newlyMissed(codec.table(), outcomes);
+    if (outcomes.answered() == n()) {
+      return;
+    }
+    String message = "Table {}: a {} was acknowledged by {} of {} clusters; repair the table once the others take writes"
+        + " again (SharedTables.repair). Failed: {}";
+    if (newly.isEmpty()) {
+      LOG.debug(message, codec.table(), what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()));
+    } else {
+      LOG.warn(message + ". Until {} take a write again, the writes they miss are logged at DEBUG", codec.table(),
+          what, outcomes.answered(), n(), outcomes.describeFailures(spec.clusters()), newly);
     }
   }
 
-  private Delete encode(Delete delete) throws IOException {
+  /**
+   * The stored delete of {@code delete}, its markers at {@code now} unless the caller gave a
+   * timestamp: the same on every cluster, from the client's write clock, never each cluster's own.
+   */
+  private Delete encode(Delete delete, long now) throws IOException {
     byte[] row = delete.getRow();
     codec.checkRowType(row);
-    Delete out = new Delete(codec.encodeRow(row), delete.getTimestamp());
+    Delete out = new Delete(codec.encodeRow(row), stamp(delete.getTimestamp(), now));
     for (Map.Entry<byte[], List<Cell>> f : delete.getFamilyCellMap().entrySet()) {
       codec.familySchema(f.getKey()); // refuses unknown families by name
       for (Cell c : f.getValue()) {
         if (c.getQualifierLength() == 0 && (c.getType() == Cell.Type.DeleteFamily
             || c.getType() == Cell.Type.DeleteFamilyVersion)) {
-          out.addFamily(f.getKey(), c.getTimestamp());
+          out.addFamily(f.getKey(), stamp(c.getTimestamp(), now));
         } else if (c.getType() == Cell.Type.DeleteColumn) {
-          out.addColumns(f.getKey(), codec.encodeQualifier(f.getKey(), CellUtil.cloneQualifier(c)), c.getTimestamp());
+          out.addColumns(f.getKey(), codec.encodeQualifier(f.getKey(), CellUtil.cloneQualifier(c)),
+              stamp(c.getTimestamp(), now));
         } else {
           throw new UnsupportedSecureOperationException(codec.table(), "family " + Bytes.toStringBinary(f.getKey()),
               "a SHARED table keeps one version per cell: delete whole columns (addColumns) or families, not single"
@@ -282,11 +303,16 @@ public final class SharedLayout extends ClientOnlyLayout {
     return out;
   }
 
+  private static long stamp(long given, long now) {
+    return given == HConstants.LATEST_TIMESTAMP ? now : given;
+  }
+
   @Override
   public void delete(List<Delete> deletes) throws IOException {
     List<Delete> stored = new ArrayList<>(deletes.size());
+    long now = clock.next();
     for (Delete d : deletes) {
-      stored.add(encode(d));
+      stored.add(encode(d, now));
     }
     ClusterCalls.Outcomes<Void> outcomes = calls.onEvery(i -> {
       tables.get(i).delete(copies(stored));

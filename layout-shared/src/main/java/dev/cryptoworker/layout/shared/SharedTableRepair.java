@@ -7,9 +7,11 @@ import dev.cryptoworker.sharing.SecretSharing;
 import dev.cryptoworker.sharing.ShareDecodingException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.hadoop.hbase.Cell;
@@ -27,10 +29,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings every cluster of a SHARED table back in line after some were down or held corrupt shares:
- * with every cluster answering, for each cell it finds the newest version that enough clusters hold
- * and decodes, and writes that version's share to each cluster that lacks it, holds an older one or
- * a corrupt one (the share the original split made, {@link SecretSharing#regenerate}); versions too
- * few clusters hold (writes never acknowledged, deletes a cluster missed) are deleted. Resumable: it
+ * with every cluster answering, for each cell it finds the version a read returns ({@link
+ * NewestVersion}), and writes that version's share to each cluster that lacks it, holds an older one
+ * or a corrupt one (the share the original split made, {@link SecretSharing#regenerate}); newer
+ * versions, which too few clusters hold (writes never acknowledged, forged shares), and versions
+ * of a cell a delete removed on the other clusters are deleted. A cell whose version has too few
+ * shares, or does not decode, is left as it is and counted unrepairable. Resumable: it
  * records the last stored row it finished and its counts in the counter table (a {@link RowWalk}),
  * every {@value #CHECKPOINT_EVERY} rows, and starts after it next time. Obtained from {@link SharedTables#repair(TableName)}.
  */
@@ -155,21 +159,28 @@ public final class SharedTableRepair implements AutoCloseable {
     }
     byte[] family = CellUtil.cloneFamily(any);
     byte[] qualifier = CellUtil.cloneQualifier(any);
-    Long kept = null;
+    boolean[] answered = new boolean[cells.length];
+    Arrays.fill(answered, true);
+    // The version a read with every cluster answering returns; versions newer than it are strays.
+    OptionalLong choice = NewestVersion.of(cells, answered, sharing.parameters().r());
+    Long kept = choice.isPresent() ? choice.getAsLong() : null;
     Reconstruction joined = null;
-    for (Long ts : byVersion.descendingKeySet()) {
-      if (byVersion.get(ts).size() >= sharing.threshold()) {
-        try {
-          joined = sharing.join(byVersion.get(ts), null);
-          kept = ts;
-        } catch (ShareDecodingException e) {
-          counts[2]++;
-          LOG.warn("Table {}, stored row {}, column {}: version {} does not decode ({}); left as it is", table,
-              Bytes.toStringBinary(storedRow), Bytes.toStringBinary(qualifier), ts, e.getMessage());
-          return;
-        }
-        break;
+    String unrepairable = null;
+    if (kept != null && byVersion.get(kept).size() < sharing.threshold()) {
+      unrepairable = "version " + kept + " has " + byVersion.get(kept).size() + " of the " + sharing.threshold()
+          + " shares needed";
+    } else if (kept != null) {
+      try {
+        joined = sharing.join(byVersion.get(kept), null);
+      } catch (ShareDecodingException e) {
+        unrepairable = "version " + kept + " does not decode (" + e.getMessage() + ")";
       }
+    }
+    if (unrepairable != null) {
+      counts[2]++;
+      LOG.warn("Table {}, stored row {}, column {}: {}; left as it is", table, Bytes.toStringBinary(storedRow),
+          Bytes.toStringBinary(qualifier), unrepairable);
+      return;
     }
     for (int i = 0; i < cells.length; i++) {
       Cell c = cells[i];

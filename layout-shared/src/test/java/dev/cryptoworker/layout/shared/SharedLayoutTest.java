@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.BatchContract;
+import dev.cryptoworker.client.DeleteThenPut;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureFixture;
 import dev.cryptoworker.client.SecureScans;
@@ -28,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +69,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * value, a corrupt share is found or corrected; with one cluster killed (under four concurrent
  * writers, whose acknowledged rows all read back) reads and writes go on, the
  * cluster restarted and repaired, another killed and every acknowledged write still reads back;
- * with two down, reads and writes fail by name. The killing test runs last.
+ * with two down, reads and writes fail by name. The killing test runs last. The clusters' clocks
+ * run 5 s ahead of the client's, and their servers refuse cells over 1 MiB.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @OwnClusters
@@ -79,6 +82,10 @@ class SharedLayoutTest {
   private static final int MAX_BUSY_ROWS = 5_000;
   /** Failed batches after the kill at which a busy writer gives up (and the test fails): a bound. */
   private static final int MAX_FAILED_BATCHES = 20;
+  /** The servers' largest cell (hbase.server.keyvalue.maxsize): above the 64 KiB documents' shares. */
+  private static final int MAX_CELL = 1 << 20;
+  /** How far the clusters' clocks run ahead of the client's. */
+  private static final Duration CLUSTER_CLOCK_AHEAD = Duration.ofSeconds(5);
 
   private static final List<EmbeddedHBase> CLUSTERS = new ArrayList<>();
   private static final List<Path> DIRS = new ArrayList<>();
@@ -93,7 +100,7 @@ class SharedLayoutTest {
       for (String name : NAMES) {
         Path dir = Files.createTempDirectory("shared-" + name + "-");
         DIRS.add(dir);
-        starting.add(starter.submit(() -> EmbeddedHBase.builder().dataDir(dir).maxHeap("384m").start()));
+        starting.add(starter.submit(() -> cluster(dir)));
       }
       for (Future<EmbeddedHBase> f : starting) {
         CLUSTERS.add(f.get());
@@ -104,6 +111,15 @@ class SharedLayoutTest {
     for (int i = 0; i < NAMES.size(); i++) {
       CONNECTIONS.put(NAMES.get(i), connect(CLUSTERS.get(i)));
     }
+  }
+
+  /**
+   * One cluster, its clock {@link #CLUSTER_CLOCK_AHEAD} ahead of this client's; its servers refuse
+   * cells over {@value #MAX_CELL} bytes, as a request error.
+   */
+  private static EmbeddedHBase cluster(Path dir) throws IOException {
+    return EmbeddedHBase.builder().dataDir(dir).maxHeap("384m").clockOffset(CLUSTER_CLOCK_AHEAD)
+        .setting("hbase.server.keyvalue.maxsize", Integer.toString(MAX_CELL)).start();
   }
 
   private static Connection connect(EmbeddedHBase hbase) throws IOException {
@@ -139,12 +155,28 @@ class SharedLayoutTest {
         ""), scheme);
   }
 
-  private static SecureConnection secure(TableSchema schema) {
-    return SecureConnection.builder().keys(KEYS).schema(schema)
+  private static SecureConnection secure(TableSchema... schemas) {
+    return SecureConnection.builder().keys(KEYS).schemas(List.of(schemas))
         .options(SecureTableOptions.builder().clusterTimeout(Duration.ofSeconds(8)).build())
         .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("east"))
         .cluster("east", CONNECTIONS.get("east")).cluster("west", CONNECTIONS.get("west"))
         .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
+  }
+
+  /**
+   * A connection to the four clusters whose connection to {@code missing} is closed: a client for
+   * which that cluster is down, while others reach it.
+   */
+  private static SecureConnection secureWithout(TableSchema schema, String missing) throws IOException {
+    Connection closed = ConnectionFactory.createConnection(CONNECTIONS.get(missing).getConfiguration());
+    closed.close();
+    SecureConnection.Builder b = SecureConnection.builder().keys(KEYS).schema(schema)
+        .options(SecureTableOptions.builder().clusterTimeout(Duration.ofSeconds(8)).build())
+        .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get(missing.equals("west") ? "east" : "west"));
+    for (String name : NAMES) {
+      b.cluster(name, name.equals(missing) ? closed : CONNECTIONS.get(name));
+    }
+    return b.build();
   }
 
   /** Alters one byte of the first stored row's note share on {@code cluster}, keeping its timestamp. */
@@ -332,6 +364,174 @@ class SharedLayoutTest {
     }
   }
 
+  /** Whether cluster {@code cluster} stores any row of table {@code name}. */
+  private static boolean storesARow(String cluster, TableName name) throws IOException {
+    try (Table raw = CONNECTIONS.get(cluster).getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
+      return s.next() != null;
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aRefusedRequestMarksNoClusterDown() throws Exception {
+    TableSchema schema = schema("SHAMIR", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        // Shamir shares are as long as the value: every cluster refuses this cell as oversized.
+        IOException oversized = assertThrows(IOException.class, () -> t.put(new Put(toBytes(1L)).addColumn(F,
+            toBytes("note"), new byte[2 * MAX_CELL])));
+        assertTrue(oversized.getMessage().contains("reached 0 of 4 clusters"), oversized.getMessage());
+        assertTrue(oversized.getMessage().contains("DoNotRetryIOException"), oversized.getMessage());
+        // The next write goes to every cluster at once (the refused one was taken back): none was
+        // marked down by a refusal.
+        write(t, 2, 3);
+        for (String cluster : NAMES) {
+          assertTrue(storesARow(cluster, name), cluster + " was skipped after refusing an oversized cell");
+        }
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aTableDroppedOnOneClusterLeavesItInUseForOtherTables() throws Exception {
+    TableSchema dropped = schema("SHAMIR", "DET");
+    TableSchema other = schema("SHAMIR", "DET");
+    TableName droppedName = TableName.valueOf(dropped.tableName());
+    TableName otherName = TableName.valueOf(other.tableName());
+    try (SecureConnection secure = secure(dropped, other)) {
+      secure.createTable(dropped);
+      secure.createTable(other);
+      try (org.apache.hadoop.hbase.client.Admin south = CONNECTIONS.get("south").getAdmin()) {
+        south.disableTable(droppedName);
+        south.deleteTable(droppedName);
+      }
+      try (Table t = secure.getTable(droppedName)) {
+        write(t, 0, 1); // acknowledged by east, west and north; south has no such table
+      }
+      try (Table t = secure.getTable(otherName)) {
+        write(t, 0, 1);
+      }
+      assertTrue(storesARow("south", otherName), "south was skipped for every table after one was dropped on it");
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aNewerVersionOnOneClusterDoesNotMakeACellUnreadable() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        write(t, 0, 3);
+        // West holds a newer version of the first stored row's first cell: forged, or left by a client
+        // that crashed after writing one share. The three others lack it, more than r = 1.
+        Cell share = storedCell("west", name);
+        byte[] forged = CellUtil.cloneValue(share);
+        forged[forged.length - 1] ^= 1;
+        try (Table raw = CONNECTIONS.get("west").getTable(name)) {
+          raw.put(new Put(CellUtil.cloneRow(share)).addColumn(F, CellUtil.cloneQualifier(share),
+              share.getTimestamp() + 60_000, forged));
+        }
+        assertEquals(3, scanRows(t, new Scan()).size(), "every row, each note as written");
+        for (long i = 0; i < 3; i++) {
+          Result r = t.get(new Get(toBytes(i)));
+          assertEquals(note(i), Bytes.toString(r.getValue(F, toBytes("note"))));
+          assertEquals("PT-" + i, Bytes.toString(r.getValue(F, toBytes("id"))));
+        }
+      }
+      try (SharedTableRepair repair = SharedTables.of(secure).repair(name)) {
+        SharedTableRepair.Report report = repair.run(r -> { });
+        assertEquals(1, report.straysDeleted(), "west's newer version");
+        assertEquals(1, report.sharesWritten(), "west's share of the version the others hold, written back");
+      }
+      try (Table t = secure.getTable(name)) {
+        assertEquals(storedCell("east", name).getTimestamp(), storedCell("west", name).getTimestamp(),
+            "west is back in line");
+        assertEquals(3, scanRows(t, new Scan()).size());
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aPutRightAfterADeleteIsKeptWithTheClustersClocksAhead() throws Exception {
+    // The clusters' clocks run 5 s ahead of this client's (EmbeddedHBase.Builder.clockOffset).
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+        DeleteThenPut.check(t, F, toBytes(1L));
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void aWriterWhoseClockRunsAheadDoesNotHideLaterWritesOfOthers() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection ahead = secure(schema); SecureConnection other = secure(schema)) {
+      ahead.createTable(schema);
+      try (Table t = ahead.getTable(name)) {
+        // A put carries its client's clock: this client's runs an hour ahead.
+        t.put(new Put(toBytes(1L)).addColumn(F, toBytes("note"), System.currentTimeMillis() + 3_600_000L,
+            toBytes("written by the client an hour ahead")));
+      }
+      try (Table t = other.getTable(name)) {
+        assertEquals("written by the client an hour ahead", Bytes.toString(t.get(new Get(toBytes(1L)))
+            .getValue(F, toBytes("note"))));
+        t.put(new Put(toBytes(1L)).addColumn(F, toBytes("note"), toBytes("written after it was read")));
+        assertEquals("written after it was read", Bytes.toString(t.get(new Get(toBytes(1L))).getValue(F,
+            toBytes("note"))), "the later write, read back by its writer");
+      }
+      try (Table t = ahead.getTable(name)) {
+        assertEquals("written after it was read", Bytes.toString(t.get(new Get(toBytes(1L))).getValue(F,
+            toBytes("note"))), "the later write, read back by the first writer");
+      }
+    }
+  }
+
+  @Test
+  @Order(2)
+  void sharesOfTwoWritersAtOneTimestampAreRefusedNeverDecoded() throws Exception {
+    TableSchema schema = schema("SECURE_RAID", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    long ts = System.currentTimeMillis();
+    byte[] q = toBytes("note");
+    byte[] a = toBytes("value of the first writer");
+    byte[] b = toBytes("value of writer number 2!");
+    assertEquals(a.length, b.length, "same length: shares of the two differ in nothing but their split");
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      // Two writers in one millisecond (equal timestamps given, not raced): the second does not reach
+      // east, so east keeps the first's share and the others hold the second's.
+      try (Table t = secure.getTable(name)) {
+        t.put(new Put(toBytes(1L)).addColumn(F, q, ts, a));
+      }
+      try (SecureConnection second = secureWithout(schema, "east"); Table t = second.getTable(name)) {
+        t.put(new Put(toBytes(1L)).addColumn(F, q, ts, b));
+      }
+      // Exactly the threshold (3 of 4) answer: east's share of the first and two of the second.
+      try (SecureConnection reader = secureWithout(schema, "south"); Table t = reader.getTable(name)) {
+        IOException refused = assertThrows(IOException.class, () -> {
+          byte[] read = t.get(new Get(toBytes(1L))).getValue(F, q);
+          throw new AssertionError("shares of two writes decoded into "
+              + (Arrays.equals(read, a) ? "the first value" : Arrays.equals(read, b) ? "the second value"
+                  : "a wrong value"));
+        });
+        assertTrue(refused.getMessage().contains("belongs to another split"), refused.getMessage());
+      }
+      // All four: three shares of the second write decode; east's is another split's, left out.
+      try (Table t = secure.getTable(name)) {
+        assertArrayEquals(b, t.get(new Get(toBytes(1L))).getValue(F, q));
+      }
+    }
+  }
+
   /** A 64 KiB document of 512 numbered 128-byte fields, {@code tag} in each. */
   private static byte[] document(String tag) {
     StringBuilder doc = new StringBuilder();
@@ -394,14 +594,8 @@ class SharedLayoutTest {
         assertArrayEquals(doc, t.get(new Get(toBytes(1L))).getValue(F, q));
       }
       // East (the key share) misses a write: a client whose east connection is closed writes v2 to the others.
-      Connection closed = ConnectionFactory.createConnection(CONNECTIONS.get("east").getConfiguration());
-      closed.close();
       byte[] v2 = document("v2");
-      try (SecureConnection withoutEast = SecureConnection.builder().keys(KEYS).schema(schema)
-              .cluster(SecureConnection.DEFAULT_CLUSTER, CONNECTIONS.get("west"))
-              .cluster("east", closed).cluster("west", CONNECTIONS.get("west"))
-              .cluster("north", CONNECTIONS.get("north")).cluster("south", CONNECTIONS.get("south")).build();
-          Table t = withoutEast.getTable(name)) {
+      try (SecureConnection withoutEast = secureWithout(schema, "east"); Table t = withoutEast.getTable(name)) {
         t.put(new Put(toBytes(1L)).addColumn(F, q, v2));
       }
       try (SecureTable t = secure.getSecureTable(name)) {
@@ -563,7 +757,7 @@ class SharedLayoutTest {
   /** Starts cluster {@code index} again on its data directory (new ports: a new connection). */
   private static void restart(int index) throws Exception {
     CLUSTERS.get(index).close();
-    CLUSTERS.set(index, EmbeddedHBase.builder().dataDir(DIRS.get(index)).maxHeap("384m").start());
+    CLUSTERS.set(index, cluster(DIRS.get(index)));
     CONNECTIONS.get(NAMES.get(index)).close();
     CONNECTIONS.put(NAMES.get(index), connect(CLUSTERS.get(index)));
   }
