@@ -227,7 +227,7 @@ public final class PackedLayout extends ClientOnlyLayout {
     try {
       return packs.seal(id, rows, dictionary);
     } catch (GeneralSecurityException e) {
-      throw new IOException("table " + codec.table() + ": cannot encrypt pack " + Bytes.toStringBinary(id) + ": "
+      throw new IOException("table " + codec.table() + ": cannot encrypt pack " + codec.printableStoredRow(id) + ": "
           + e.getMessage(), e);
     }
   }
@@ -235,14 +235,14 @@ public final class PackedLayout extends ClientOnlyLayout {
   private StoredPack open(Result stored) throws IOException {
     Cell cell = stored.getColumnLatestCell(FAMILY, PACK);
     if (cell == null) {
-      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(stored.getRow()), "p:k",
+      throw new CellDecodingException(codec.table(), codec.printableStoredRow(stored.getRow()), "p:k",
           "a stored row without a pack");
     }
     byte[] bytes = CellUtil.cloneValue(cell);
     try {
       return new StoredPack(stored.getRow(), bytes, cell.getTimestamp(), packs.open(stored.getRow(), bytes));
     } catch (PackDecodingException e) {
-      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(stored.getRow()), "its pack", e.reason());
+      throw new CellDecodingException(codec.table(), codec.printableStoredRow(stored.getRow()), "its pack", e.reason());
     }
   }
 
@@ -382,7 +382,7 @@ public final class PackedLayout extends ClientOnlyLayout {
       pause(attempt);
     }
     throw new IOException("table " + codec.table() + ": gave up after " + MAX_ATTEMPTS + " conflicting writes to the"
-        + " pack of stored row " + Bytes.toStringBinary(storedKey) + " (too many writers on one pack?)");
+        + " pack of row " + codec.printableStoredRow(storedKey) + " (too many writers on one pack?)");
   }
 
   /**
