@@ -82,6 +82,8 @@ public final class PackedLayout extends ClientOnlyLayout {
   static final byte[] FIRST_PACK = {0};
   private static final String FIRST_PACK_NAME = "\\x00";
   private static final int MAX_ATTEMPTS = 100;
+  /** Runs between a split's first step (its pack marked) and its second; no-op but in tests. */
+  private static volatile Runnable afterSplitMarked = () -> { };
 
   private final Table table;
   private final PackedTableLayout spec;
@@ -299,6 +301,11 @@ public final class PackedLayout extends ClientOnlyLayout {
     return done ? sealed : null;
   }
 
+  /** Tests: what runs once a split has marked its pack, before it creates the right pack (a client killed there). */
+  static void afterSplitMarked(Runnable hook) {
+    afterSplitMarked = hook;
+  }
+
   /** Finishes the split {@code marked} carries: creates its right pack if absent, then shrinks it if unchanged. */
   private void completeSplit(StoredPack marked) throws IOException {
     byte[] at = marked.rows().pendingSplit();
@@ -372,6 +379,7 @@ public final class PackedLayout extends ClientOnlyLayout {
       byte[] written = replace(pack, rows);
       if (written != null) {
         if (splitAt != null) {
+          afterSplitMarked.run();
           completeSplit(new StoredPack(pack.id(), written, pack.timestamp(), rows));
           // Each half again while it is too large (a large batch into one pack).
           update(pack.id(), (r, n) -> false);
