@@ -8,10 +8,11 @@ import org.apache.hadoop.hbase.DoNotRetryIOException;
  * returns such a cell; it throws this instead.
  *
  * <p>The message names the table, row, column and reason, for example {@code table patients, row
- * '\x01\x9F...' (as stored), column identification:name (STD): authentication failed: the
- * ciphertext was altered, moved from another cell, or made under a different key}. A row whose key
- * is protected is named by its stored key, which the server holds anyway, never by its plaintext
- * (messages end up in logs); rows of PLAIN row keys are named as they are.
+ * 'stored key sha256:3fa2c1d09b7e4410', column identification:name (STD): authentication failed:
+ * the ciphertext was altered, moved from another cell, or made under a different key}. A row whose
+ * key is protected is named by a fingerprint of its stored key ({@code StoredKeyFingerprint}),
+ * never by its plaintext or its stored bytes (messages end up in logs); rows of PLAIN row keys are
+ * named as they are.
  */
 public final class CellDecodingException extends DoNotRetryIOException {
   private static final long serialVersionUID = 1L;
@@ -34,7 +35,7 @@ public final class CellDecodingException extends DoNotRetryIOException {
     return table;
   }
 
-  /** The row as the message names it ({@code Bytes.toStringBinary}; stored form for protected row keys). */
+  /** The row as the message names it ({@code Bytes.toStringBinary}; a stored key's fingerprint for protected row keys). */
   public String row() {
     return row;
   }

@@ -58,11 +58,16 @@ class KeyMaterialInLogsTest {
     assertTrue(client.waitFor(120, TimeUnit.SECONDS));
     String log = new String(output, StandardCharsets.ISO_8859_1);
     assertTrue(log.contains("DONE"), "the client ran to the end:\n" + tail(log));
+    // The failure paths ran and logged their exceptions: a refused filter and a row that does not decode.
+    String t = schema.tableName();
+    assertTrue(log.contains(UnsupportedSecureOperationException.class.getName() + ": table " + t),
+        "the refusal was not logged:\n" + tail(log));
+    assertTrue(log.contains(CellDecodingException.class.getName() + ": table " + t),
+        "the decoding failure was not logged:\n" + tail(log));
     assertTrue(log.length() > 10_000, "TRACE logging was on: " + log.length() + " characters");
 
     List<byte[]> secrets = new ArrayList<>();
     secrets.add(master);
-    String t = schema.tableName();
     SecretKeyAccess access = SecretKeyAccess.insecure();
     secrets.add(keys.keyRing(KeyScope.rowKey(t, BoxKind.DET), 64).primary().key().copyBytes(access));
     secrets.add(keys.keyRing(KeyScope.column(t, "f", "*", BoxKind.STD), 32).primary().key().copyBytes(access));
@@ -103,6 +108,7 @@ class KeyMaterialInLogsTest {
         try {
           t.getScanner(new Scan().setFilter(new ValueFilter(
               CompareOperator.EQUAL, new BinaryComparator(toBytes("x")))));
+          System.out.println("NOT REFUSED"); // the parent finds no refusal in the log
         } catch (UnsupportedSecureOperationException e) {
           e.printStackTrace();
         }
@@ -111,6 +117,7 @@ class KeyMaterialInLogsTest {
         }
         try {
           SecureFixture.scanAll(t, new Scan());
+          System.out.println("NO DECODING FAILURE"); // the parent finds none in the log
         } catch (CellDecodingException e) {
           e.printStackTrace();
         }

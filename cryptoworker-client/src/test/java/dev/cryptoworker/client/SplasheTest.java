@@ -148,9 +148,13 @@ class SplasheTest {
         () -> table.put(new Put(row).addColumn(E, toBytes("gender"), toBytes("F")).addColumn(E, toBytes("salary"), toBytes(1L))));
     assertTrue(partial.getMessage().contains("'bonus'"), partial.getMessage());
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-        () -> table.put(new Put(row).addColumn(E, toBytes("gender"), toBytes("Z")).addColumn(E, toBytes("salary"), toBytes(1L))
-            .addColumn(E, toBytes("bonus"), toBytes(1))));
-    assertTrue(unknown.getMessage().contains("not one of [F, M, X]"), unknown.getMessage());
+        () -> table.put(new Put(row).addColumn(E, toBytes("gender"), toBytes("Unlisted")).addColumn(E, toBytes("salary"),
+            toBytes(1L)).addColumn(E, toBytes("bonus"), toBytes(1))));
+    assertTrue(unknown.getMessage().contains("table " + schema.tableName() + ", column e:gender (SPLASHE)"),
+        unknown.getMessage());
+    assertTrue(unknown.getMessage().contains("not one of the 3 values the schema declares"), unknown.getMessage());
+    assertFalse(unknown.getMessage().contains("Unlisted"), "the rejected plaintext is in the message: "
+        + unknown.getMessage());
     UnsupportedSecureOperationException scan = assertThrows(UnsupportedSecureOperationException.class,
         () -> table.getScanner(new Scan().setFilter(eq("gender", "M"))));
     assertTrue(scan.column().contains("(SPLASHE)"), scan.getMessage());

@@ -34,8 +34,10 @@ import org.apache.hadoop.security.Credentials;
  * {@link Credentials}, which Hadoop hands to tasks without writing them to the job's configuration
  * file; the key-encryption key itself never leaves the machines that hold it: each task reads it
  * from the source given here ({@code env:NAME}, an environment variable of the task, or {@code
- * file:PATH}, a file on every node), as the client does. Schemas are not secret and travel in the
- * configuration.
+ * file:PATH}, a file on every node), as the client does. The input scan travels in the Credentials
+ * too: its row bounds and filter operands are plaintext, and the configuration is written to the
+ * job's files (job.xml, the job history) and shown by the cluster's web pages. Schemas are not
+ * secret and travel in the configuration.
  */
 public final class SecureJob {
   /** Credentials alias of the keyset file's contents. */
@@ -46,8 +48,8 @@ public final class SecureJob {
   public static final String SCHEMA_PREFIX = "cryptoworker.schema.";
   /** The table {@link SecureTableInputFormat} reads. */
   public static final String INPUT_TABLE = "cryptoworker.input.table";
-  /** The logical scan {@link SecureTableInputFormat} runs (serialized as HBase does). */
-  public static final String INPUT_SCAN = "cryptoworker.input.scan";
+  /** Credentials alias of the logical scan {@link SecureTableInputFormat} runs (serialized as HBase does). */
+  static final Text INPUT_SCAN_ALIAS = new Text("cryptoworker.input.scan");
   /** The table {@link SecureTableOutputFormat} writes. */
   public static final String OUTPUT_TABLE = "cryptoworker.output.table";
 
@@ -75,7 +77,8 @@ public final class SecureJob {
    * Reads the decrypted rows {@code scan} selects from {@code schema}'s table, one input split per
    * region; the mapper gets (logical row key, decrypted {@code Result}). Filters follow the same
    * rules as {@code SecureTable.getScanner}: DET equality and OPE ranges run on the region servers,
-   * others only with client-side evaluation enabled on the scan.
+   * others only with client-side evaluation enabled on the scan. The scan goes into the job's
+   * Credentials, not its configuration.
    */
   public static void setInput(Job job, TableSchema schema, Scan scan,
       Class<? extends org.apache.hadoop.mapreduce.Mapper<ImmutableBytesWritable, ?, ?, ?>> mapper,
@@ -83,7 +86,8 @@ public final class SecureJob {
     addSchema(job, schema);
     Configuration conf = job.getConfiguration();
     conf.set(INPUT_TABLE, schema.tableName());
-    conf.set(INPUT_SCAN, TableMapReduceUtil.convertScanToString(scan));
+    job.getCredentials().addSecretKey(INPUT_SCAN_ALIAS,
+        TableMapReduceUtil.convertScanToString(scan).getBytes(StandardCharsets.US_ASCII));
     job.setInputFormatClass(SecureTableInputFormat.class);
     job.setMapperClass(mapper);
     job.setMapOutputKeyClass(outputKey);
@@ -108,6 +112,16 @@ public final class SecureJob {
           + " setOutput or addSchema when setting up the job");
     }
     return out;
+  }
+
+  /** The input scan the job was given by {@link #setInput}. */
+  static Scan inputScan(Credentials credentials) throws IOException {
+    byte[] scan = credentials.getSecretKey(INPUT_SCAN_ALIAS);
+    if (scan == null) {
+      throw new IllegalStateException("the job's credentials hold no input scan: set the job up with"
+          + " SecureJob.setInput");
+    }
+    return TableMapReduceUtil.convertStringToScan(new String(scan, StandardCharsets.US_ASCII));
   }
 
   /** The keys the job was given by {@link #setKeys}. */

@@ -12,7 +12,6 @@ import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.hbase.mapreduce.TableSplit;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -40,12 +39,13 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
       // Refused scans (say, a filter only the client could evaluate, not opted in) fail the job here,
       // at submission, with the reason, rather than in every task.
       table.requireCapability(LayoutCapability.STORED_RANGE_SCANS, "a MapReduce input (one split per region)");
-      Scan scan = scan(conf);
+      Scan scan = SecureJob.inputScan(context.getCredentials());
       LOG.debug("Table {}: {}", table.getName(), table.explain(scan));
       List<InputSplit> splits = new ArrayList<>();
       for (HRegionLocation region : regions.getAllRegionLocations()) {
-        splits.add(new TableSplit(table.getName(), scan, region.getRegion().getStartKey(),
-            region.getRegion().getEndKey(), region.getHostname()));
+        // Without the scan: a split is written to the job's files; tasks take the scan from the credentials.
+        splits.add(new TableSplit(table.getName(), region.getRegion().getStartKey(), region.getRegion().getEndKey(),
+            region.getHostname()));
       }
       return splits;
     }
@@ -54,15 +54,6 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
   @Override
   public RecordReader<ImmutableBytesWritable, Result> createRecordReader(InputSplit split, TaskAttemptContext context) {
     return new SecureTableRecordReader();
-  }
-
-  static Scan scan(Configuration conf) throws IOException {
-    String scan = conf.get(SecureJob.INPUT_SCAN);
-    if (scan == null) {
-      throw new IllegalStateException("the job configuration has no input scan (" + SecureJob.INPUT_SCAN
-          + "): set the job up with SecureJob.setInput");
-    }
-    return TableMapReduceUtil.convertStringToScan(scan);
   }
 
   /** The decrypted rows of one split. */
@@ -80,7 +71,8 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
       TableSplit region = (TableSplit) split;
       connection = TaskConnection.open(conf, context.getCredentials());
       table = connection.table(conf, SecureJob.INPUT_TABLE);
-      scanner = table.getScanner(scan(conf), region.getStartRow(), region.getEndRow());
+      scanner = table.getScanner(SecureJob.inputScan(context.getCredentials()), region.getStartRow(),
+          region.getEndRow());
     }
 
     @Override

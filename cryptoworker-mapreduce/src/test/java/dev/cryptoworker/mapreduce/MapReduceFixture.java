@@ -115,6 +115,29 @@ final class MapReduceFixture {
   }
 
   /**
+   * The needles {@code bytes} show: as they are, or inside a run of Base64 (how configurations and
+   * splits carry serialized objects, HBase's scans among them), decoded from each of its four
+   * alignments.
+   */
+  static List<String> plaintextIn(byte[] bytes, Collection<String> needles) {
+    String text = new String(bytes, StandardCharsets.ISO_8859_1);
+    List<String> texts = new ArrayList<>(List.of(text));
+    java.util.regex.Matcher run = java.util.regex.Pattern.compile("[A-Za-z0-9+/]{16,}").matcher(text);
+    while (run.find()) {
+      for (int from = 0; from < 4; from++) {
+        String part = run.group().substring(from);
+        try {
+          texts.add(new String(java.util.Base64.getDecoder().decode(part.substring(0, part.length() / 4 * 4)),
+              StandardCharsets.ISO_8859_1));
+        } catch (IllegalArgumentException e) {
+          // not Base64 from this alignment
+        }
+      }
+    }
+    return needles.stream().filter(n -> texts.stream().anyMatch(t -> t.contains(n))).toList();
+  }
+
+  /**
    * Runs {@code job} to completion; if it fails, the assertion says why. Hadoop's local runner
    * keeps no task diagnostics: it logs a failed job's exception (WARN, on standard error), so that
    * log, captured while the job runs, goes into the message.

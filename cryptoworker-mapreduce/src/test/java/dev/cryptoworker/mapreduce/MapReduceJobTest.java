@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeysetFiles;
@@ -164,6 +165,52 @@ class MapReduceJobTest {
         .findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
   }
 
+  /**
+   * An input scan's row bounds and filter operand are plaintext: none is in the job's configuration,
+   * nor in any file the job writes (job.xml, the splits), as the tasks find them while the job runs;
+   * the job still reads exactly the rows they select.
+   */
+  @Test
+  void theInputScansPlaintextStaysOutOfTheJobsConfigurationAndFiles(Connection hbase, Configuration conf)
+      throws Exception {
+    TableSchema visits = MapReduceFixture.schema("mr_ranged", VISITS.replace("rowKey: { box: DET }",
+        "rowKey: { box: OPE, type: string }"));
+    SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(visits));
+    TreeMap<String, String> cities = new TreeMap<>();
+    TableCodec codec = new TableCodec(visits, keys); // OPE keys split at plaintext points, encrypted
+    loadVisits(secure, visits, new byte[][] {codec.encodeRow(Bytes.toBytes(MapReduceFixture.rowKey(150))),
+        codec.encodeRow(Bytes.toBytes(MapReduceFixture.rowKey(250)))}, new TreeMap<>(), cities);
+    String from = MapReduceFixture.rowKey(100);
+    String to = MapReduceFixture.rowKey(300);
+    List<String> needles = List.of("Braga", from, to);
+
+    Job job = job(conf, "ranged input");
+    Scan scan = new Scan().withStartRow(Bytes.toBytes(from)).withStopRow(Bytes.toBytes(to)).setFilter(
+        new SingleColumnValueFilter(INFO, CITY, CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes("Braga"))));
+    SecureJob.setInput(job, visits, scan, AuditingMapper.class, NullWritable.class, NullWritable.class);
+    job.setNumReduceTasks(0);
+    job.setOutputFormatClass(org.apache.hadoop.mapreduce.lib.output.NullOutputFormat.class);
+    AuditingMapper.start(needles);
+    MapReduceFixture.assertCompletes(job);
+
+    List<String> expected = new ArrayList<>();
+    cities.subMap(from, to).forEach((row, city) -> {
+      if (city.equals("Braga")) {
+        expected.add(row);
+      }
+    });
+    assertFalse(expected.isEmpty());
+    assertEquals(expected, new ArrayList<>(AuditingMapper.rows), "the rows the scan selects");
+    assertEquals(expected.size(), job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(), "each once");
+    assertTrue(AuditingMapper.filesRead.containsAll(List.of("job.xml", "job.split")),
+        "the tasks read the job's files: " + AuditingMapper.filesRead);
+    assertEquals(List.of(), AuditingMapper.found, "plaintext of the scan where the job keeps its setup");
+    for (Map.Entry<String, String> e : job.getConfiguration()) {
+      assertEquals(List.of(), MapReduceFixture.plaintextIn(Bytes.toBytes(e.getValue()), needles),
+          "the job configuration's " + e.getKey());
+    }
+  }
+
   @Test
   void aFilterTheServerCannotRunFailsTheJobInsteadOfReadingEverything(Connection hbase, Configuration conf)
       throws Exception {
@@ -218,6 +265,50 @@ class MapReduceJobTest {
     }
   }
 
+  /**
+   * Records the rows it gets, and looks for the needles in what a task can see of the job's setup:
+   * its configuration, and every file under the job's working directory (job.xml, the splits).
+   */
+  static final class AuditingMapper extends Mapper<ImmutableBytesWritable, Result, NullWritable, NullWritable> {
+    static final java.util.Set<String> rows = new java.util.concurrent.ConcurrentSkipListSet<>();
+    static final java.util.Set<String> filesRead = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    static final List<String> found = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static volatile List<String> needles = List.of();
+
+    static void start(List<String> lookFor) {
+      rows.clear();
+      filesRead.clear();
+      found.clear();
+      needles = lookFor;
+    }
+
+    @Override
+    protected void setup(Context context) throws IOException {
+      Configuration conf = context.getConfiguration();
+      for (Map.Entry<String, String> e : conf) {
+        MapReduceFixture.plaintextIn(Bytes.toBytes(e.getValue()), needles)
+            .forEach(n -> found.add("task configuration " + e.getKey() + ": " + n));
+      }
+      try (java.util.stream.Stream<Path> files = Files.walk(Path.of(conf.get("hadoop.tmp.dir")))) {
+        for (Path file : files.filter(Files::isRegularFile).toList()) {
+          byte[] bytes;
+          try {
+            bytes = Files.readAllBytes(file);
+          } catch (java.nio.file.NoSuchFileException e) {
+            continue; // removed since listed (a local runner's temporary file)
+          }
+          filesRead.add(file.getFileName().toString());
+          MapReduceFixture.plaintextIn(bytes, needles).forEach(n -> found.add(file + ": " + n));
+        }
+      }
+    }
+
+    @Override
+    protected void map(ImmutableBytesWritable row, Result value, Context context) {
+      rows.add(Bytes.toString(value.getRow()));
+    }
+  }
+
   /** Copies each row's city into the output table. */
   static final class CopyMapper extends Mapper<ImmutableBytesWritable, Result, ImmutableBytesWritable, Mutation> {
     @Override
@@ -229,7 +320,12 @@ class MapReduceJobTest {
 
   private static void loadVisits(SecureConnection secure, TableSchema visits, Map<String, Long> words,
       Map<String, String> cities) throws IOException {
-    secure.createTable(visits, secure.uniformSplitKeys(name(visits), 3));
+    loadVisits(secure, visits, secure.uniformSplitKeys(name(visits), 3), words, cities);
+  }
+
+  private static void loadVisits(SecureConnection secure, TableSchema visits, byte[][] splits,
+      Map<String, Long> words, Map<String, String> cities) throws IOException {
+    secure.createTable(visits, splits);
     Random random = new Random(11);
     List<Put> puts = new ArrayList<>();
     for (int i = 0; i < ROWS; i++) {

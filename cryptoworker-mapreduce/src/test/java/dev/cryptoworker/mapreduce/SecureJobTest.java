@@ -17,6 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +77,32 @@ class SecureJobTest {
     IllegalStateException schemas = assertThrows(IllegalStateException.class,
         () -> SecureJob.schemas(job.getConfiguration()));
     assertTrue(schemas.getMessage().contains("SecureJob.setInput"), schemas.getMessage());
+  }
+
+  @Test
+  void theInputScanTravelsInTheCredentialsNotTheConfiguration() throws Exception {
+    TableSchema schema = TableSchema.parse("""
+        table: visits
+        rowKey: { box: OPE, type: string }
+        families:
+          info:
+            default: { box: STD }
+            columns:
+              city: { box: DET, type: string }
+        """);
+    Scan scan = new Scan().withStartRow(Bytes.toBytes("patient-0100")).withStopRow(Bytes.toBytes("patient-0300"))
+        .setFilter(new SingleColumnValueFilter(Bytes.toBytes("info"), Bytes.toBytes("city"), CompareOperator.EQUAL,
+            new BinaryComparator(Bytes.toBytes("Guimaraes"))));
+    Job job = Job.getInstance(new Configuration(false));
+    SecureJob.setInput(job, schema, scan, MapReduceJobTest.CopyMapper.class, Text.class, Text.class);
+    List<String> plaintext = List.of("patient-0100", "patient-0300", "Guimaraes");
+    for (java.util.Map.Entry<String, String> e : job.getConfiguration()) {
+      assertEquals(List.of(), MapReduceFixture.plaintextIn(Bytes.toBytes(e.getValue()), plaintext), e.getKey());
+    }
+    Scan read = SecureJob.inputScan(job.getCredentials());
+    assertEquals("patient-0100", Bytes.toString(read.getStartRow()));
+    assertEquals("patient-0300", Bytes.toString(read.getStopRow()));
+    assertEquals(scan.getFilter().toString(), read.getFilter().toString());
   }
 
   @Test

@@ -311,24 +311,37 @@ public final class TableCodec {
   }
 
   /**
-   * How messages name a decoded row: as it is when row keys are stored in plaintext; else by its
-   * stored key when that is computed again and reveals nothing readable (DET: the server holds it
-   * anyway), or not at all (an order-preserving key shows part of the plaintext). A protected row
-   * key is plaintext the application protects; exceptions end up in logs.
+   * How messages name a decoded row: as it is when row keys are stored in plaintext; else by the
+   * fingerprint of its stored key ({@link #printableStoredRow}) when that key is computed again
+   * (DET, OPE), or not at all. A protected row key is plaintext the application protects, and
+   * messages end up in logs and tickets.
    */
   public String printableRow(byte[] row) {
-    if (rowKeysInPlaintext()) {
+    if (rowKeysShown()) {
       return Bytes.toStringBinary(row);
     }
-    if (registry.traits(schema.rowKeyPolicy().box()).findsStoredRows()
-        && rowBox.capability(OrderOnCiphertext.class).isEmpty()) {
+    if (registry.traits(schema.rowKeyPolicy().box()).findsStoredRows()) {
       try {
-        return Bytes.toStringBinary(encodeRow(row)) + " (as stored)";
+        return StoredKeyFingerprint.of(encodeRow(row));
       } catch (IOException | RuntimeException e) {
         return "(protected row key)";
       }
     }
     return "(protected row key)";
+  }
+
+  /**
+   * How messages name a stored row key (or a pack id, which is one): as it is when row keys are
+   * stored in plaintext, in this form and in the one the table migrates from; else by a fingerprint
+   * ({@link StoredKeyFingerprint}), never the stored bytes: an OPE key shows where its plaintext
+   * lies, and a DET or OPE key in a log opens to anyone who later holds the table's key.
+   */
+  public String printableStoredRow(byte[] stored) {
+    return rowKeysShown() ? Bytes.toStringBinary(stored) : StoredKeyFingerprint.of(stored);
+  }
+
+  private boolean rowKeysShown() {
+    return rowKeysInPlaintext() && (previous == null || previous.rowKeysInPlaintext());
   }
 
   /** Whether stored row keys sort as the plaintext keys do (PLAIN or OPE), so row ranges map to stored ranges. */
@@ -378,7 +391,7 @@ public final class TableCodec {
     try {
       return rowBox.decrypt(stored, AssociatedData.of("row", tableBytes));
     } catch (GeneralSecurityException e) {
-      throw new CellDecodingException(table, Bytes.toStringBinary(stored) + " (as stored)", describeRowKey(),
+      throw new CellDecodingException(table, printableStoredRow(stored), describeRowKey(),
           e.getMessage());
     }
   }

@@ -461,7 +461,7 @@ public final class TableMigration {
 
   private Counts failed(byte[] storedRow, String why) {
     if (failures.size() < FAILURES_KEPT) {
-      failures.add("stored row " + Bytes.toStringBinary(storedRow) + ": " + why);
+      failures.add("row " + codec.printableStoredRow(storedRow) + ": " + why);
     }
     return Counts.FAILED_ONE;
   }

@@ -114,8 +114,8 @@ public final class AppendEntries {
         try {
           puts.add(new Put(key).addColumn(FAMILY, id, packs.sealEntry(key, id, versioned.get(i), dictionary)));
         } catch (GeneralSecurityException e) {
-          throw new IOException("table " + codec.table() + ": cannot encrypt an entry of stored row "
-              + Bytes.toStringBinary(key) + ": " + e.getMessage(), e);
+          throw new IOException("table " + codec.table() + ": cannot encrypt an entry of row "
+              + codec.printableStoredRow(key) + ": " + e.getMessage(), e);
         }
       }
       table.put(puts);
@@ -168,7 +168,7 @@ public final class AppendEntries {
     try {
       PackRows rows = packs.openEntry(storedKey, id, CellUtil.cloneValue(cell));
       if (rows.size() != 1 || !Arrays.equals(rows.keys().first(), storedKey)) {
-        throw new CellDecodingException(codec.table(), Bytes.toStringBinary(storedKey), "entry "
+        throw new CellDecodingException(codec.table(), codec.printableStoredRow(storedKey), "entry "
             + Bytes.toStringBinary(id), "holds other rows than its own");
       }
       PackRows byServerTime = new PackRows();
@@ -177,7 +177,7 @@ public final class AppendEntries {
               new CellVersion(cell.getTimestamp(), rows.version(storedKey, family, qualifier).sequence()))));
       return byServerTime;
     } catch (PackDecodingException e) {
-      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(storedKey), "entry "
+      throw new CellDecodingException(codec.table(), codec.printableStoredRow(storedKey), "entry "
           + Bytes.toStringBinary(id), e.reason());
     }
   }

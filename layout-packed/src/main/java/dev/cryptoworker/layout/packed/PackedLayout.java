@@ -82,6 +82,8 @@ public final class PackedLayout extends ClientOnlyLayout {
   static final byte[] FIRST_PACK = {0};
   private static final String FIRST_PACK_NAME = "\\x00";
   private static final int MAX_ATTEMPTS = 100;
+  /** Runs between a split's first step (its pack marked) and its second; no-op but in tests. */
+  private static volatile Runnable afterSplitMarked = () -> { };
 
   private final Table table;
   private final PackedTableLayout spec;
@@ -227,7 +229,7 @@ public final class PackedLayout extends ClientOnlyLayout {
     try {
       return packs.seal(id, rows, dictionary);
     } catch (GeneralSecurityException e) {
-      throw new IOException("table " + codec.table() + ": cannot encrypt pack " + Bytes.toStringBinary(id) + ": "
+      throw new IOException("table " + codec.table() + ": cannot encrypt pack " + codec.printableStoredRow(id) + ": "
           + e.getMessage(), e);
     }
   }
@@ -235,14 +237,14 @@ public final class PackedLayout extends ClientOnlyLayout {
   private StoredPack open(Result stored) throws IOException {
     Cell cell = stored.getColumnLatestCell(FAMILY, PACK);
     if (cell == null) {
-      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(stored.getRow()), "p:k",
+      throw new CellDecodingException(codec.table(), codec.printableStoredRow(stored.getRow()), "p:k",
           "a stored row without a pack");
     }
     byte[] bytes = CellUtil.cloneValue(cell);
     try {
       return new StoredPack(stored.getRow(), bytes, cell.getTimestamp(), packs.open(stored.getRow(), bytes));
     } catch (PackDecodingException e) {
-      throw new CellDecodingException(codec.table(), Bytes.toStringBinary(stored.getRow()), "its pack", e.reason());
+      throw new CellDecodingException(codec.table(), codec.printableStoredRow(stored.getRow()), "its pack", e.reason());
     }
   }
 
@@ -297,6 +299,11 @@ public final class PackedLayout extends ClientOnlyLayout {
     boolean done = table.checkAndMutate(CheckAndMutate.newBuilder(old.id()).ifEquals(FAMILY, PACK, old.bytes())
         .build(new Put(old.id()).addColumn(FAMILY, PACK, sealed))).isSuccess();
     return done ? sealed : null;
+  }
+
+  /** Tests: what runs once a split has marked its pack, before it creates the right pack (a client killed there). */
+  static void afterSplitMarked(Runnable hook) {
+    afterSplitMarked = hook;
   }
 
   /** Finishes the split {@code marked} carries: creates its right pack if absent, then shrinks it if unchanged. */
@@ -372,6 +379,7 @@ public final class PackedLayout extends ClientOnlyLayout {
       byte[] written = replace(pack, rows);
       if (written != null) {
         if (splitAt != null) {
+          afterSplitMarked.run();
           completeSplit(new StoredPack(pack.id(), written, pack.timestamp(), rows));
           // Each half again while it is too large (a large batch into one pack).
           update(pack.id(), (r, n) -> false);
@@ -382,7 +390,7 @@ public final class PackedLayout extends ClientOnlyLayout {
       pause(attempt);
     }
     throw new IOException("table " + codec.table() + ": gave up after " + MAX_ATTEMPTS + " conflicting writes to the"
-        + " pack of stored row " + Bytes.toStringBinary(storedKey) + " (too many writers on one pack?)");
+        + " pack of row " + codec.printableStoredRow(storedKey) + " (too many writers on one pack?)");
   }
 
   /**

@@ -128,7 +128,7 @@ final class PackedUnits implements StoredUnits {
       out.add(unit.note("pack of " + rows.size() + " row" + (rows.size() == 1 ? "" : "s")).build());
       return rows;
     } catch (PackDecodingException e) {
-      out.add(unit.problem("table " + codec.table() + ", pack " + Bytes.toStringBinary(id) + ": " + e.reason()).build());
+      out.add(unit.problem("table " + codec.table() + ", pack " + codec.printableStoredRow(id) + ": " + e.reason()).build());
       return null;
     }
   }

@@ -54,6 +54,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -138,16 +139,27 @@ class PackedAppendTest {
     }
   }
 
-  /** Merge rounds until no entry is left (writers stopped); fails if that takes more than 60 rounds. */
+  /**
+   * Merge rounds until no entry is left (writers stopped): the open epoch closes once old enough, and
+   * is merged once this client has seen it closed for a lease. Fails after 1,000 rounds.
+   */
   private static void mergeEverything(SecureConnection secure, Connection hbase, TableName name) throws Exception {
-    for (int round = 0; round < 60; round++) {
+    Await.until(() -> {
       PackedTables.of(secure).mergeEpochs(name);
-      if (rawEntries(hbase, name).isEmpty()) {
-        return;
+      return rawEntries(hbase, name).isEmpty();
+    }, List.of(), 1_000, state(() -> "entries left: " + rawRecords(hbase, name)));
+  }
+
+  /** The stored packs of the table, counted up to {@code atMost}. */
+  private static int rawPacks(Connection hbase, TableName name, int atMost) throws IOException {
+    try (Table raw = hbase.getTable(name); ResultScanner s = raw.getScanner(new Scan()
+        .addColumn(PackedLayout.FAMILY, PackedLayout.PACK).setFilter(new KeyOnlyFilter()).setLimit(atMost))) {
+      int n = 0;
+      for (Result r = s.next(); r != null; r = s.next()) {
+        n++;
       }
-      Thread.sleep(150);
+      return n;
     }
-    throw new AssertionError("entries left after 60 merge rounds: " + rawRecords(hbase, name));
   }
 
   @ParameterizedTest
@@ -189,8 +201,13 @@ class PackedAppendTest {
           }
           t.put(puts);
         } else if (kind == 6 && op % 7 == 0) {
-          Thread.sleep(250); // the open epoch is due to close: a merge round closes it, a later one merges
-          PackedTables.of(secure).mergeEpochs(name);
+          // Merge rounds until one closes the open epoch (once it is old enough); a later one merges it.
+          long open = rawRecords(hbase, name).entrySet().stream().filter(e -> e.getValue().equals("OPEN"))
+              .findFirst().orElseThrow().getKey();
+          Await.until(() -> {
+            PackedTables.of(secure).mergeEpochs(name);
+            return !"OPEN".equals(rawRecords(hbase, name).get(open));
+          }, List.of(), 1_000, state(() -> "epoch " + open + " still open: " + rawRecords(hbase, name)));
         } else {
           assertEquals(oracle.getOrDefault(row, new TreeMap<>()), asMap(t.get(new Get(toBytes(row)))),
               rowBox + " get " + row + " after op " + op);
@@ -425,24 +442,28 @@ class PackedAppendTest {
         t.put(puts.subList(i, i + 500));
       }
       // Another client merges; it is killed while it holds the lease, part way through the packs.
+      int packsBefore = rawPacks(hbase, name, Integer.MAX_VALUE);
       ProcessBuilder pb = SecureFixture.childClient(Merger.class, conf, schema, master);
       File log = File.createTempFile("append-merger", ".log");
       log.deleteOnExit();
       pb.redirectOutput(log);
       Process child = pb.start();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-      while (!rawRecords(hbase, name).containsValue("NOT_MERGED held")) {
-        assertTrue(child.isAlive(), "the merger died on its own: " + java.nio.file.Files.readString(log.toPath()));
-        assertTrue(System.nanoTime() < deadline, "the merger never took a lease: " + rawRecords(hbase, name));
-        Thread.sleep(20);
+      try {
+        // Killed once it holds the lease and has written 20 packs of the ~1,000 its merge makes.
+        List<Future<?>> merger = List.of(child.onExit());
+        Await.until(() -> rawRecords(hbase, name).containsValue("NOT_MERGED held")
+            && rawPacks(hbase, name, packsBefore + 20) >= packsBefore + 20, merger, 6_000,
+            state(() -> "records " + rawRecords(hbase, name) + ", packs " + rawPacks(hbase, name, Integer.MAX_VALUE)
+                + "; the merger's output: " + java.nio.file.Files.readString(log.toPath())));
+      } finally {
+        child.destroyForcibly();
+        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
       }
-      Thread.sleep(300);
-      child.destroyForcibly();
-      assertTrue(child.waitFor(30, TimeUnit.SECONDS));
       NavigableMap<Long, String> afterKill = rawRecords(hbase, name);
       long held = afterKill.entrySet().stream().filter(e -> e.getValue().equals("NOT_MERGED held"))
           .findFirst().orElseThrow(() -> new AssertionError("not killed mid-merge: " + afterKill)).getKey();
       assertNotEquals(0, rawEntries(hbase, name).size(), "entries left to merge");
+      assertTrue(rawPacks(hbase, name, Integer.MAX_VALUE) >= packsBefore + 20, "packs written before the kill");
       // Half merged: every key once, with its value.
       List<String> seen = scanKeys(t, new Scan(), new TreeMap<>());
       assertEquals(rows, seen.size());
@@ -450,19 +471,33 @@ class PackedAppendTest {
       assertEquals("payload of 1234", Bytes.toString(t.get(new Get(toBytes(key(1234)))).getValue(F, toBytes("v"))));
       // This client takes the lease over once it has seen it unrenewed for a lease's length, and completes.
       mergeEverything(secure, hbase, name);
-      for (int round = 0; round < 60 && !"DELETED".equals(rawRecords(hbase, name).getOrDefault(held, "DELETED"));
-          round++) {
-        PackedTables.of(secure).mergeEpochs(name); // (once its entries are merged, the epoch still has to be marked)
-        Thread.sleep(100);
-      }
-      assertEquals("DELETED", rawRecords(hbase, name).getOrDefault(held, "DELETED"), "epoch " + held + " settled: "
-          + rawRecords(hbase, name));
+      // Once its entries are merged, the epoch still has to be marked.
+      Await.until(() -> {
+        PackedTables.of(secure).mergeEpochs(name);
+        return "DELETED".equals(rawRecords(hbase, name).getOrDefault(held, "DELETED"));
+      }, List.of(), 1_000, state(() -> "epoch " + held + " not settled: " + rawRecords(hbase, name)));
       Map<String, TreeMap<String, String>> values = new TreeMap<>();
       assertEquals(rows, scanKeys(t, new Scan(), values).size());
       for (int i = 0; i < rows; i += 97) {
         assertEquals(Map.of("f:v", "payload of " + i), values.get(key(i)));
       }
     }
+  }
+
+  /** What a wait reports when it gives up, read from HBase or a file. */
+  @FunctionalInterface
+  private interface State {
+    String read() throws IOException;
+  }
+
+  private static java.util.function.Supplier<String> state(State state) {
+    return () -> {
+      try {
+        return state.read();
+      } catch (IOException e) {
+        return "(could not be read: " + e + ")";
+      }
+    };
   }
 
   /** The child process: merge rounds on an APPEND table until killed. */

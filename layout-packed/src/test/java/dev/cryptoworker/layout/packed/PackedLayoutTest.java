@@ -27,7 +27,10 @@ import dev.cryptoworker.packs.PackRows;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.FaultInjection;
 import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +42,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -670,39 +674,91 @@ class PackedLayoutTest {
     byte[] master = new byte[32];
     new SecureRandom().nextBytes(master);
     KeyProvider keys = KeyProvider.fromMasterKey(master);
+    TableCodec codec = new TableCodec(schema, keys);
+    PackCodec packs = PackCodec.builder(schema.tableName(), PackedLayout.packBox(codec)).build();
     try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema))) {
       secure.createTable(schema);
-      ProcessBuilder pb = SecureFixture.childClient(PackWriter.class, conf, schema, master);
-      int batches = SecureFixture.killAfterBatches(pb, 12);
-      assertEquals(12, batches, "the writer must have written before it was killed");
+      // The writer stops inside a split after 12 batches (its pack marked, the right pack not yet made) and is killed.
+      Process child = SecureFixture.childClient(PackWriter.class, conf, schema, master).start();
+      int batches = 0;
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        // Bounded: with 2 rows per pack, a split comes within a few puts of being armed.
+        while ((line = out.readLine()) != null && !line.equals(PackWriter.SPLITTING)
+            && batches <= PackWriter.ARMED_AFTER + 20) {
+          batches += line.startsWith("batch ") ? 1 : 0;
+        }
+        assertEquals(PackWriter.SPLITTING, line, "the writer did not stop in a split (" + batches + " batches)");
+      } finally {
+        child.destroyForcibly();
+        assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+      }
+      assertEquals(PackWriter.ARMED_AFTER, batches, "the writer wrote its batches before it was killed");
+      List<PackRows> marked = rawPacks(hbase, schema, packs).values().stream()
+          .filter(p -> p.pendingSplit() != null).toList();
+      assertEquals(1, marked.size(), "the kill left one split half done");
+
       try (Table t = secure.getTable(TableName.valueOf(schema.tableName()))) {
+        Map<String, String> written = new TreeMap<>();
+        for (int b = 0; b < batches; b++) {
+          for (int i = 0; i < PackWriter.BATCH; i++) {
+            written.put("b" + b + "-" + i, "payload of b" + b + "-" + i);
+          }
+        }
+        assertEveryRowOnce(t, written);
+        // The next write to the marked pack finishes its split, and then no split is left half done.
+        byte[] inMarked = codec.decodeRow(marked.get(0).keys().first());
+        t.put(new Put(inMarked).addColumn(F, toBytes("v"), toBytes("rewritten")));
+        written.put(Bytes.toString(inMarked), "rewritten");
+        assertTrue(rawPacks(hbase, schema, packs).values().stream().allMatch(p -> p.pendingSplit() == null),
+            "a split still half done after a write to its pack");
         for (int round = 0; round < 2; round++) {
-          List<String> keysSeen = scanKeys(t, new Scan(), new TreeMap<>());
-          assertEquals(new java.util.HashSet<>(keysSeen).size(), keysSeen.size(), "every row once");
-          for (int b = 0; b < batches; b++) {
-            for (int i = 0; i < PackWriter.BATCH; i++) {
-              String id = "b" + b + "-" + i;
-              assertTrue(keysSeen.contains(id), "acknowledged row " + id + " lost");
-              assertEquals("payload of " + id, Bytes.toString(t.get(new Get(toBytes(id))).getValue(F, toBytes("v"))));
-            }
-          }
-          // Writes after the kill finish whatever split it left, and all still holds.
           for (int i = 0; i < 30; i++) {
-            t.put(new Put(toBytes("after-" + round + "-" + i)).addColumn(F, toBytes("v"), toBytes("x")));
+            String id = "after-" + round + "-" + i;
+            t.put(new Put(toBytes(id)).addColumn(F, toBytes("v"), toBytes("x" + id)));
+            written.put(id, "x" + id);
           }
+          assertEveryRowOnce(t, written);
         }
       }
     }
   }
 
-  /** The child process: single-row puts into a packed table with 2 rows per pack, until killed. */
+  /** A scan returns each row of {@code written} (row to f:v) once, and gets return its value. */
+  private static void assertEveryRowOnce(Table t, Map<String, String> written) throws IOException {
+    List<String> keysSeen = scanKeys(t, new Scan(), new TreeMap<>());
+    assertEquals(new java.util.HashSet<>(keysSeen).size(), keysSeen.size(), "every row once");
+    for (Map.Entry<String, String> row : written.entrySet()) {
+      assertTrue(keysSeen.contains(row.getKey()), "acknowledged row " + row.getKey() + " lost");
+      assertEquals(row.getValue(), Bytes.toString(t.get(new Get(toBytes(row.getKey()))).getValue(F, toBytes("v"))),
+          row.getKey());
+    }
+  }
+
+  /**
+   * The child process: single-row puts into a packed table with 2 rows per pack; after {@link
+   * #ARMED_AFTER} batches, the next split prints {@link #SPLITTING} and waits there to be killed.
+   */
   public static final class PackWriter {
     static final int BATCH = 10;
+    static final int ARMED_AFTER = 12;
+    static final String SPLITTING = "splitting";
 
     public static void main(String[] args) throws Exception {
       try (SecureFixture.ChildClient child = SecureFixture.childClient(args, SecureTableOptions.defaults());
           Table t = child.secure().getTable(child.table())) {
         for (int b = 0; ; b++) {
+          if (b == ARMED_AFTER) {
+            PackedLayout.afterSplitMarked(() -> {
+              System.out.println(SPLITTING);
+              System.out.flush();
+              try {
+                new java.util.concurrent.CountDownLatch(1).await(); // until killed
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+          }
           for (int i = 0; i < BATCH; i++) {
             String id = "b" + b + "-" + i;
             t.put(new Put(toBytes(id)).addColumn(F, toBytes("v"), toBytes("payload of " + id)));

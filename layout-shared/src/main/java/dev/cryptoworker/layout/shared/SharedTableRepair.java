@@ -1,5 +1,6 @@
 package dev.cryptoworker.layout.shared;
 
+import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.spi.MergedRows;
 import dev.cryptoworker.client.spi.RowWalk;
 import dev.cryptoworker.sharing.Reconstruction;
@@ -59,11 +60,13 @@ public final class SharedTableRepair implements AutoCloseable {
   public record Report(long rows, long sharesWritten, long straysDeleted, long unrepairable, byte[] resumedAfter) {}
 
   private final SharedLayout layout;
+  private final TableCodec codec;
   private final Connection counters;
   private final TableName table;
 
-  SharedTableRepair(SharedLayout layout, Connection counters, TableName table) {
+  SharedTableRepair(SharedLayout layout, TableCodec codec, Connection counters, TableName table) {
     this.layout = layout;
+    this.codec = codec;
     this.counters = counters;
     this.table = table;
   }
@@ -178,7 +181,7 @@ public final class SharedTableRepair implements AutoCloseable {
     }
     if (unrepairable != null) {
       counts[2]++;
-      LOG.warn("Table {}, stored row {}, column {}: {}; left as it is", table, Bytes.toStringBinary(storedRow),
+      LOG.warn("Table {}, row {}, column {}: {}; left as it is", table, codec.printableStoredRow(storedRow),
           Bytes.toStringBinary(qualifier), unrepairable);
       return;
     }

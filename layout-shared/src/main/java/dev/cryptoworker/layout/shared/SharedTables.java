@@ -39,6 +39,6 @@ public final class SharedTables {
     try (Admin admin = context.defaultCluster().getAdmin()) {
       RegionSupport.createCounterTable(admin); // holds the repair's checkpoint
     }
-    return new SharedTableRepair(SharedLayout.open(context), context.defaultCluster(), name);
+    return new SharedTableRepair(SharedLayout.open(context), context.codec(), context.defaultCluster(), name);
   }
 }
