@@ -17,7 +17,9 @@ import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * Sets up MapReduce jobs that read or write secure tables, as HBase's {@code TableMapReduceUtil}
@@ -66,6 +68,34 @@ public final class SecureJob {
     checkKekSource(kekSource);
     job.getCredentials().addSecretKey(KEYSET_ALIAS, Files.readAllBytes(keysetFile));
     job.getConfiguration().set(KEK_SOURCE, kekSource);
+    shareWithLocalTasks(job);
+  }
+
+  /**
+   * In Hadoop's local job runner, also gives the job's credentials to the current user: the runner
+   * starts a job's thread before it hands the job its credentials ({@code LocalJobRunner.submitJob},
+   * Hadoop 2.10), so its first tasks can find none ({@link #credentials}). The tasks run in this
+   * process, which holds the secrets anyway; on a cluster nothing is added.
+   */
+  private static void shareWithLocalTasks(Job job) throws IOException {
+    if ("local".equals(job.getConfiguration().get("mapreduce.framework.name", "local"))) {
+      UserGroupInformation.getCurrentUser().addCredentials(job.getCredentials());
+    }
+  }
+
+  /**
+   * The job's credentials as a task (or the job client) sees them: the context's, or, where they
+   * lack the keyset (a local runner's task that started before the job had its credentials), merged
+   * with the current user's, which tasks on a cluster are given too.
+   */
+  static Credentials credentials(JobContext context) throws IOException {
+    Credentials job = context.getCredentials();
+    if (job.getSecretKey(KEYSET_ALIAS) != null) {
+      return job;
+    }
+    Credentials merged = new Credentials(job);
+    merged.addAll(UserGroupInformation.getCurrentUser().getCredentials());
+    return merged;
   }
 
   /** Records {@code schema} for the job's tasks (tables are created beforehand, as with HBase). */
@@ -88,6 +118,7 @@ public final class SecureJob {
     conf.set(INPUT_TABLE, schema.tableName());
     job.getCredentials().addSecretKey(INPUT_SCAN_ALIAS,
         TableMapReduceUtil.convertScanToString(scan).getBytes(StandardCharsets.US_ASCII));
+    shareWithLocalTasks(job);
     job.setInputFormatClass(SecureTableInputFormat.class);
     job.setMapperClass(mapper);
     job.setMapOutputKeyClass(outputKey);

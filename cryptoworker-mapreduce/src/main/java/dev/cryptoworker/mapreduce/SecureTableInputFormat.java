@@ -33,13 +33,13 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
   @Override
   public List<InputSplit> getSplits(JobContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    try (TaskConnection connection = TaskConnection.open(conf, context.getCredentials());
+    try (TaskConnection connection = TaskConnection.open(conf, SecureJob.credentials(context));
         SecureTable table = connection.table(conf, SecureJob.INPUT_TABLE);
         RegionLocator regions = table.getRegionLocator()) {
       // Refused scans (say, a filter only the client could evaluate, not opted in) fail the job here,
       // at submission, with the reason, rather than in every task.
       table.requireCapability(LayoutCapability.STORED_RANGE_SCANS, "a MapReduce input (one split per region)");
-      Scan scan = SecureJob.inputScan(context.getCredentials());
+      Scan scan = SecureJob.inputScan(SecureJob.credentials(context));
       LOG.debug("Table {}: {}", table.getName(), table.explain(scan));
       List<InputSplit> splits = new ArrayList<>();
       for (HRegionLocation region : regions.getAllRegionLocations()) {
@@ -69,9 +69,9 @@ public final class SecureTableInputFormat extends InputFormat<ImmutableBytesWrit
     public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
       Configuration conf = context.getConfiguration();
       TableSplit region = (TableSplit) split;
-      connection = TaskConnection.open(conf, context.getCredentials());
+      connection = TaskConnection.open(conf, SecureJob.credentials(context));
       table = connection.table(conf, SecureJob.INPUT_TABLE);
-      scanner = table.getScanner(SecureJob.inputScan(context.getCredentials()), region.getStartRow(),
+      scanner = table.getScanner(SecureJob.inputScan(SecureJob.credentials(context)), region.getStartRow(),
           region.getEndRow());
     }
 

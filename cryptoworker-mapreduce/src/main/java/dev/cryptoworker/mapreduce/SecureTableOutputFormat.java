@@ -32,7 +32,7 @@ public final class SecureTableOutputFormat<K> extends OutputFormat<K, Mutation> 
   @Override
   public RecordWriter<K, Mutation> getRecordWriter(TaskAttemptContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    TaskConnection connection = TaskConnection.open(conf, context.getCredentials());
+    TaskConnection connection = TaskConnection.open(conf, SecureJob.credentials(context));
     try {
       return new SecureTableRecordWriter<>(connection, connection.table(conf, SecureJob.OUTPUT_TABLE),
           conf.getInt(BATCH_SIZE, DEFAULT_BATCH));
@@ -45,7 +45,7 @@ public final class SecureTableOutputFormat<K> extends OutputFormat<K, Mutation> 
   @Override
   public void checkOutputSpecs(JobContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    try (TaskConnection connection = TaskConnection.open(conf, context.getCredentials());
+    try (TaskConnection connection = TaskConnection.open(conf, SecureJob.credentials(context));
         SecureTable table = connection.table(conf, SecureJob.OUTPUT_TABLE);
         Admin admin = connection.admin()) {
       if (!admin.tableExists(table.getName())) {

@@ -122,4 +122,25 @@ class SecureJobTest {
     assertEquals(1, read.size());
     assertEquals(schema.toYaml(), read.get(0).toYaml());
   }
+
+  /**
+   * Hadoop's local job runner starts a job's thread before it sets the job's credentials, so a
+   * task can see none: it then finds them with the current user, to which a local job's setup gave
+   * them.
+   */
+  @Test
+  void aLocalTaskThatSeesNoJobCredentialsFindsThemWithTheCurrentUser() throws Exception {
+    Path kek = kek("kek-local");
+    Path keyset = dir.resolve("keyset-local.json");
+    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(kek));
+    Job job = Job.getInstance(new Configuration(false));
+    SecureJob.setKeys(job, keyset, "file:" + kek);
+    // A task's context made before the runner set the job's credentials: a configuration's own, empty.
+    org.apache.hadoop.mapreduce.JobContext raced = new org.apache.hadoop.mapreduce.task.JobContextImpl(
+        new org.apache.hadoop.mapred.JobConf(false), new org.apache.hadoop.mapreduce.JobID("raced", 1));
+    assertTrue(raced.getCredentials().getSecretKey(SecureJob.KEYSET_ALIAS) == null, "the raced task sees no keyset");
+    assertTrue(java.util.Arrays.equals(Files.readAllBytes(keyset),
+        SecureJob.credentials(raced).getSecretKey(SecureJob.KEYSET_ALIAS)));
+    assertTrue(SecureJob.credentials(job) == job.getCredentials(), "a task with the job's credentials reads them");
+  }
 }

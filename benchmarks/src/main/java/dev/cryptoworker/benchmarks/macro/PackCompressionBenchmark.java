@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Compression of packs against rows per pack (MiniCrypt's observation), on two realistic data sets
@@ -139,6 +140,51 @@ public final class PackCompressionBenchmark {
     return (double) plain / stored;
   }
 
+  /** A way to pad packs: the size tiers a pack's compressed bytes are padded to. */
+  private record Padding(String name, int[] tiers) {}
+
+  private static final List<Padding> PADDINGS = List.of(
+      new Padding("powers of 2 from 1 KiB", IntStream.rangeClosed(10, 24).map(e -> 1 << e).toArray()),
+      new Padding("128 B-4 KiB by powers of 2, then 4 KiB steps (APPEND entries' default)",
+          PackCodec.DEFAULT_ENTRY_PADDING_TIERS.stream().mapToInt(Integer::intValue).toArray()),
+      new Padding("Padmé", IntStream.rangeClosed(64, 1 << 24).filter(n -> padme(n) == n).toArray()));
+
+  /**
+   * Padmé (Nikitin et al., PETS 2019): {@code n} rounded up so that only its top floor(log2(log2
+   * n)) + 1 bits may be set, at most 11.1% more, so a length leaks O(log log n) bits.
+   */
+  static int padme(int n) {
+    if (n < 2) {
+      return n;
+    }
+    int e = 31 - Integer.numberOfLeadingZeros(n);
+    int s = 32 - Integer.numberOfLeadingZeros(e);
+    int mask = (1 << (e - s)) - 1;
+    return (n + mask) & ~mask;
+  }
+
+  /** Per padding and rows per pack: percent more stored bytes than the same packs unpadded. */
+  private void paddingCost(StringBuilder md, StringBuilder csv, String dataset, CryptoBox box, Variant v,
+      PackDictionary dictionary, List<PackRows> measured, double[] unpadded) throws GeneralSecurityException {
+    md.append(String.format(Locale.ROOT, "### Padding cost, %s, %s%n%n| rows per pack |", dataset, v.name()));
+    for (Padding p : PADDINGS) {
+      md.append(' ').append(p.name()).append(" |");
+    }
+    md.append("\n|---:|").append("---:|".repeat(PADDINGS.size())).append('\n');
+    for (int i = 0; i < ROWS_PER_PACK.length; i++) {
+      md.append("| ").append(ROWS_PER_PACK[i]).append(" |");
+      for (Padding p : PADDINGS) {
+        PackCodec padded = PackCodec.builder("bench", box).compression(v.compression()).paddingTiers(p.tiers()).build();
+        double ratio = ratio(padded, dictionary, measured, ROWS_PER_PACK[i]);
+        md.append(String.format(Locale.ROOT, " +%.1f%% |", 100 * (unpadded[i] / ratio - 1)));
+        csv.append(String.format(Locale.ROOT, "%s,%s padded (%s),%d,%.3f%n", dataset, v.name(), p.name(),
+            ROWS_PER_PACK[i], ratio));
+      }
+      md.append('\n');
+    }
+    md.append('\n');
+  }
+
   private void run(int rows, int trainingRows, Path outDir, String args) throws Exception {
     byte[] master = new byte[32];
     new SecureRandom().nextBytes(master);
@@ -166,11 +212,13 @@ public final class PackCompressionBenchmark {
       md.append("\n|---:|").append("---:|".repeat(VARIANTS.size())).append('\n');
       Map<Variant, double[]> ratios = new LinkedHashMap<>();
       Map<Variant, Double> whole = new LinkedHashMap<>();
+      Map<Variant, PackDictionary> dictionaries = new LinkedHashMap<>();
       for (Variant v : VARIANTS) {
         PackCodec codec = PackCodec.builder("bench", box).compression(v.compression()).build();
         PackDictionary dictionary = v.dictionary()
             ? PackDictionaries.train(v.compression(), 1, samples, v.compression() == PackCompression.ZSTD ? 64 << 10
                 : 32 << 10) : null;
+        dictionaries.put(v, dictionary);
         double[] r = new double[ROWS_PER_PACK.length];
         for (int i = 0; i < ROWS_PER_PACK.length; i++) {
           r[i] = ratio(codec, dictionary, measured, ROWS_PER_PACK[i]);
@@ -195,6 +243,11 @@ public final class PackCompressionBenchmark {
         md.append(String.format(Locale.ROOT, " %.2fx |", whole.get(v)));
       }
       md.append("\n\n");
+      for (Variant v : VARIANTS) {
+        if (v.compression() == PackCompression.ZSTD) {
+          paddingCost(md, csv, d.getKey(), box, v, dictionaries.get(v), measured, ratios.get(v));
+        }
+      }
     }
     md.append(String.format(Locale.ROOT, "Ratio: serialized row bytes over stored pack bytes (compressed, padded"
         + " to no tier, AES-GCM: 29 bytes and a 5-9 byte header per pack). In brackets: percent of the same"
