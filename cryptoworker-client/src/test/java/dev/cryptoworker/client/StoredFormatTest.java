@@ -142,6 +142,34 @@ class StoredFormatTest {
     }
   }
 
+  /** A check on a table. */
+  @FunctionalInterface
+  private interface TableCheck {
+    void check(Table t) throws Exception;
+  }
+
+  /**
+   * Creates {@code schema}'s table and writes half the rows, checks that the table recorded the
+   * schema's format, then writes the rest through a second connection whose schema does not say
+   * (it follows the table) and runs {@code check} there; returns the keys.
+   */
+  private static KeyProvider writeThroughTwoConnections(Connection hbase, TableSchema schema, TableCheck check)
+      throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      write(t, 0, ROWS / 2);
+    }
+    assertEquals(Integer.toString(schema.storedFormat().orElseThrow().number()), recordedFormat(hbase, schema));
+    TableSchema silent = schema.toBuilder().storedFormat(null).build();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(silent));
+        Table t = secure.getTable(SecureFixture.name(silent))) {
+      write(t, ROWS / 2, ROWS);
+      check.check(t);
+    }
+    return keys;
+  }
+
   private static List<Long> rows(Table t, Scan scan) throws Exception {
     List<Long> out = new ArrayList<>();
     for (Result r : SecureFixture.scanAll(t, scan)) {
@@ -158,20 +186,11 @@ class StoredFormatTest {
   @Test
   void formatThreeTablesKeepAesGcmStdCellsAndTheyStillOpen(Connection hbase) throws Exception {
     TableSchema formatThree = schema("format3", "storedFormat: 3\n");
-    KeyProvider keys = SecureFixture.randomKeys();
-    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, formatThree);
-        Table t = secure.getTable(SecureFixture.name(formatThree))) {
-      write(t, 0, ROWS / 2);
-    }
-    assertEquals("3", recordedFormat(hbase, formatThree));
-    TableSchema silent = formatThree.toBuilder().storedFormat(null).build();
-    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(silent));
-        Table t = secure.getTable(SecureFixture.name(silent))) {
-      write(t, ROWS / 2, ROWS);
+    writeThroughTwoConnections(hbase, formatThree, t -> {
       for (long i = 0; i < ROWS; i++) {
         assertEquals("note of patient " + i, Bytes.toString(t.get(new Get(toBytes(i))).getValue(F, toBytes("note"))));
       }
-    }
+    });
     int notes = 0;
     for (Cell c : rawCells(hbase, formatThree, 1 + 16)) {
       if (Bytes.toString(CellUtil.cloneQualifier(c)).equals("note")) {
@@ -187,20 +206,10 @@ class StoredFormatTest {
   @Test
   void tablesKeepTheFormatTheyWereCreatedWith(Connection hbase) throws Exception {
     TableSchema formatOne = schema("format1", "storedFormat: 1\n");
-    KeyProvider keys = SecureFixture.randomKeys();
-    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, formatOne);
-        Table t = secure.getTable(SecureFixture.name(formatOne))) {
-      write(t, 0, ROWS / 2);
-    }
-    assertEquals("1", recordedFormat(hbase, formatOne));
-    // A schema that does not say follows the table.
-    TableSchema silent = formatOne.toBuilder().storedFormat(null).build();
-    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(silent));
-        Table t = secure.getTable(SecureFixture.name(silent))) {
-      write(t, ROWS / 2, ROWS);
+    KeyProvider keys = writeThroughTwoConnections(hbase, formatOne, t -> {
       assertEquals(ROWS, SecureFixture.scanAll(t, new Scan()).size());
       assertArrayEquals(toBytes("PT-3"), t.get(new Get(toBytes(3L))).getValue(F, toBytes("id")));
-    }
+    });
     rawCells(hbase, formatOne, 5 + 16 + 8);
     // A schema that says otherwise is refused, naming both formats.
     TableSchema other = formatOne.toBuilder().storedFormat(dev.cryptoworker.cryptobox.StoredFormat.V2).build();

@@ -3,7 +3,6 @@ package dev.cryptoworker.cryptobox.std.internal;
 import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.prf.Prf;
 import com.google.crypto.tink.subtle.PrfAesCmac;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.RandomNonces;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.StoredFormat;
@@ -13,7 +12,6 @@ import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -41,9 +39,8 @@ public final class XAesGcmAead implements Aead {
   static final int SALT_MESSAGES = 1 << 12;
 
   private static final int SALT_LENGTH = 12;
-  private static final int IV_LENGTH = 12;
+  private static final int IV_LENGTH = HeaderedGcm.IV_LENGTH;
   private static final int NONCE_LENGTH = SALT_LENGTH + IV_LENGTH;
-  private static final int TAG_LENGTH = 16;
   private static final int DERIVED_KEY_LENGTH = 32;
 
   private final Prf derivation;
@@ -70,10 +67,11 @@ public final class XAesGcmAead implements Aead {
   /** Encrypts under the current salt and a fresh random IV. */
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    byte[] out = output(plaintext);
+    byte[] out = HeaderedGcm.output(prefix, header, plaintext.length);
     Salt salt = drawIv(out, prefix.length + SALT_LENGTH);
     System.arraycopy(salt.bytes, 0, out, prefix.length, SALT_LENGTH);
-    return seal(salt.key, out, plaintext, associatedData);
+    return HeaderedGcm.seal(ciphers.get(), salt.key, out, prefix.length + SALT_LENGTH, header, plaintext,
+        associatedData);
   }
 
   /**
@@ -83,29 +81,16 @@ public final class XAesGcmAead implements Aead {
    */
   byte[] insecureEncryptWithNonce(byte[] nonce, byte[] plaintext, byte[] associatedData)
       throws GeneralSecurityException {
-    if (nonce.length != NONCE_LENGTH) {
-      throw new GeneralSecurityException("XAES-256-GCM takes 24-byte nonces, got " + nonce.length);
-    }
-    byte[] out = output(plaintext);
-    System.arraycopy(nonce, 0, out, prefix.length, NONCE_LENGTH);
-    return seal(derive(Arrays.copyOf(nonce, SALT_LENGTH)).key, out, plaintext, associatedData);
+    byte[] out = HeaderedGcm.outputWithNonce(prefix, header, nonce, plaintext.length);
+    return HeaderedGcm.seal(ciphers.get(), derive(Arrays.copyOf(nonce, SALT_LENGTH)).key, out,
+        prefix.length + SALT_LENGTH, header, plaintext, associatedData);
   }
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    if (ciphertext.length < header + TAG_LENGTH) {
-      throw new GeneralSecurityException("ciphertext too short");
-    }
-    if (!KeyIdPrefix.isPrefixOf(prefix, ciphertext)) {
-      throw new GeneralSecurityException("wrong key id prefix");
-    }
-    Cipher cipher = ciphers.get();
-    cipher.init(Cipher.DECRYPT_MODE, readKey(ciphertext),
-        new GCMParameterSpec(8 * TAG_LENGTH, ciphertext, prefix.length + SALT_LENGTH, IV_LENGTH));
-    if (associatedData != null) {
-      cipher.updateAAD(associatedData);
-    }
-    return cipher.doFinal(ciphertext, header, ciphertext.length - header);
+    HeaderedGcm.requireFrame(ciphertext, prefix, header);
+    return HeaderedGcm.open(ciphers.get(), readKey(ciphertext), ciphertext, prefix.length + SALT_LENGTH, header,
+        associatedData);
   }
 
   /** Writes a fresh IV into {@code out} at {@code offset}, under the salt it returns. */
@@ -154,32 +139,6 @@ public final class XAesGcmAead implements Aead {
     } finally {
       Arrays.fill(key, (byte) 0); // the JCE key object holds its own copy
     }
-  }
-
-  /** A ciphertext's array for {@code plaintext}, its key header written. */
-  private byte[] output(byte[] plaintext) throws GeneralSecurityException {
-    if (plaintext.length > Integer.MAX_VALUE - header - TAG_LENGTH) {
-      throw new GeneralSecurityException("plaintext too long");
-    }
-    byte[] out = new byte[header + plaintext.length + TAG_LENGTH];
-    System.arraycopy(prefix, 0, out, 0, prefix.length);
-    return out;
-  }
-
-  /** Encrypts into {@code out} under {@code key} and the IV already written there. */
-  private byte[] seal(SecretKeySpec key, byte[] out, byte[] plaintext, byte[] associatedData)
-      throws GeneralSecurityException {
-    Cipher cipher = ciphers.get();
-    cipher.init(Cipher.ENCRYPT_MODE, key,
-        new GCMParameterSpec(8 * TAG_LENGTH, out, prefix.length + SALT_LENGTH, IV_LENGTH));
-    if (associatedData != null) {
-      cipher.updateAAD(associatedData);
-    }
-    int written = cipher.doFinal(plaintext, 0, plaintext.length, out, header);
-    if (written != plaintext.length + TAG_LENGTH) {
-      throw new GeneralSecurityException("AES-GCM wrote " + written + " bytes, expected " + (plaintext.length + TAG_LENGTH));
-    }
-    return out;
   }
 
   /** A salt, its derived key, and the IVs drawn under it. */
