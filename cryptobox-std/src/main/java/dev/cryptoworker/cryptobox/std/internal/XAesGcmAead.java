@@ -32,7 +32,7 @@ import javax.crypto.spec.SecretKeySpec;
  * {@value #SALT_MESSAGES} messages they cost nothing measurable.
  *
  * <p>Decryption derives the key of each ciphertext's salt; a thread remembers the last one, so
- * cells written under one salt in a row (a scan over one writer's rows) derive it once.
+ * consecutive reads of values written under one salt derive it once.
  */
 public final class XAesGcmAead implements Aead {
   /** Messages under one salt before the next: small enough that a salt is no budget to watch. */
