@@ -38,11 +38,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link OperationEncoder#encodeCells}: the column's policy and box, the associated data (table,
  * family, qualifier, row), the box's encryption and the stored cell. OPE and ASHE columns hold
  * longs, so their value is 8 bytes whatever {@code size} says. SSE is left out: its encode takes
- * entry numbers from the counter table, an RPC.
+ * entry numbers from the counter table, an RPC. {@code storedFormat} is the table's: STD is
+ * AES-GCM in format 3 and XAES-GCM in format 4, the other boxes are the same in both.
  *
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar CellEncodeBenchmark -rf json -rff cell-encode.json
  * </pre>
+ *
+ * STD in format 3 against format 4: {@code -p box=STD -p storedFormat=3,4}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -61,6 +64,9 @@ public class CellEncodeBenchmark {
   @Param({"14", "256", "1024"})
   int size;
 
+  @Param({"4"})
+  int storedFormat;
+
   private final SecureRandom random = new SecureRandom();
   private OperationEncoder encoder;
   private Put put;
@@ -76,6 +82,7 @@ public class CellEncodeBenchmark {
     random.nextBytes(master);
     boolean numeric = box.equals("OPE") || box.equals("ASHE");
     TableSchema schema = TableSchema.parse("table: cell_encode\n"
+        + "storedFormat: " + storedFormat + "\n"
         + "rowKey: { box: PLAIN }\n"
         + "families:\n"
         + "  f:\n"

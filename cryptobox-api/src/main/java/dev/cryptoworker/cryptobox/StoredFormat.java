@@ -22,17 +22,21 @@ import java.util.OptionalInt;
  *       wide counter tree} (16 children per node, 8 levels, where formats 1 and 2 have 2 and 32),
  *       which costs a new value's first entry 8 HMACs instead of 32. Searches of a format-3 table
  *       need region servers with the coprocessor that reads wide tokens (this release on).
+ *   <li>{@link #V4}: format 3, and STD values under XAES-256-GCM (192-bit nonces, a key derived
+ *       per nonce) instead of AES-256-GCM's random 96-bit IVs, whose safe number per key was
+ *       counted per process only: 12 bytes more per STD value ({@link #extendedNonces}).
  * </ul>
  *
- * ASHE and SSE cells keep format 1's header in all three: region servers parse them.
+ * ASHE and SSE cells keep format 1's header in all four: region servers parse them.
  */
 public enum StoredFormat {
   V1(1, KeyIdPrefix.LENGTH),
   V2(2, 1),
-  V3(3, 1);
+  V3(3, 1),
+  V4(4, 1);
 
-  /** The format of tables created without saying: the shortest. */
-  public static final StoredFormat LATEST = V3;
+  /** The format of tables created without saying. */
+  public static final StoredFormat LATEST = V4;
 
   private final int number;
   private final int headerLength;
@@ -58,7 +62,7 @@ public enum StoredFormat {
         return f;
       }
     }
-    throw new IllegalArgumentException("unknown stored format " + number + " (known: 1, 2, 3)");
+    throw new IllegalArgumentException("unknown stored format " + number + " (known: 1, 2, 3, 4)");
   }
 
   /** Bytes of the key header in front of every ciphertext. */
@@ -78,7 +82,15 @@ public enum StoredFormat {
 
   /** The shape of the counter trees whose leaves key SSE index entries. */
   public CounterTree counterTree() {
-    return this == V3 ? CounterTree.WIDE : CounterTree.BINARY;
+    return this == V3 || this == V4 ? CounterTree.WIDE : CounterTree.BINARY;
+  }
+
+  /**
+   * Whether STD encrypts under XAES-256-GCM's 192-bit nonces (format 4), where the earlier formats
+   * use AES-256-GCM's random 96-bit IVs.
+   */
+  public boolean extendedNonces() {
+    return this == V4;
   }
 
   /**

@@ -109,4 +109,28 @@ class RandomNoncesTest {
         assertThrows(IllegalArgumentException.class, () -> RandomNonces.withBudget(0, "test key"));
     assertEquals("a nonce budget must be at least 1, got 0", e.getMessage());
   }
+
+  @Test
+  void tryFillReportsASpentBudgetWithoutWriting() {
+    RandomNonces nonces = RandomNonces.withBudget(2, "test salt");
+    byte[] iv = new byte[IV];
+    assertTrue(nonces.tryFill(iv, 0, IV));
+    assertTrue(nonces.tryFill(iv, 0, IV));
+    byte[] untouched = new byte[IV];
+    assertFalse(nonces.tryFill(untouched, 0, IV));
+    assertFalse(nonces.tryFill(untouched, 0, IV));
+    assertEquals(2, nonces.used());
+    assertEquals(HexFormat.of().formatHex(new byte[IV]), HexFormat.of().formatHex(untouched));
+  }
+
+  @Test
+  void freshBytesFillOnlyTheirRangeAndDiffer() {
+    Set<String> drawn = new HashSet<>();
+    for (int i = 0; i < 20; i++) {
+      byte[] out = new byte[IV + 4];
+      RandomNonces.fillFresh(out, 2, IV);
+      assertEquals(0, out[0] | out[1] | out[IV + 2] | out[IV + 3], "bytes outside the range");
+      assertTrue(drawn.add(HexFormat.of().formatHex(out, 2, IV + 2)), "fresh bytes repeated");
+    }
+  }
 }

@@ -25,18 +25,32 @@ class StoredFormatTest {
     assertEquals(StoredFormat.V2, StoredFormat.of(2));
     assertArrayEquals(new byte[] {0x78}, StoredFormat.V3.header(A.keyId()));
     assertEquals(StoredFormat.V3, StoredFormat.of(3));
-    assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(4));
+    assertArrayEquals(new byte[] {0x78}, StoredFormat.V4.header(A.keyId()));
+    assertEquals(1, StoredFormat.V4.headerLength());
+    assertEquals(StoredFormat.V4, StoredFormat.of(4));
+    assertEquals(StoredFormat.V4, StoredFormat.LATEST);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(5));
+    assertEquals("unknown stored format 5 (known: 1, 2, 3, 4)", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(0));
   }
 
   /** SSE entries of formats 1 and 2 stay keyed by the binary tree they were written with. */
   @Test
-  void onlyFormatThreeUsesTheWideCounterTree() {
+  void formatsThreeAndFourUseTheWideCounterTree() {
     assertEquals(CounterTree.BINARY, StoredFormat.V1.counterTree());
     assertEquals(CounterTree.BINARY, StoredFormat.V2.counterTree());
     assertEquals(CounterTree.WIDE, StoredFormat.V3.counterTree());
+    assertEquals(CounterTree.WIDE, StoredFormat.V4.counterTree());
     assertFalse(StoredFormat.V1.oneBlockDeterministic());
-    assertTrue(StoredFormat.V2.oneBlockDeterministic() && StoredFormat.V3.oneBlockDeterministic());
+    assertTrue(StoredFormat.V2.oneBlockDeterministic() && StoredFormat.V3.oneBlockDeterministic()
+        && StoredFormat.V4.oneBlockDeterministic());
+  }
+
+  /** Format 4 is format 3 with STD under 192-bit nonces; the earlier formats keep their 96-bit IVs. */
+  @Test
+  void onlyFormatFourUsesExtendedNonces() {
+    assertFalse(StoredFormat.V1.extendedNonces() || StoredFormat.V2.extendedNonces() || StoredFormat.V3.extendedNonces());
+    assertTrue(StoredFormat.V4.extendedNonces());
   }
 
   @Test

@@ -378,10 +378,10 @@ class SearchableColumnTest {
   /**
    * Index entries are keyed by the leaves of the counter tree of the table's stored format: tables
    * of format 2 (and 1) keep the binary tree they were written with, so they still search, and
-   * format 3 uses the wide one.
+   * formats 3 and 4 use the wide one.
    */
   @ParameterizedTest
-  @ValueSource(ints = {2, 3})
+  @ValueSource(ints = {2, 3, 4})
   void indexEntriesAreKeyedByTheCounterTreeOfTheTablesFormat(int format, Connection hbase) throws IOException {
     Fixture fx = new Fixture(hbase, "sse_format" + format, "storedFormat: " + format + "\n");
     List<Put> rows = new ArrayList<>();

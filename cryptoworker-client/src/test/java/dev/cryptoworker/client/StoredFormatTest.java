@@ -35,9 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Stored formats: new tables are written in format 3 (format 2's one-byte key headers and 8-byte
- * DET row keys in one block, and the wide SSE counter tree), tables keep the format they were created with, and tables of earlier versions (no
- * recorded format) read as format 1.
+ * Stored formats: new tables are written in format 4 (format 2's one-byte key headers and 8-byte
+ * DET row keys in one block, format 3's wide SSE counter tree, STD under XAES-256-GCM), tables keep
+ * the format they were created with, and tables of earlier versions (no recorded format) read as
+ * format 1.
  */
 @ExtendWith(SharedHBaseCluster.class)
 class StoredFormatTest {
@@ -92,15 +93,16 @@ class StoredFormatTest {
   }
 
   @Test
-  void newTablesAreStoredInFormatThreeAndWorkAsBefore(Connection hbase) throws Exception {
-    TableSchema schema = schema("format2", "");
+  void newTablesAreStoredInFormatFourAndWorkAsBefore(Connection hbase) throws Exception {
+    TableSchema schema = schema("format4", "");
     KeyProvider keys = SecureFixture.randomKeys();
     try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
         Table t = secure.getTable(SecureFixture.name(schema))) {
       write(t, 0, ROWS);
-      assertEquals("3", recordedFormat(hbase, schema));
+      assertEquals("4", recordedFormat(hbase, schema));
       // 8-byte DET row key: 1-byte header + one block, against 5 + 16 + 8 in format 1.
       List<Cell> cells = rawCells(hbase, schema, 1 + 16);
+      int noteKeyId = keys.keyRing(KeyScope.column(schema.tableName(), "f", "note", BoxKind.STD), 32).primary().keyId();
       for (Cell c : cells) {
         String column = Bytes.toString(CellUtil.cloneQualifier(c));
         int length = c.getValueLength();
@@ -111,7 +113,12 @@ class StoredFormatTest {
             assertEquals(AsheCell.LEASED_LENGTH, length, "ASHE keeps format 1's header: region servers parse it");
             assertEquals(1, CellUtil.cloneValue(c)[0]);
           }
-          case "note" -> assertTrue(length < 1 + 12 + 24 + 16 + 1, "STD: 1-byte header + IV + tag: " + length);
+          case "note" -> {
+            // "note of patient n" is 17 or 18 bytes; format 3's AES-GCM would store 29 more, not 41.
+            assertTrue(length == 1 + 24 + 17 + 16 || length == 1 + 24 + 18 + 16,
+                "STD: 1-byte header + 24-byte nonce + tag: " + length);
+            assertEquals((byte) noteKeyId, CellUtil.cloneValue(c)[0], "the note key's header");
+          }
           default -> throw new AssertionError("unexpected stored column " + column);
         }
       }
@@ -136,6 +143,34 @@ class StoredFormatTest {
     }
   }
 
+  /** A check on a table. */
+  @FunctionalInterface
+  private interface TableCheck {
+    void check(Table t) throws Exception;
+  }
+
+  /**
+   * Creates {@code schema}'s table and writes half the rows, checks that the table recorded the
+   * schema's format, then writes the rest through a second connection whose schema does not say
+   * (it follows the table) and runs {@code check} there; returns the keys.
+   */
+  private static KeyProvider writeThroughTwoConnections(Connection hbase, TableSchema schema, TableCheck check)
+      throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
+    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      write(t, 0, ROWS / 2);
+    }
+    assertEquals(Integer.toString(schema.storedFormat().orElseThrow().number()), recordedFormat(hbase, schema));
+    TableSchema silent = schema.toBuilder().storedFormat(null).build();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(silent));
+        Table t = secure.getTable(SecureFixture.name(silent))) {
+      write(t, ROWS / 2, ROWS);
+      check.check(t);
+    }
+    return keys;
+  }
+
   private static List<Long> rows(Table t, Scan scan) throws Exception {
     List<Long> out = new ArrayList<>();
     for (Result r : SecureFixture.scanAll(t, scan)) {
@@ -145,23 +180,37 @@ class StoredFormatTest {
     return out;
   }
 
+  /**
+   * A format-3 table keeps format 3's STD form (AES-GCM, 12-byte IVs) for every write, and its
+   * cells open, however many connections later: format 4 changes new tables only.
+   */
+  @Test
+  void formatThreeTablesKeepAesGcmStdCellsAndTheyStillOpen(Connection hbase) throws Exception {
+    TableSchema formatThree = schema("format3", "storedFormat: 3\n");
+    writeThroughTwoConnections(hbase, formatThree, t -> {
+      for (long i = 0; i < ROWS; i++) {
+        assertEquals("note of patient " + i, Bytes.toString(t.get(new Get(toBytes(i))).getValue(F, toBytes("note"))));
+      }
+    });
+    int notes = 0;
+    for (Cell c : rawCells(hbase, formatThree, 1 + 16)) {
+      if (Bytes.toString(CellUtil.cloneQualifier(c)).equals("note")) {
+        int length = c.getValueLength();
+        assertTrue(length == 1 + 12 + 17 + 16 || length == 1 + 12 + 18 + 16,
+            "STD in format 3: 1-byte header + 12-byte IV + tag: " + length);
+        notes++;
+      }
+    }
+    assertEquals(ROWS, notes);
+  }
+
   @Test
   void tablesKeepTheFormatTheyWereCreatedWith(Connection hbase) throws Exception {
     TableSchema formatOne = schema("format1", "storedFormat: 1\n");
-    KeyProvider keys = SecureFixture.randomKeys();
-    try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, formatOne);
-        Table t = secure.getTable(SecureFixture.name(formatOne))) {
-      write(t, 0, ROWS / 2);
-    }
-    assertEquals("1", recordedFormat(hbase, formatOne));
-    // A schema that does not say follows the table.
-    TableSchema silent = formatOne.toBuilder().storedFormat(null).build();
-    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(silent));
-        Table t = secure.getTable(SecureFixture.name(silent))) {
-      write(t, ROWS / 2, ROWS);
+    KeyProvider keys = writeThroughTwoConnections(hbase, formatOne, t -> {
       assertEquals(ROWS, SecureFixture.scanAll(t, new Scan()).size());
       assertArrayEquals(toBytes("PT-3"), t.get(new Get(toBytes(3L))).getValue(F, toBytes("id")));
-    }
+    });
     rawCells(hbase, formatOne, 5 + 16 + 8);
     // A schema that says otherwise is refused, naming both formats.
     TableSchema other = formatOne.toBuilder().storedFormat(dev.cryptoworker.cryptobox.StoredFormat.V2).build();
@@ -202,9 +251,10 @@ class StoredFormatTest {
     try (Admin admin = hbase.getAdmin()) {
       TableDescriptor created = admin.getDescriptor(name);
       String[][] alterations = {
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "2", "created in stored format 3, but its descriptor now says 2"},
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "1", "created in stored format 3, but its descriptor now says 1"},
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, null, "created in stored format 3, but its descriptor now says 1"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "3", "created in stored format 4, but its descriptor now says 3"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "2", "created in stored format 4, but its descriptor now says 2"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "1", "created in stored format 4, but its descriptor now says 1"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, null, "created in stored format 4, but its descriptor now says 1"},
           {"cryptoworker.keycheck", null, "records a stored format (cryptoworker.storedformat) but no key check"}};
       for (String[] a : alterations) {
         TableDescriptorBuilder altered = TableDescriptorBuilder.newBuilder(created);

@@ -86,7 +86,7 @@ final class YamlSchemaReader {
     try {
       return StoredFormat.of(Integer.parseInt(v));
     } catch (IllegalArgumentException e) {
-      throw error(node, "unknown storedFormat '" + v + "' (expected 1, 2 or 3)");
+      throw error(node, "unknown storedFormat '" + v + "' (expected 1, 2, 3 or 4)");
     }
   }
 

@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@link #BINARY} (formats 1 and 2): 32 levels of 2 children, both halves of
  *       HMAC-SHA256(seed, empty message).
- *   <li>{@link #WIDE} (format 3): 8 levels of 16 children; children 2p and 2p+1 are the halves of
+ *   <li>{@link #WIDE} (formats 3 and 4): 8 levels of 16 children; children 2p and 2p+1 are the halves of
  *       HMAC-SHA256(seed, one byte p). A new value's first leaf costs 8 HMACs instead of 32, and
  *       expanding a node about half an HMAC per leaf instead of one. A search sends at most 15
  *       tokens per level instead of 1: at most 120.
@@ -40,7 +40,7 @@ public final class CounterTree {
 
   /** 32 levels of 2 children (stored formats 1 and 2). */
   public static final CounterTree BINARY = new CounterTree(1);
-  /** 8 levels of 16 children (stored format 3). */
+  /** 8 levels of 16 children (stored formats 3 and 4). */
   public static final CounterTree WIDE = new CounterTree(4);
 
   private static final int BLOCK_BYTES = 64;

@@ -55,8 +55,8 @@ public final class OrderPreservingBoxProvider implements BoxProvider {
           + " (a number to within about its square root; the first 3-4 bytes of each 7-byte chunk"
           + " of a string are readable), equality, the length; for strings, shared 7-byte-aligned prefixes; "
           + (use.companion().isPresent()
-              ? "with companion STD (each cell also holds an STD copy of the value, its length + 33 bytes in"
-                  + " stored format 1 or + 29 in format 2, and a 4-byte length) integrity as STD"
+              ? "with companion STD (each cell also holds an STD copy of the value, its length + 41 bytes in"
+                  + " stored format 4, + 29 in formats 2 and 3, + 33 in format 1, and a 4-byte length) integrity as STD"
               : "without companion a valid ciphertext moved to another row is not detected");
     }
   };

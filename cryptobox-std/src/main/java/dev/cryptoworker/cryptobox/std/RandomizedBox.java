@@ -7,28 +7,48 @@ import dev.cryptoworker.cryptobox.KeyedPrimitives;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.std.internal.AesGcmAead;
+import dev.cryptoworker.cryptobox.std.internal.XAesGcmAead;
 import java.security.GeneralSecurityException;
 
 /**
- * STD: randomized authenticated encryption, AES-256-GCM in Tink's format (see {@link AesGcmAead}).
+ * STD: randomized authenticated encryption. Stored formats 1 to 3: AES-256-GCM in Tink's format
+ * (see {@link AesGcmAead}); format 4: XAES-256-GCM (see {@link XAesGcmAead}).
  *
- * <p>Ciphertext: key header (5 bytes in stored format 1, 1 in format 2), 12-byte random IV (drawn by
- * the box for every call), body, 16-byte tag; 33 or 29 bytes of overhead. <b>Security:</b> IND-CPA and integrity; the associated data
- * binds the ciphertext to its cell. <b>Leaks:</b> the plaintext length. <b>Limit:</b> with random
- * 96-bit IVs, keep each key under 2^32 encryptions (one key per column makes this far away; rotate
- * the keyset well before).
+ * <p>Ciphertext: key header (5 bytes in stored format 1, 1 from format 2 on), nonce (drawn by the
+ * box for every call: a random 12-byte IV, in format 4 a 24-byte nonce), body, 16-byte tag; 33, 29
+ * or (format 4) 41 bytes of overhead. <b>Security:</b> IND-CPA and integrity; the associated data
+ * binds the ciphertext to its cell. <b>Leaks:</b> the plaintext length. <b>Limit:</b> formats 1 to 3
+ * use random 96-bit IVs, so keep each key under 2^32 encryptions across every process that uses it
+ * (each process counts only its own); format 4 needs no count: about 2^52 encryptions per key keep
+ * the chance of a repeated nonce under 2^-33.
  */
 public final class RandomizedBox implements CryptoBox {
   /** Length of the keys this box takes from a {@link KeyRing}. */
   public static final int KEY_LENGTH_BYTES = 32;
 
   private static final int IV_AND_TAG = 12 + 16;
+  private static final int NONCE_AND_TAG = 24 + 16;
 
   private final KeyedPrimitives<Aead> aeads;
+  /**
+   * Format 4 only: AES-GCM under the same one-byte headers, as formats 2 and 3 wrote, to name such
+   * a value when it turns up (a table keeps its format, so none should).
+   */
+  private final KeyedPrimitives<Aead> earlierForm;
 
   private RandomizedBox(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
-    this.aeads = KeyedPrimitives.create(keys, format, "STD", KEY_LENGTH_BYTES, IV_AND_TAG,
-        k -> new AesGcmAead(k, format));
+    if (format.extendedNonces()) {
+      this.aeads = KeyedPrimitives.create(keys, format, "STD", KEY_LENGTH_BYTES, NONCE_AND_TAG,
+          k -> new XAesGcmAead(k, format));
+      this.earlierForm = aesGcm(keys, StoredFormat.V3);
+    } else {
+      this.aeads = aesGcm(keys, format);
+      this.earlierForm = null;
+    }
+  }
+
+  private static KeyedPrimitives<Aead> aesGcm(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
+    return KeyedPrimitives.create(keys, format, "STD", KEY_LENGTH_BYTES, IV_AND_TAG, k -> new AesGcmAead(k, format));
   }
 
   /**
@@ -39,7 +59,7 @@ public final class RandomizedBox implements CryptoBox {
     return new RandomizedBox(keys, StoredFormat.V1);
   }
 
-  /** A box whose ciphertexts carry {@code format}'s key header. */
+  /** A box whose ciphertexts carry {@code format}'s key header, under {@code format}'s AEAD. */
   public static RandomizedBox create(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
     return new RandomizedBox(keys, format);
   }
@@ -56,13 +76,39 @@ public final class RandomizedBox implements CryptoBox {
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    Aead aead = aeads.forCiphertext(ciphertext);
+    Aead aead;
+    try {
+      aead = aeads.forCiphertext(ciphertext);
+    } catch (GeneralSecurityException e) {
+      refuseEarlierForm(ciphertext, associatedData);
+      throw e;
+    }
     try {
       return aead.decrypt(ciphertext, associatedData);
     } catch (GeneralSecurityException e) {
+      refuseEarlierForm(ciphertext, associatedData);
       throw new GeneralSecurityException(
           "authentication failed: the ciphertext was altered, moved from another cell, or made"
               + " under a different key");
     }
+  }
+
+  /**
+   * Throws, naming the form, if {@code ciphertext} is a valid value of this cell in the AES-GCM form
+   * of formats 2 and 3: a format-4 table never writes one, so it is refused, but as what it is
+   * rather than as an alteration.
+   */
+  private void refuseEarlierForm(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
+    if (earlierForm == null) {
+      return;
+    }
+    try {
+      earlierForm.forCiphertext(ciphertext).decrypt(ciphertext, associatedData);
+    } catch (GeneralSecurityException notThatEither) {
+      return;
+    }
+    throw new GeneralSecurityException("an STD value in the AES-GCM form of stored formats 2 and 3, which a"
+        + " format-4 table does not write (copied from a table of an earlier format, or written by a client that"
+        + " ignored this table's format): refused");
   }
 }

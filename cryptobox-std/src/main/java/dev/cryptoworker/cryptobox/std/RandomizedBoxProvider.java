@@ -10,7 +10,7 @@ import java.security.GeneralSecurityException;
 
 /** The STD kind: randomized authenticated encryption ({@link RandomizedBox}); its rows cannot be found again. */
 public final class RandomizedBoxProvider implements BoxProvider {
-  private static final BoxRules RULES = BoxRules.rowKeysToo(use -> "the value's length (+29 bytes; +33 in stored format 1); nothing else:"
+  private static final BoxRules RULES = BoxRules.rowKeysToo(use -> "the value's length (+41 bytes in stored format 4, +29 in formats 2 and 3, +33 in format 1); nothing else:"
       + " equal values look different; alteration or moving to another row or column is detected");
 
   @Override

@@ -122,15 +122,24 @@ class RandomizedBoxTest {
 
   @Test
   void storedFormat2HasAOneByteHeaderAndReadsBackAcrossRotations() throws Exception {
+    assertOneByteHeaderReadsBackAcrossRotations(StoredFormat.V2, 12 + 16);
+  }
+
+  /**
+   * In {@code format}, values carry a one-byte header and {@code nonceAndTag} more bytes, and
+   * read back after a rotation; returns a value of the old key.
+   */
+  private static byte[] assertOneByteHeaderReadsBackAcrossRotations(StoredFormat format, int nonceAndTag)
+      throws Exception {
     VersionedKey old = key(0x7701);
     VersionedKey current = key(0x7702);
-    RandomizedBox before = RandomizedBox.create(KeyRing.of(old), StoredFormat.V2);
-    RandomizedBox after = RandomizedBox.create(new KeyRing(current, List.of(old, current)), StoredFormat.V2);
-    for (int n : new int[] {0, 1, 16, 100}) {
+    RandomizedBox before = RandomizedBox.create(KeyRing.of(old), format);
+    RandomizedBox after = RandomizedBox.create(new KeyRing(current, List.of(old, current)), format);
+    for (int n : new int[] {0, 1, 16, 100, 1 << 20}) {
       byte[] m = new byte[n];
       RANDOM.nextBytes(m);
       byte[] c = before.encrypt(m, AD);
-      assertEquals(n + 1 + 12 + 16, c.length, "overhead is 1-byte header + IV + tag");
+      assertEquals(n + 1 + nonceAndTag, c.length, "overhead is 1-byte header + nonce + tag");
       assertEquals((byte) 0x01, c[0]);
       assertArrayEquals(m, after.decrypt(c, AD));
       assertEquals((byte) 0x02, after.encrypt(m, AD)[0]);
@@ -138,7 +147,39 @@ class RandomizedBoxTest {
     byte[] c = before.encrypt("x".getBytes(), AD);
     CiphertextChecks.assertAlterationsRejected(c, t -> after.decrypt(t, AD));
     GeneralSecurityException e = assertThrows(GeneralSecurityException.class,
-        () -> RandomizedBox.create(KeyRing.of(current), StoredFormat.V2).decrypt(c, AD));
+        () -> RandomizedBox.create(KeyRing.of(current), format).decrypt(c, AD));
     assertTrue(e.getMessage().contains("key id ending in byte 0x1"), e.getMessage());
+    return c;
+  }
+
+  @Test
+  void storedFormat4WritesXaesGcmAndReadsBackAcrossRotations() throws Exception {
+    byte[] c = assertOneByteHeaderReadsBackAcrossRotations(StoredFormat.V4, 24 + 16);
+    RandomizedBox reader = RandomizedBox.create(KeyRing.of(key(0x7701)), StoredFormat.V4); // same id, other key
+    GeneralSecurityException otherKey = assertThrows(GeneralSecurityException.class, () -> reader.decrypt(c, AD));
+    assertTrue(otherKey.getMessage().contains("authentication failed"), otherKey.getMessage());
+    RandomizedBox box = RandomizedBox.create(KeyRing.of(key(5)), StoredFormat.V4);
+    byte[] value = box.encrypt("x".getBytes(), AD);
+    GeneralSecurityException otherRow = assertThrows(GeneralSecurityException.class,
+        () -> box.decrypt(value, AssociatedData.of("value", "t".getBytes(), "other-row".getBytes())));
+    assertTrue(otherRow.getMessage().contains("authentication failed"), otherRow.getMessage());
+  }
+
+  /** Formats 2 and 3's AES-GCM values share format 4's headers: a format-4 box names them instead of opening them. */
+  @Test
+  void storedFormat4RefusesTheEarlierFormNamingIt() throws Exception {
+    VersionedKey k = key(0x33);
+    RandomizedBox three = RandomizedBox.create(KeyRing.of(k), StoredFormat.V3);
+    RandomizedBox four = RandomizedBox.create(KeyRing.of(k), StoredFormat.V4);
+    for (int n : new int[] {0, 11, 12, 100}) { // shorter than 12 bytes: too short for format 4's nonce
+      byte[] earlier = three.encrypt(new byte[n], AD);
+      GeneralSecurityException e = assertThrows(GeneralSecurityException.class, () -> four.decrypt(earlier, AD));
+      assertTrue(e.getMessage().contains("AES-GCM form of stored formats 2 and 3"), n + ": " + e.getMessage());
+      // Bound to its cell all the same: moved, it is just an alteration.
+      GeneralSecurityException moved = assertThrows(GeneralSecurityException.class,
+          () -> four.decrypt(earlier, AssociatedData.of("value", "t".getBytes(), "other-row".getBytes())));
+      assertFalse(moved.getMessage().contains("stored formats 2 and 3"), moved.getMessage());
+    }
+    assertArrayEquals("x".getBytes(), three.decrypt(three.encrypt("x".getBytes(), AD), AD), "format 3 unchanged");
   }
 }

@@ -1,7 +1,6 @@
 package dev.cryptoworker.cryptobox.std.internal;
 
 import com.google.crypto.tink.Aead;
-import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.RandomNonces;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.StoredFormat;
@@ -9,7 +8,6 @@ import dev.cryptoworker.cryptobox.ThreadLocalCiphers;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import java.security.GeneralSecurityException;
 import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
@@ -27,8 +25,7 @@ import javax.crypto.spec.SecretKeySpec;
  * one JCE cipher (a few KB) per key version, column and thread that uses it.
  */
 public final class AesGcmAead implements Aead {
-  private static final int IV_LENGTH = 12;
-  private static final int TAG_LENGTH = 16;
+  private static final int IV_LENGTH = HeaderedGcm.IV_LENGTH;
   /** NIST SP 800-38D's limit for random 96-bit IVs under one key. */
   static final long IV_BUDGET = 1L << 32;
 
@@ -59,9 +56,9 @@ public final class AesGcmAead implements Aead {
   /** Encrypts under a fresh random 12-byte IV. */
   @Override
   public byte[] encrypt(byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    byte[] out = output(plaintext);
+    byte[] out = HeaderedGcm.output(prefix, header, plaintext.length);
     ivs.fill(out, prefix.length, IV_LENGTH);
-    return seal(out, plaintext, associatedData);
+    return HeaderedGcm.seal(ciphers.get(), key, out, prefix.length, header, plaintext, associatedData);
   }
 
   /**
@@ -72,51 +69,13 @@ public final class AesGcmAead implements Aead {
    */
   byte[] insecureEncryptWithNonce(byte[] iv, byte[] plaintext, byte[] associatedData)
       throws GeneralSecurityException {
-    if (iv.length != IV_LENGTH) {
-      throw new GeneralSecurityException("AES-GCM here takes 12-byte IVs, got " + iv.length);
-    }
-    byte[] out = output(plaintext);
-    System.arraycopy(iv, 0, out, prefix.length, IV_LENGTH);
-    return seal(out, plaintext, associatedData);
-  }
-
-  /** A ciphertext's array for {@code plaintext}, its key header written. */
-  private byte[] output(byte[] plaintext) throws GeneralSecurityException {
-    if (plaintext.length > Integer.MAX_VALUE - header - TAG_LENGTH) {
-      throw new GeneralSecurityException("plaintext too long");
-    }
-    byte[] out = new byte[header + plaintext.length + TAG_LENGTH];
-    System.arraycopy(prefix, 0, out, 0, prefix.length);
-    return out;
-  }
-
-  /** Encrypts into {@code out} under the IV already written there, after the header. */
-  private byte[] seal(byte[] out, byte[] plaintext, byte[] associatedData) throws GeneralSecurityException {
-    Cipher cipher = ciphers.get();
-    cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, out, prefix.length, IV_LENGTH));
-    if (associatedData != null) {
-      cipher.updateAAD(associatedData);
-    }
-    int written = cipher.doFinal(plaintext, 0, plaintext.length, out, header);
-    if (written != plaintext.length + TAG_LENGTH) {
-      throw new GeneralSecurityException("AES-GCM wrote " + written + " bytes, expected " + (plaintext.length + TAG_LENGTH));
-    }
-    return out;
+    byte[] out = HeaderedGcm.outputWithNonce(prefix, header, iv, plaintext.length);
+    return HeaderedGcm.seal(ciphers.get(), key, out, prefix.length, header, plaintext, associatedData);
   }
 
   @Override
   public byte[] decrypt(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
-    if (ciphertext.length < header + TAG_LENGTH) {
-      throw new GeneralSecurityException("ciphertext too short");
-    }
-    if (!KeyIdPrefix.isPrefixOf(prefix, ciphertext)) {
-      throw new GeneralSecurityException("wrong key id prefix");
-    }
-    Cipher cipher = ciphers.get();
-    cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(8 * TAG_LENGTH, ciphertext, prefix.length, IV_LENGTH));
-    if (associatedData != null) {
-      cipher.updateAAD(associatedData);
-    }
-    return cipher.doFinal(ciphertext, header, ciphertext.length - header);
+    HeaderedGcm.requireFrame(ciphertext, prefix, header);
+    return HeaderedGcm.open(ciphers.get(), key, ciphertext, prefix.length, header, associatedData);
   }
 }
