@@ -38,11 +38,17 @@ class SecureJobTest {
     return file;
   }
 
+  /** A keyset file {@code name}.json under a new key-encryption key in file {@code name}-kek. */
+  private Path keyset(String name) throws Exception {
+    Path keyset = dir.resolve(name + ".json");
+    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(kek(name + "-kek")));
+    return keyset;
+  }
+
   @Test
   void tasksDeriveTheClientsKeysAndTheKekNeverEntersTheJob() throws Exception {
-    Path kek = kek("kek");
-    Path keyset = dir.resolve("keyset.json");
-    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(kek));
+    Path keyset = keyset("keyset");
+    Path kek = dir.resolve("keyset-kek");
     Job job = Job.getInstance(new Configuration(false));
     SecureJob.setKeys(job, keyset, "file:" + kek);
 
@@ -130,11 +136,9 @@ class SecureJobTest {
    */
   @Test
   void aLocalTaskThatSeesNoJobCredentialsFindsThemWithTheCurrentUser() throws Exception {
-    Path kek = kek("kek-local");
-    Path keyset = dir.resolve("keyset-local.json");
-    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(kek));
+    Path keyset = keyset("local");
     Job job = Job.getInstance(new Configuration(false));
-    SecureJob.setKeys(job, keyset, "file:" + kek);
+    SecureJob.setKeys(job, keyset, "file:" + dir.resolve("local-kek"));
     // A task's context made before the runner set the job's credentials: a configuration's own, empty.
     org.apache.hadoop.mapreduce.JobContext raced = new org.apache.hadoop.mapreduce.task.JobContextImpl(
         new org.apache.hadoop.mapred.JobConf(false), new org.apache.hadoop.mapreduce.JobID("raced", 1));

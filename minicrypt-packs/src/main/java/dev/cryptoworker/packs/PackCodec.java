@@ -12,7 +12,7 @@ import java.util.Objects;
 
 /**
  * Seals a pack's rows into one stored value and opens it again: rows serialized, compressed (with
- * a dictionary where given), padded to a size tier, then encrypted by an authenticated box with the
+ * a dictionary where given), padded ({@link PackPadding}), then encrypted by an authenticated box with the
  * table's name and the pack id as associated data, so a pack moved to another id or table, or
  * altered in any bit, does not open. Thread-safe.
  *
@@ -41,16 +41,16 @@ public final class PackCodec {
    */
   public static final List<Integer> DEFAULT_ENTRY_PADDING_TIERS = List.of(128, 256, 512, 1024, 2048, 4096);
 
-  private final int[] paddingTiers;
-  private final int[] entryPaddingTiers;
+  private final PackPadding padding;
+  private final PackPadding entryPadding;
   private final Dictionaries dictionaries;
 
   private PackCodec(Builder b) {
     this.table = b.table;
     this.box = b.box;
     this.compression = b.compression;
-    this.paddingTiers = b.paddingTiers;
-    this.entryPaddingTiers = b.entryPaddingTiers;
+    this.padding = b.padding;
+    this.entryPadding = b.entryPadding;
     this.dictionaries = b.dictionaries;
   }
 
@@ -60,7 +60,7 @@ public final class PackCodec {
 
   /** The stored bytes of pack {@code packId} holding {@code rows}, compressed with {@code dictionary} if not null. */
   public byte[] seal(byte[] packId, PackRows rows, PackDictionary dictionary) throws GeneralSecurityException {
-    return box.encrypt(pad(compress(rows, dictionary), paddingTiers), associatedData(packId));
+    return box.encrypt(pad(compress(rows, dictionary), padding), associatedData(packId));
   }
 
   /**
@@ -73,7 +73,7 @@ public final class PackCodec {
    */
   public byte[] sealEntry(byte[] storedKey, byte[] entryId, PackRows rows, PackDictionary dictionary)
       throws GeneralSecurityException {
-    return box.encrypt(pad(compress(rows, dictionary), entryPaddingTiers), entryAssociatedData(storedKey, entryId));
+    return box.encrypt(pad(compress(rows, dictionary), entryPadding), entryAssociatedData(storedKey, entryId));
   }
 
   /**
@@ -111,28 +111,15 @@ public final class PackCodec {
     return out.toByteArray();
   }
 
-  private static byte[] pad(byte[] plain, int[] tiers) {
-    return Arrays.copyOf(plain, paddedLength(plain.length, tiers));
+  private static byte[] pad(byte[] plain, PackPadding padding) {
+    return Arrays.copyOf(plain, padding.paddedLength(plain.length));
   }
 
   /** The length a pack of {@code length} bytes is padded to. */
   int paddedLength(int length) {
-    return paddedLength(length, paddingTiers);
+    return padding.paddedLength(length);
   }
 
-  /** The length {@code length} bytes are padded to: the smallest tier that holds them, or a multiple of the largest. */
-  private static int paddedLength(int length, int[] tiers) {
-    if (tiers.length == 0) {
-      return length;
-    }
-    for (int tier : tiers) {
-      if (length <= tier) {
-        return tier;
-      }
-    }
-    int largest = tiers[tiers.length - 1];
-    return (int) Math.min(Integer.MAX_VALUE - 64, ((long) length + largest - 1) / largest * largest);
-  }
 
   /**
    * The rows of pack {@code packId} from its stored bytes.
@@ -225,8 +212,8 @@ public final class PackCodec {
     private final String table;
     private final CryptoBox box;
     private PackCompression compression = PackCompression.ZSTD;
-    private int[] paddingTiers = new int[0];
-    private int[] entryPaddingTiers = DEFAULT_ENTRY_PADDING_TIERS.stream().mapToInt(Integer::intValue).toArray();
+    private PackPadding padding = PackPadding.padme();
+    private PackPadding entryPadding = PackPadding.tiers(DEFAULT_ENTRY_PADDING_TIERS);
     private Dictionaries dictionaries;
 
     private Builder(String table, CryptoBox box) {
@@ -240,32 +227,26 @@ public final class PackCodec {
       return this;
     }
 
-    /**
-     * Size tiers in bytes, ascending: a pack's compressed bytes are padded to the smallest tier that
-     * holds them (beyond the largest, to a multiple of it), so stored sizes say only the tier.
-     */
-    public Builder paddingTiers(int... tiers) {
-      this.paddingTiers = checkedTiers(tiers);
+    /** How a pack's compressed bytes are padded ({@link PackPadding}; default {@link PackPadding#padme()}). */
+    public Builder padding(PackPadding padding) {
+      this.padding = Objects.requireNonNull(padding, "padding");
       return this;
     }
 
     /**
-     * Size tiers of APPEND-mode entries, as {@link #paddingTiers} for packs; by default {@link
+     * Size tiers of APPEND-mode entries ({@link PackPadding#tiers}); by default {@link
      * #DEFAULT_ENTRY_PADDING_TIERS}. No tiers: each entry's stored size follows its compressed size.
+     *
+     * @throws IllegalArgumentException naming the table, if the tiers are not positive and ascending
      */
     public Builder entryPaddingTiers(int... tiers) {
-      this.entryPaddingTiers = checkedTiers(tiers);
-      return this;
-    }
-
-    private int[] checkedTiers(int... tiers) {
-      for (int i = 0; i < tiers.length; i++) {
-        if (tiers[i] <= 0 || i > 0 && tiers[i] <= tiers[i - 1]) {
-          throw new IllegalArgumentException("table " + table + ": padding tiers must be positive and ascending, got "
-              + Arrays.toString(tiers));
-        }
+      try {
+        this.entryPadding = tiers.length == 0 ? PackPadding.none()
+            : PackPadding.tiers(Arrays.stream(tiers).boxed().toList());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("table " + table + ": " + e.getMessage(), e);
       }
-      return tiers.clone();
+      return this;
     }
 
     /** Where packs' dictionaries are found by version (needed to open packs compressed with one). */

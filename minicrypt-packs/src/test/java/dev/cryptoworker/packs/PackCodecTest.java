@@ -130,8 +130,8 @@ class PackCodecTest {
 
   @Test
   void paddingLeavesOnlyTheTierVisible() throws Exception {
-    PackCodec padded = PackCodec.builder("t", BOX).compression(PackCompression.LZ4).paddingTiers(1024, 4096, 16384)
-        .build();
+    PackCodec padded = PackCodec.builder("t", BOX).compression(PackCompression.LZ4)
+        .padding(PackPadding.tiers(List.of(1024, 4096, 16384))).build();
     // One row compresses to well under 1 KiB: its stored size is the first tier plus the box's overhead.
     int overhead = padded.seal(bytes("a"), records(0, 1), null).length - 1024;
     assertTrue(overhead > 0 && overhead < 64, "box overhead " + overhead);
@@ -152,7 +152,32 @@ class PackCodecTest {
     assertEquals(4096, padded.paddedLength(1025));
     assertEquals(16384, padded.paddedLength(16384));
     assertEquals(32768, padded.paddedLength(16385));
-    assertThrows(IllegalArgumentException.class, () -> PackCodec.builder("t", BOX).paddingTiers(4096, 1024));
+    assertThrows(IllegalArgumentException.class, () -> PackPadding.tiers(List.of(4096, 1024)));
+    assertThrows(IllegalArgumentException.class, () -> PackPadding.tiers(List.of()));
+  }
+
+  /** Padmé by default: at most 6.25% added from 1 KiB up, and lengths that differ a little store alike. */
+  @Test
+  void packsArePaddedWithPadmeByDefault() throws Exception {
+    PackCodec codec = PackCodec.builder("t", BOX).compression(PackCompression.LZ4).build();
+    // Padmé (PETS 2019, Algorithm 1): 9,000 has exponent 13, whose 4 bits stay with the leading one:
+    // the lowest 9 bits are rounded up, so lengths from 8,705 to 9,216 all store as 9,216.
+    assertEquals(9216, codec.paddedLength(9000));
+    assertEquals(9216, codec.paddedLength(8705));
+    assertEquals(8704, codec.paddedLength(8704));
+    assertEquals(1, codec.paddedLength(1));
+    assertEquals(16, codec.paddedLength(15));
+    for (int n = 1024; n < 1 << 20; n += 97) {
+      int padded = codec.paddedLength(n);
+      assertTrue(padded >= n && padded <= n + n / 16, n + " padded to " + padded);
+    }
+    PackCodec unpadded = PackCodec.builder("t", BOX).compression(PackCompression.LZ4).padding(PackPadding.none()).build();
+    PackRows rows = records(0, 40);
+    byte[] id = rows.keys().first();
+    byte[] sealed = codec.seal(id, rows, null);
+    int bare = unpadded.seal(id, rows, null).length;
+    assertTrue(sealed.length >= bare && sealed.length <= bare + bare / 8, bare + " -> " + sealed.length);
+    assertEquals(rows, codec.open(id, sealed));
   }
 
   @Test

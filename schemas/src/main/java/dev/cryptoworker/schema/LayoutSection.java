@@ -36,6 +36,12 @@ public final class LayoutSection {
     return node.fields.containsKey(key);
   }
 
+  /** Whether the section's {@code key} is a list. */
+  public boolean isList(String key) {
+    YamlNode value = node.fields.get(key);
+    return value != null && value.kind == YamlNode.Kind.SEQUENCE;
+  }
+
   /** A single value, or {@code fallback} if absent. */
   public String string(String key, String fallback) {
     YamlNode value = node.fields.get(key);

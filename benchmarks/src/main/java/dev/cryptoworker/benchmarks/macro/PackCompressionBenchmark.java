@@ -9,6 +9,7 @@ import dev.cryptoworker.packs.PackCodec;
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackDictionaries;
 import dev.cryptoworker.packs.PackDictionary;
+import dev.cryptoworker.packs.PackPadding;
 import dev.cryptoworker.packs.PackRows;
 import dev.cryptoworker.synthetic.Patient;
 import dev.cryptoworker.synthetic.PatientGenerator;
@@ -140,28 +141,15 @@ public final class PackCompressionBenchmark {
     return (double) plain / stored;
   }
 
-  /** A way to pad packs: the size tiers a pack's compressed bytes are padded to. */
-  private record Padding(String name, int[] tiers) {}
+  /** A way to pad packs, named for the table. */
+  private record Padding(String name, PackPadding padding) {}
 
   private static final List<Padding> PADDINGS = List.of(
-      new Padding("powers of 2 from 1 KiB", IntStream.rangeClosed(10, 24).map(e -> 1 << e).toArray()),
-      new Padding("128 B-4 KiB by powers of 2, then 4 KiB steps (APPEND entries' default)",
-          PackCodec.DEFAULT_ENTRY_PADDING_TIERS.stream().mapToInt(Integer::intValue).toArray()),
-      new Padding("Padmé", IntStream.rangeClosed(64, 1 << 24).filter(n -> padme(n) == n).toArray()));
-
-  /**
-   * Padmé (Nikitin et al., PETS 2019): {@code n} rounded up so that only its top floor(log2(log2
-   * n)) + 1 bits may be set, at most 11.1% more, so a length leaks O(log log n) bits.
-   */
-  static int padme(int n) {
-    if (n < 2) {
-      return n;
-    }
-    int e = 31 - Integer.numberOfLeadingZeros(n);
-    int s = 32 - Integer.numberOfLeadingZeros(e);
-    int mask = (1 << (e - s)) - 1;
-    return (n + mask) & ~mask;
-  }
+      new Padding("powers of 2 from 1 KiB", PackPadding.tiers(IntStream.rangeClosed(10, 24).map(e -> 1 << e).boxed()
+          .toList())),
+      new Padding("128 B-4 KiB by powers of 2 then 4 KiB steps (APPEND entries' default)",
+          PackPadding.tiers(PackCodec.DEFAULT_ENTRY_PADDING_TIERS)),
+      new Padding("Padmé (the default)", PackPadding.padme()));
 
   /** Per padding and rows per pack: percent more stored bytes than the same packs unpadded. */
   private void paddingCost(StringBuilder md, StringBuilder csv, String dataset, CryptoBox box, Variant v,
@@ -174,7 +162,7 @@ public final class PackCompressionBenchmark {
     for (int i = 0; i < ROWS_PER_PACK.length; i++) {
       md.append("| ").append(ROWS_PER_PACK[i]).append(" |");
       for (Padding p : PADDINGS) {
-        PackCodec padded = PackCodec.builder("bench", box).compression(v.compression()).paddingTiers(p.tiers()).build();
+        PackCodec padded = PackCodec.builder("bench", box).compression(v.compression()).padding(p.padding()).build();
         double ratio = ratio(padded, dictionary, measured, ROWS_PER_PACK[i]);
         md.append(String.format(Locale.ROOT, " +%.1f%% |", 100 * (unpadded[i] / ratio - 1)));
         csv.append(String.format(Locale.ROOT, "%s,%s padded (%s),%d,%.3f%n", dataset, v.name(), p.name(),
@@ -214,7 +202,7 @@ public final class PackCompressionBenchmark {
       Map<Variant, Double> whole = new LinkedHashMap<>();
       Map<Variant, PackDictionary> dictionaries = new LinkedHashMap<>();
       for (Variant v : VARIANTS) {
-        PackCodec codec = PackCodec.builder("bench", box).compression(v.compression()).build();
+        PackCodec codec = PackCodec.builder("bench", box).compression(v.compression()).padding(PackPadding.none()).build();
         PackDictionary dictionary = v.dictionary()
             ? PackDictionaries.train(v.compression(), 1, samples, v.compression() == PackCompression.ZSTD ? 64 << 10
                 : 32 << 10) : null;

@@ -8,6 +8,7 @@ import dev.cryptoworker.layout.packed.PackedTableLayout;
 import dev.cryptoworker.mapreduce.SecureBulkLoad;
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackMode;
+import dev.cryptoworker.packs.PackPadding;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.FamilySchema;
@@ -371,7 +372,7 @@ public final class WorkloadBenchmark {
   private static TableSchema packedSchema(TableSchema reference) {
     TableSchema.Builder packed = TableSchema.builder(reference.tableName())
         .rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.STRING))
-        .layout(new PackedTableLayout(PackMode.GENERIC, 50, PackCompression.ZSTD, false, List.of(),
+        .layout(new PackedTableLayout(PackMode.GENERIC, 50, PackCompression.ZSTD, false, PackPadding.padme(),
             TableLayout.DEFAULT_CLUSTER));
     for (FamilySchema f : reference.families().values()) {
       packed.family(FamilySchema.builder(f.name()).defaultPolicy(ColumnPolicy.of(BoxKind.STD)).build());

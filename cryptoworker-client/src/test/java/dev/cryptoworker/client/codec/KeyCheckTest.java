@@ -55,6 +55,11 @@ class KeyCheckTest {
       "");
   private static final byte[] F = toBytes("f");
 
+  /** {@code schema} with its id column moved from DET to SSE: a migration that changes a column. */
+  private static TableSchema withSseId(TableSchema schema) {
+    return TableSchema.parse(schema.toYaml().replace("id: { box: DET, type: string }", "id: { box: SSE, type: string }"));
+  }
+
   @Test
   void rightKeysOpenAndRotatedKeysetsStillDoWrongOnesAreRefused(Connection hbase, @TempDir Path dir) throws Exception {
     Path keyset = dir.resolve("keyset.json");
@@ -137,8 +142,7 @@ class KeyCheckTest {
   void aMigrationsPrepareStepRewritesAnEarlierCheckBindingTheFormat(Connection hbase) throws Exception {
     KeyProvider keys = SecureFixture.randomKeys();
     TableSchema schema = SecureFixture.schema("keycheck_v1", SCHEMA);
-    TableSchema target = TableSchema.parse(schema.toYaml().replace("id: { box: DET, type: string }",
-        "id: { box: SSE, type: string }"));
+    TableSchema target = withSseId(schema);
     SecureFixture.createSecure(hbase, keys, schema).close();
     String earlier = new TableCodec(schema, keys).keyCheck().encodeTableOnly();
     try (Admin admin = hbase.getAdmin()) {
@@ -196,8 +200,7 @@ class KeyCheckTest {
   void aMigrationOpensATableWithoutACurrentCheckOnlyWhenToldAndGivesItOne(Connection hbase) throws Exception {
     KeyProvider keys = SecureFixture.randomKeys();
     TableSchema schema = SecureFixture.schema("keycheck_none", SCHEMA);
-    TableSchema target = TableSchema.parse(schema.toYaml().replace("id: { box: DET, type: string }",
-        "id: { box: SSE, type: string }"));
+    TableSchema target = withSseId(schema);
     try (Admin admin = hbase.getAdmin()) {
       admin.createTable(SecureConnection.descriptorFor(schema).build()); // as an earlier version did
     }

@@ -201,7 +201,7 @@ public final class PackedLayout extends ClientOnlyLayout {
   private static PackCodec packCodec(TableCodec codec, PackCodec.Dictionaries dictionaries) {
     PackedTableLayout spec = (PackedTableLayout) codec.schema().layout();
     return PackCodec.builder(codec.table(), packBox(codec)).compression(spec.compression())
-        .paddingTiers(spec.padding().stream().mapToInt(Integer::intValue).toArray())
+        .padding(spec.padding())
         .entryPaddingTiers(spec.entryPadding().stream().mapToInt(Integer::intValue).toArray())
         .dictionaries(dictionaries).build();
   }

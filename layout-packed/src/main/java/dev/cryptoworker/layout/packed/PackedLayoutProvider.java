@@ -9,6 +9,7 @@ import dev.cryptoworker.client.spi.StoredUnits;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackMode;
+import dev.cryptoworker.packs.PackPadding;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.LayoutSection;
@@ -58,7 +59,7 @@ public final class PackedLayoutProvider implements LayoutProvider {
     if (dictionary && !compression.supportsDictionaries()) {
       throw section.error("dictionary", compression + " has no dictionaries (ZSTD and DEFLATE have)");
     }
-    List<Integer> padding = tiers(section, "padding", "[1024, 4096, 16384] (ascending sizes in bytes)");
+    PackPadding padding = padding(section);
     List<Integer> entryPadding = PackCodec.DEFAULT_ENTRY_PADDING_TIERS;
     if (section.has("entryPadding")) {
       if (mode != PackMode.APPEND) {
@@ -68,6 +69,23 @@ public final class PackedLayoutProvider implements LayoutProvider {
     }
     return new PackedTableLayout(mode, rowsPerPack, compression, dictionary, padding,
         section.string("cluster", TableLayout.DEFAULT_CLUSTER), epochMillis, leaseMillis, entryPadding);
+  }
+
+  /** {@code padding}: PADME (the default), NONE, or a list of tiers. */
+  private static PackPadding padding(LayoutSection section) {
+    if (!section.has("padding")) {
+      return PackPadding.padme();
+    }
+    if (section.isList("padding")) {
+      List<Integer> tiers = tiers(section, "padding", "[1024, 4096, 16384] (ascending sizes in bytes)");
+      return tiers.isEmpty() ? PackPadding.none() : PackPadding.tiers(tiers);
+    }
+    return switch (section.string("padding", "").toUpperCase(java.util.Locale.ROOT)) {
+      case "PADME" -> PackPadding.padme();
+      case "NONE" -> PackPadding.none();
+      default -> throw section.error("padding", "padding is PADME (the default), NONE, or a list of ascending sizes"
+          + " in bytes such as [1024, 4096, 16384]");
+    };
   }
 
   /** A list of padding tiers: positive and ascending. */
@@ -105,8 +123,10 @@ public final class PackedLayoutProvider implements LayoutProvider {
     fields.put("rowsPerPack", p.rowsPerPack());
     fields.put("compression", p.compression());
     fields.put("dictionary", p.dictionary());
-    if (!p.padding().isEmpty()) {
-      fields.put("padding", p.padding());
+    if (p.padding() instanceof PackPadding.Tiers tiers) {
+      fields.put("padding", tiers.sizes());
+    } else if (p.padding() instanceof PackPadding.None) {
+      fields.put("padding", "NONE");
     }
     if (!p.cluster().equals(TableLayout.DEFAULT_CLUSTER)) {
       fields.put("cluster", p.cluster());

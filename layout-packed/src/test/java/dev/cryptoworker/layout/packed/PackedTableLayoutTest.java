@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.packs.PackCompression;
 import dev.cryptoworker.packs.PackMode;
+import dev.cryptoworker.packs.PackPadding;
 import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
@@ -31,19 +32,34 @@ class PackedTableLayoutTest {
   @Test
   void readsPackedLayoutsWithDefaultsAndWritesThemBack() {
     TableSchema packed = TableSchema.parse(PACKED);
-    assertEquals(new PackedTableLayout(PackMode.GENERIC, 50, PackCompression.ZSTD, true, List.of(1024, 4096, 16384),
-        TableLayout.DEFAULT_CLUSTER), packed.layout());
+    assertEquals(new PackedTableLayout(PackMode.GENERIC, 50, PackCompression.ZSTD, true,
+        PackPadding.tiers(List.of(1024, 4096, 16384)), TableLayout.DEFAULT_CLUSTER), packed.layout());
     assertEquals(packed, TableSchema.parse(packed.toYaml()));
     TableSchema defaults = TableSchema.parse(PACKED.replaceFirst("layout: .*",
         "layout: { type: packed, mode: append, cluster: west }"));
-    assertEquals(new PackedTableLayout(PackMode.APPEND, 50, PackCompression.ZSTD, false, List.of(), "west"),
+    assertEquals(new PackedTableLayout(PackMode.APPEND, 50, PackCompression.ZSTD, false, PackPadding.padme(), "west"),
         defaults.layout());
     assertEquals(defaults, TableSchema.parse(defaults.toYaml()));
     TableSchema epochs = TableSchema.parse(PACKED.replaceFirst("layout: .*",
         "layout: { type: PACKED, mode: APPEND, epochMillis: 5000, leaseMillis: 800 }"));
-    assertEquals(new PackedTableLayout(PackMode.APPEND, 50, PackCompression.ZSTD, false, List.of(),
+    assertEquals(new PackedTableLayout(PackMode.APPEND, 50, PackCompression.ZSTD, false, PackPadding.padme(),
         TableLayout.DEFAULT_CLUSTER, 5000, 800), epochs.layout());
     assertEquals(epochs, TableSchema.parse(epochs.toYaml()));
+  }
+
+  /** Packs are padded with Padmé unless the schema says NONE or gives tiers. */
+  @Test
+  void packsArePaddedWithPadmeUnlessTheSchemaSaysOtherwise() {
+    for (String[] c : new String[][] {{"", "PADME"}, {", padding: padme", "PADME"}, {", padding: NONE", "NONE"},
+        {", padding: []", "NONE"}, {", padding: [512, 2048]", "TIERS"}}) {
+      TableSchema s = TableSchema.parse(PACKED.replaceFirst("layout: .*", "layout: { type: PACKED" + c[0] + " }"));
+      PackPadding padding = ((PackedTableLayout) s.layout()).padding();
+      assertEquals(c[1], padding instanceof PackPadding.Padme ? "PADME" : padding instanceof PackPadding.None ? "NONE"
+          : "TIERS", c[0]);
+      assertEquals(s, TableSchema.parse(s.toYaml()), "written back: " + c[0]);
+    }
+    assertTrue(refused(PACKED.replace("[1024, 4096, 16384]", "SOME")).getMessage()
+        .contains("layout.padding: padding is PADME (the default), NONE, or a list of ascending sizes"));
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.KeyMismatchException;
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
@@ -135,7 +136,9 @@ class FirstApplicationTest {
     TableName name = TableName.valueOf(schema.tableName());
     byte[] master = Base64.getDecoder().decode(KeyEncryptionKey.generateBase64());
     try (Connection connection = ConnectionFactory.createConnection(conf);
-        SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(master), List.of(schema))) {
+        // Created below by hand, without CryptoWorker's key check: named as such, or it is refused.
+        SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(master), List.of(schema),
+            SecureTableOptions.builder().legacyKeyChecks(schema.tableName()).build())) {
       try (Admin admin = connection.getAdmin()) { // a table missing family b, as after a bad migration
         admin.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(ColumnFamilyDescriptorBuilder.of("a"))
             .build());
