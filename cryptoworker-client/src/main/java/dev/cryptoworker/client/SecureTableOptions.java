@@ -4,10 +4,10 @@ import dev.cryptoworker.cryptobox.BoxProvider;
 import dev.cryptoworker.cryptobox.BoxProviders;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.hadoop.hbase.TableName;
 
 /**
  * Options of the tables of a {@link SecureConnection}. Immutable; start from {@link #defaults()}.
@@ -123,9 +123,11 @@ public final class SecureTableOptions {
 
     private Builder() {}
 
-    /** Adds {@code tables} to {@link SecureTableOptions#legacyKeyChecks()}. */
+    /** Adds {@code tables} (names as HBase writes them: {@code default:t} is {@code t}) to {@link SecureTableOptions#legacyKeyChecks()}. */
     public Builder legacyKeyChecks(String... tables) {
-      legacyKeyChecks.addAll(List.of(tables));
+      for (String t : tables) {
+        legacyKeyChecks.add(TableName.valueOf(t).getNameAsString());
+      }
       return this;
     }
 

@@ -7,9 +7,12 @@ import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.embedded.HostileScans;
 import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +86,24 @@ class SearchTamperingTest {
         .setAttribute(HostileScans.ATTRIBUTE, toBytes(HostileScans.REPEAT_ROWS))), "every row sent twice");
     assertEquals(expected, rows(table, new Scan(range)
         .setAttribute(HostileScans.ATTRIBUTE, toBytes(HostileScans.WIDEN_RANGE))), "the range dropped on the server");
+  }
+
+  /** The client's range check of search hits compares stored keys: OPE long keys order negatives first. */
+  @Test
+  void aSearchOverAnOpeLongRangeAcrossZeroKeepsEveryRowTheRangeHolds(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("sse_ope_range", SearchableColumnTest.SCHEMA).toBuilder()
+        .rowKey(ColumnPolicy.of(BoxKind.OPE, ValueType.LONG)).build();
+    SecureConnection secure = SecureFixture.createSecure(hbase, SecureFixture.randomKeys(), schema);
+    Table table = secure.getTable(SecureFixture.name(schema));
+    for (long k = -5; k <= 5; k++) {
+      table.put(new Put(toBytes(k)).addColumn(F, TAG, toBytes("flu")));
+    }
+    List<Long> found = new ArrayList<>();
+    for (Result r : SecureFixture.scanAll(table, new Scan().withStartRow(toBytes(-3L)).withStopRow(toBytes(3L))
+        .setFilter(tagIs("flu")))) {
+      found.add(Bytes.toLong(r.getRow()));
+    }
+    assertEquals(List.of(-3L, -2L, -1L, 0L, 1L, 2L), found);
   }
 
   private static List<String> rows(Table table, Scan scan) throws Exception {

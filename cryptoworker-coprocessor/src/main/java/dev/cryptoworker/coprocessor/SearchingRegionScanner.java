@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.IsolationLevel;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -53,6 +54,12 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
   private final Set<byte[]> seen = new TreeSet<>(Bytes.BYTES_COMPARATOR);
   private final boolean unfiltered;
   private final RegionScanner inner;
+  /**
+   * The newest write whose entries this search may forget: its read point. None under
+   * READ_UNCOMMITTED, whose scanners read at the newest write point while the checks of current
+   * index cells read committed cells only.
+   */
+  private final long forgetsUpTo;
   private boolean done;
 
   private SearchingRegionScanner(Region region, RegionScanner opened, Scan scan, RegionSearchIndex index,
@@ -77,6 +84,8 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
       }
     }
     this.inner = candidates.isEmpty() ? null : region.getScanner(candidateScan(scan));
+    this.forgetsUpTo = inner == null || scan.getIsolationLevel() == IsolationLevel.READ_UNCOMMITTED ? -1
+        : inner.getMvccReadPoint();
   }
 
   /**
@@ -237,7 +246,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
     }
     for (EntryKey k : keys) {
       if (!held.contains(k)) {
-        index.forget(k, row, inner.getMvccReadPoint());
+        index.forget(k, row, forgetsUpTo);
       }
     }
   }
@@ -250,7 +259,7 @@ final class SearchingRegionScanner extends AnsweringRegionScanner {
     }
     for (Map.Entry<byte[], List<EntryKey>> c : candidates.entrySet()) {
       if (!seen.contains(c.getKey())) {
-        c.getValue().forEach(k -> index.forget(k, c.getKey(), inner.getMvccReadPoint()));
+        c.getValue().forEach(k -> index.forget(k, c.getKey(), forgetsUpTo));
       }
     }
   }

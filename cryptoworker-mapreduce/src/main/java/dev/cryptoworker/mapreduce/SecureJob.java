@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Scan;
@@ -52,6 +54,8 @@ public final class SecureJob {
   public static final String INPUT_TABLE = "cryptoworker.input.table";
   /** Credentials alias of the logical scan {@link SecureTableInputFormat} runs (serialized as HBase does). */
   static final Text INPUT_SCAN_ALIAS = new Text("cryptoworker.input.scan");
+  /** A random name of one local-runner job's secrets with the current user ({@link #credentials}); not secret. */
+  static final String LOCAL_JOB_TOKEN = "cryptoworker.local.job";
   /** The table {@link SecureTableOutputFormat} writes. */
   public static final String OUTPUT_TABLE = "cryptoworker.output.table";
 
@@ -78,23 +82,50 @@ public final class SecureJob {
    * process, which holds the secrets anyway; on a cluster nothing is added.
    */
   private static void shareWithLocalTasks(Job job) throws IOException {
-    if ("local".equals(job.getConfiguration().get("mapreduce.framework.name", "local"))) {
-      UserGroupInformation.getCurrentUser().addCredentials(job.getCredentials());
+    Configuration conf = job.getConfiguration();
+    if (!"local".equals(conf.get("mapreduce.framework.name", "local"))) {
+      return;
     }
+    if (conf.get(LOCAL_JOB_TOKEN) == null) {
+      byte[] token = new byte[16];
+      new SecureRandom().nextBytes(token);
+      conf.set(LOCAL_JOB_TOKEN, HexFormat.of().formatHex(token));
+    }
+    Credentials shared = new Credentials(); // the user's getCredentials() is a copy: added through addCredentials
+    for (Text alias : List.of(KEYSET_ALIAS, INPUT_SCAN_ALIAS)) {
+      byte[] secret = job.getCredentials().getSecretKey(alias);
+      if (secret != null) {
+        shared.addSecretKey(localAlias(alias, conf.get(LOCAL_JOB_TOKEN)), secret);
+      }
+    }
+    UserGroupInformation.getCurrentUser().addCredentials(shared);
+  }
+
+  /** The alias under which {@link #shareWithLocalTasks} gives the current user the job's {@code alias}. */
+  private static Text localAlias(Text alias, String token) {
+    return new Text(alias + "#" + token);
   }
 
   /**
    * The job's credentials as a task (or the job client) sees them: the context's, or, where they
-   * lack the keyset (a local runner's task that started before the job had its credentials), merged
-   * with the current user's, which tasks on a cluster are given too.
+   * lack the keyset (a local runner's task that started before the job had its credentials), the
+   * secrets {@link #shareWithLocalTasks} gave the current user for this job (named by the job's
+   * {@link #LOCAL_JOB_TOKEN}, so that jobs set up side by side never read each other's).
    */
   static Credentials credentials(JobContext context) throws IOException {
     Credentials job = context.getCredentials();
-    if (job.getSecretKey(KEYSET_ALIAS) != null) {
+    String token = context.getConfiguration().get(LOCAL_JOB_TOKEN);
+    if (job.getSecretKey(KEYSET_ALIAS) != null || token == null) {
       return job;
     }
     Credentials merged = new Credentials(job);
-    merged.addAll(UserGroupInformation.getCurrentUser().getCredentials());
+    Credentials user = UserGroupInformation.getCurrentUser().getCredentials();
+    for (Text alias : List.of(KEYSET_ALIAS, INPUT_SCAN_ALIAS)) {
+      byte[] secret = user.getSecretKey(localAlias(alias, token));
+      if (secret != null) {
+        merged.addSecretKey(alias, secret);
+      }
+    }
     return merged;
   }
 

@@ -132,19 +132,23 @@ class SecureJobTest {
   /**
    * Hadoop's local job runner starts a job's thread before it sets the job's credentials, so a
    * task can see none: it then finds them with the current user, to which a local job's setup gave
-   * them.
+   * them under the job's own token, so that a job set up beside it is never read instead.
    */
   @Test
-  void aLocalTaskThatSeesNoJobCredentialsFindsThemWithTheCurrentUser() throws Exception {
+  void aLocalTaskThatSeesNoJobCredentialsFindsItsJobsWithTheCurrentUser() throws Exception {
     Path keyset = keyset("local");
     Job job = Job.getInstance(new Configuration(false));
     SecureJob.setKeys(job, keyset, "file:" + dir.resolve("local-kek"));
-    // A task's context made before the runner set the job's credentials: a configuration's own, empty.
+    Job other = Job.getInstance(new Configuration(false)); // set up beside it, other keys
+    SecureJob.setKeys(other, keyset("other"), "file:" + dir.resolve("other-kek"));
+    // A task's context made before the runner set the job's credentials: the job's configuration, no secrets.
+    org.apache.hadoop.mapred.JobConf taskConf = new org.apache.hadoop.mapred.JobConf(false);
+    taskConf.set(SecureJob.LOCAL_JOB_TOKEN, job.getConfiguration().get(SecureJob.LOCAL_JOB_TOKEN));
     org.apache.hadoop.mapreduce.JobContext raced = new org.apache.hadoop.mapreduce.task.JobContextImpl(
-        new org.apache.hadoop.mapred.JobConf(false), new org.apache.hadoop.mapreduce.JobID("raced", 1));
+        taskConf, new org.apache.hadoop.mapreduce.JobID("raced", 1));
     assertTrue(raced.getCredentials().getSecretKey(SecureJob.KEYSET_ALIAS) == null, "the raced task sees no keyset");
     assertTrue(java.util.Arrays.equals(Files.readAllBytes(keyset),
-        SecureJob.credentials(raced).getSecretKey(SecureJob.KEYSET_ALIAS)));
+        SecureJob.credentials(raced).getSecretKey(SecureJob.KEYSET_ALIAS)), "the raced task finds its job's keyset");
     assertTrue(SecureJob.credentials(job) == job.getCredentials(), "a task with the job's credentials reads them");
   }
 }

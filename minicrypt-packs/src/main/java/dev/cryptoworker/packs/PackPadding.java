@@ -50,8 +50,8 @@ public sealed interface PackPadding {
       }
       int exponent = 31 - Integer.numberOfLeadingZeros(length);
       int kept = 32 - Integer.numberOfLeadingZeros(exponent);
-      int mask = (1 << (exponent - kept)) - 1;
-      return (length + mask) & ~mask;
+      long mask = (1L << (exponent - kept)) - 1;
+      return (int) Math.min(Integer.MAX_VALUE - 64, (length + mask) & ~mask);
     }
   }
 

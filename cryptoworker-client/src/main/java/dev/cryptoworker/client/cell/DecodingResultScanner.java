@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -39,6 +40,8 @@ public final class DecodingResultScanner implements SecureResultScanner {
   private long failedSearchCheck;
   /** The last stored row a search returned: its rows come in stored order, each once. */
   private byte[] lastSearchRow;
+  /** The stored rows the scan asked the servers for: a search's hits are checked against them. */
+  private final Scan storedRange;
   private final PlainRowRange rowRange;
   private final int limit;
   private final boolean skipUndecodable;
@@ -57,6 +60,7 @@ public final class DecodingResultScanner implements SecureResultScanner {
   public DecodingResultScanner(ResultScanner raw, RowDecoder decoder, ScanPlan plan, String table,
       SearchCheck.ColumnReader columns) {
     this.searchCheck = plan.searchCheck();
+    this.storedRange = plan.serverScan();
     this.columns = columns;
     this.skipUndecodable = plan.skipUndecodable();
     this.table = table;
@@ -83,7 +87,7 @@ public final class DecodingResultScanner implements SecureResultScanner {
         done = true;
         break;
       }
-      if (searchCheck != null && !inStoredOrder(rawRow.getRow())) {
+      if (searchCheck != null && !inStoredOrderAndRange(rawRow.getRow())) {
         continue;
       }
       Result row;
@@ -121,19 +125,31 @@ public final class DecodingResultScanner implements SecureResultScanner {
   }
 
   /**
-   * Whether a search's stored row comes after the last one it returned, logging why not: regions
-   * answer in row order and the client asks them in turn, so a row again or out of order is a
-   * server's doing, and dropped.
+   * Whether a search's stored row lies in the stored range the scan asked for and comes after the
+   * last one it returned, logging why not: regions answer in row order and the client asks them in
+   * turn, so a row outside the range, again or out of order is a server's doing, and dropped.
    */
-  private boolean inStoredOrder(byte[] stored) {
-    if (lastSearchRow != null && Bytes.compareTo(stored, lastSearchRow) <= 0) {
+  private boolean inStoredOrderAndRange(byte[] stored) {
+    String problem = lastSearchRow != null && Bytes.compareTo(stored, lastSearchRow) <= 0
+        ? "a row again or out of stored order" : !inStoredRange(stored) ? "a row outside the scan's row range" : null;
+    if (problem != null) {
       failedSearchCheck++;
-      LOG.warn("Table {}: a search returned a row again or out of stored order: dropped; {} dropped by this scan",
-          table, failedSearchCheck);
+      LOG.warn("Table {}: a search returned {}: dropped; {} dropped by this scan", table, problem, failedSearchCheck);
       return false;
     }
     lastSearchRow = stored;
     return true;
+  }
+
+  private boolean inStoredRange(byte[] stored) {
+    byte[] start = storedRange.getStartRow();
+    byte[] stop = storedRange.getStopRow();
+    int fromStart = Bytes.compareTo(stored, start);
+    if (start.length > 0 && (fromStart < 0 || fromStart == 0 && !storedRange.includeStartRow())) {
+      return false;
+    }
+    int toStop = Bytes.compareTo(stored, stop);
+    return stop.length == 0 || toStop < 0 || toStop == 0 && storedRange.includeStopRow();
   }
 
   /**

@@ -79,10 +79,6 @@ public final class ScanPlanner {
     Optional<IndexSearchPlanner.IndexSearch> search = migrating ? Optional.empty() : searches.plan(filter);
     if (search.isPresent()) {
       requireIndexable(scan, search.get().rest());
-      if (hasRange && residualRange == null) {
-        // Index hits are the server's word: the client keeps only rows in the range it asked for.
-        residualRange = PlainRowRange.of(scan);
-      }
       out.setAttribute(RegionRequests.SEARCH_ATTRIBUTE, RegionRequests.encode(search.get().request()));
       filter = search.get().rest();
     }

@@ -9,7 +9,8 @@ import java.util.HexFormat;
  * the key's SHA-256, in hex. It tells rows apart and lets an operator who can read the table find
  * the row (hash its stored keys), yet shows neither the plaintext's order (OPE) nor a ciphertext
  * that a key leaked later would open. Unkeyed on purpose: it needs no key to match, and the server
- * holds the stored key anyway.
+ * holds the stored key anyway. Whoever later holds the table's key can still confirm a guess of a
+ * low-entropy row key (encrypt it, hash it, compare), as with the stored key itself.
  */
 public final class StoredKeyFingerprint {
   private static final int BYTES = 8;

@@ -139,9 +139,9 @@ public final class TableMigration {
     this.cleanupDelay = b.cleanupDelay;
     this.name = TableName.valueOf(to.tableName());
     ColumnMigration changes = ColumnMigration.between(from, to);
-    if (!changes.changesAnything() && !rekey) {
+    if (!changes.changesAnything() && !rekey && !b.legacyKeyCheck) {
       throw new IllegalArgumentException("table " + to.tableName() + ": " + from.source() + " and " + to.source()
-          + " protect every column alike, and re-keying was not asked: nothing to migrate");
+          + " protect every column alike, and neither re-keying nor a legacy key check was asked: nothing to migrate");
     }
     SecureConnection.Builder secure = SecureConnection.builder().connection(connection).keys(b.keys).schema(to)
         .migratingFrom(from, rekey);
@@ -558,8 +558,10 @@ public final class TableMigration {
     /**
      * Opens a table whose descriptor has no key check, or one of version 1 that does not bind the
      * stored format (see {@link SecureTableOptions#legacyKeyChecks()}), and gives it a current one
-     * in {@link #prepare}. Default false: such a table is refused. Only for a table known to predate
-     * format-bound key checks: a server could also strip a newer table's descriptor to look so.
+     * in {@link #prepare}; the schemas may then be the same (the table only gets its check). Default
+     * false: such a table is refused. Only for a table known to predate format-bound key checks (a
+     * server could also strip a newer table's descriptor to look so), and with the table's own keys:
+     * a table without any check cannot tell a wrong keyset, and would be bound to it.
      */
     public Builder legacyKeyCheck(boolean accept) {
       this.legacyKeyCheck = accept;

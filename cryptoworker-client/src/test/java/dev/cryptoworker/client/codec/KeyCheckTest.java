@@ -196,6 +196,22 @@ class KeyCheckTest {
     }
   }
 
+  /** With its own schema on both sides, a migration only gives a legacy table its check (--prepare-only). */
+  @Test
+  void aLegacyTableGetsItsCheckWithoutASchemaChange(Connection hbase) throws Exception {
+    KeyProvider keys = SecureFixture.randomKeys();
+    TableSchema schema = SecureFixture.schema("keycheck_same", SCHEMA);
+    try (Admin admin = hbase.getAdmin()) {
+      admin.createTable(SecureConnection.descriptorFor(schema).build()); // as an earlier version did
+    }
+    TableMigration.builder().connection(hbase).keys(keys).from(schema).to(schema).legacyKeyCheck(true).build().prepare();
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
+        Table t = secure.getTable(SecureFixture.name(schema))) {
+      t.put(new Put(toBytes("P1")).addColumn(F, toBytes("id"), toBytes("PT-1")));
+      assertArrayEquals(toBytes("PT-1"), t.get(new Get(toBytes("P1"))).getValue(F, toBytes("id")));
+    }
+  }
+
   @Test
   void aMigrationOpensATableWithoutACurrentCheckOnlyWhenToldAndGivesItOne(Connection hbase) throws Exception {
     KeyProvider keys = SecureFixture.randomKeys();
