@@ -24,8 +24,17 @@ final class WriteClock implements AutoCloseable {
     this.now = now;
   }
 
-  /** The timestamp of the next logical write: after every one issued or read so far. */
+  /**
+   * The timestamp of the next logical write: after every one issued or read so far.
+   *
+   * @throws IllegalStateException if that is HBase's "latest" ({@code Long.MAX_VALUE}), which each
+   *     cluster would replace with its own clock: a version read was stamped at the end of time
+   */
   synchronized long next() {
+    if (newest >= Long.MAX_VALUE - 1) {
+      throw new IllegalStateException("a SHARED write cannot come after a version this connection read, stamped "
+          + newest + " (the end of HBase's time): delete that version, or write with explicit timestamps");
+    }
     newest = Math.max(now.getAsLong(), newest + 1);
     return newest;
   }

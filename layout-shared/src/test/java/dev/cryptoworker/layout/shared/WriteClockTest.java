@@ -1,6 +1,8 @@
 package dev.cryptoworker.layout.shared;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -23,6 +25,19 @@ class WriteClockTest {
       assertEquals(9_003, clock.next(), "an older version read moves nothing");
       now.set(20_000);
       assertEquals(20_000, clock.next());
+    }
+  }
+
+  /** HBase reads Long.MAX_VALUE as "stamp it yourself": the clock never hands it out, nor wraps past it. */
+  @Test
+  void aVersionReadAtTheEndOfTimeStopsWritesInsteadOfWrappingThem() {
+    try (WriteClock clock = new WriteClock(() -> 1_000)) {
+      clock.observe(Long.MAX_VALUE - 2);
+      assertEquals(Long.MAX_VALUE - 1, clock.next());
+      IllegalStateException e = assertThrows(IllegalStateException.class, clock::next);
+      assertTrue(e.getMessage().contains("the end of HBase's time"), e.getMessage());
+      clock.observe(Long.MAX_VALUE);
+      assertThrows(IllegalStateException.class, clock::next);
     }
   }
 }
