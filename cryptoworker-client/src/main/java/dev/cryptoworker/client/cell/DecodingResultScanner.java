@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.metrics.ScanMetrics;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -41,7 +40,7 @@ public final class DecodingResultScanner implements SecureResultScanner {
   /** The last stored row a search returned: its rows come in stored order, each once. */
   private byte[] lastSearchRow;
   /** The stored rows the scan asked the servers for: a search's hits are checked against them. */
-  private final Scan storedRange;
+  private final PlainRowRange storedRange;
   private final PlainRowRange rowRange;
   private final int limit;
   private final boolean skipUndecodable;
@@ -60,7 +59,7 @@ public final class DecodingResultScanner implements SecureResultScanner {
   public DecodingResultScanner(ResultScanner raw, RowDecoder decoder, ScanPlan plan, String table,
       SearchCheck.ColumnReader columns) {
     this.searchCheck = plan.searchCheck();
-    this.storedRange = plan.serverScan();
+    this.storedRange = PlainRowRange.of(plan.serverScan());
     this.columns = columns;
     this.skipUndecodable = plan.skipUndecodable();
     this.table = table;
@@ -131,7 +130,8 @@ public final class DecodingResultScanner implements SecureResultScanner {
    */
   private boolean inStoredOrderAndRange(byte[] stored) {
     String problem = lastSearchRow != null && Bytes.compareTo(stored, lastSearchRow) <= 0
-        ? "a row again or out of stored order" : !inStoredRange(stored) ? "a row outside the scan's row range" : null;
+        ? "a row again or out of stored order" : !storedRange.contains(stored) ? "a row outside the scan's row range"
+        : null;
     if (problem != null) {
       failedSearchCheck++;
       LOG.warn("Table {}: a search returned {}: dropped; {} dropped by this scan", table, problem, failedSearchCheck);
@@ -139,17 +139,6 @@ public final class DecodingResultScanner implements SecureResultScanner {
     }
     lastSearchRow = stored;
     return true;
-  }
-
-  private boolean inStoredRange(byte[] stored) {
-    byte[] start = storedRange.getStartRow();
-    byte[] stop = storedRange.getStopRow();
-    int fromStart = Bytes.compareTo(stored, start);
-    if (start.length > 0 && (fromStart < 0 || fromStart == 0 && !storedRange.includeStartRow())) {
-      return false;
-    }
-    int toStop = Bytes.compareTo(stored, stop);
-    return stop.length == 0 || toStop < 0 || toStop == 0 && storedRange.includeStopRow();
   }
 
   /**

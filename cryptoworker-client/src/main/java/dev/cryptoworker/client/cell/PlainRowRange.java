@@ -3,7 +3,10 @@ package dev.cryptoworker.client.cell;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
 
-/** A Scan's plaintext row range, checked on decoded rows when keys are stored encrypted. */
+/**
+ * A Scan's row range, checked on the client: a plaintext range on decoded rows when keys are stored
+ * encrypted, or a stored range on the rows a search returns (the servers' word).
+ */
 public record PlainRowRange(byte[] start, boolean startInclusive, byte[] stop, boolean stopInclusive) {
 
   public static PlainRowRange of(Scan scan) {
