@@ -21,4 +21,12 @@ public interface SearchableEquality {
    *     of different columns share nothing
    */
   List<ValueIndex> indexesOf(byte[] plaintext, byte[] column) throws GeneralSecurityException;
+
+  /**
+   * The index new entries of {@code plaintext} go under: the first of {@link #indexesOf}, which a
+   * box derives alone so that writes after a key rotation do not pay for the older keys.
+   */
+  default ValueIndex writeIndexOf(byte[] plaintext, byte[] column) throws GeneralSecurityException {
+    return indexesOf(plaintext, column).get(0);
+  }
 }

@@ -91,6 +91,37 @@ class SearchCountersTest {
     assertFalse(fx.table.exists(new Get(toBytes("r-6"))), "the refused batch wrote no row");
   }
 
+  /**
+   * A counter region keeps the counters it took from in memory and forgets them when it closes. A
+   * writer that never saw the value sends its mask as for a new counter; the reopened region must
+   * find the stored counter and continue from it, or entry numbers 0-2 would be handed out again
+   * and earlier rows would drop out of searches.
+   */
+  @Test
+  void aReopenedCounterRegionContinuesAStoredCounterThatANewWriterTakesAsNew(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_reopened");
+    for (int i = 0; i < 3; i++) {
+      fx.table.put(new Put(toBytes("p-" + i)).addColumn(F, TAG, toBytes("pertussis")));
+    }
+    try (Admin admin = hbase.getAdmin()) {
+      admin.disableTable(HBaseIdentifierSource.TABLE);
+      admin.enableTable(HBaseIdentifierSource.TABLE);
+    }
+    try (SecureConnection second = SecureConnection.wrap(hbase, fx.keys, List.of(fx.schema))) {
+      SecureTable table = second.getSecureTable(fx.table.getName());
+      table.put(new Put(toBytes("p-3")).addColumn(F, TAG, toBytes("pertussis")));
+      table.put(List.of(new Put(toBytes("p-4")).addColumn(F, TAG, toBytes("pertussis")),
+          new Put(toBytes("q-0")).addColumn(F, TAG, toBytes("tetanus"))));
+    }
+    ValueIndex pertussis = fx.codec.valueIndexes(F, TAG, toBytes("pertussis")).get(0);
+    try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
+      long stored = Bytes.toLong(ids.get(new Get(pertussis.counterName())).getValue(HBaseIdentifierSource.FAMILY, SSE));
+      assertEquals(5, pertussis.count(stored));
+    }
+    assertEquals(5, fx.search(tagIs("pertussis")).size());
+    assertEquals(1, fx.search(tagIs("tetanus")).size());
+  }
+
   @Test
   void aCreatedCounterStartsFromItsMaskAndABatchTakesItsNumbersInOneCount(Connection hbase) throws Exception {
     SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_mask");

@@ -117,6 +117,7 @@ class SearchableColumnTest {
     final SecureTable table;
     final TableSchema schema;
     final TableCodec codec;
+    final KeyProvider keys;
 
     Fixture(Connection hbase, String prefix) throws IOException {
       this(hbase, prefix, "");
@@ -124,7 +125,7 @@ class SearchableColumnTest {
 
     /** With {@code formatLine} ({@code storedFormat: N}, or empty for the latest) in the schema. */
     Fixture(Connection hbase, String prefix, String formatLine) throws IOException {
-      KeyProvider keys = SecureFixture.randomKeys();
+      keys = SecureFixture.randomKeys();
       schema = SecureFixture.schema(prefix, SCHEMA.replace("families:", formatLine + "families:"));
       secure = SecureConnection.wrap(hbase, keys, List.of(schema));
       SecureFixture.create(secure, schema, 1, SPLITS);

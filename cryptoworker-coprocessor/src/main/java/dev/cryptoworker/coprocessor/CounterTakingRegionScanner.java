@@ -11,29 +11,17 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellBuilderFactory;
 import org.apache.hadoop.hbase.CellBuilderType;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
-import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.regionserver.OperationStatus;
-import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Answers a {@link CounterTakeRequest}: applies the takes whose rows this region holds as one batch
- * of Increments (one write-ahead-log sync, each row locked as an Increment locks it), then returns
- * one answer row per take, in row order. A counter created by its take starts from the take's
- * initial value ({@link RegionRequestObserver#postIncrementBeforeWAL}). Takes of rows outside the
- * region are left to the regions that hold them, which the same scan reaches next.
+ * Answers a {@link CounterTakeRequest}: applies the takes whose rows this region holds in one
+ * batch ({@link RegionCounters}), then returns one answer row per take, in row order, or for a
+ * request that asks for it one packed answer cell. Takes of rows outside the region are left to
+ * the regions that hold them, which the same scan reaches next.
  */
 final class CounterTakingRegionScanner extends AnsweringRegionScanner {
-  /** The Increment attribute that carries a take's initial value to the observer. */
-  static final String INITIAL_ATTRIBUTE = "cryptoworker.counter.initial";
-  /** The mark the observer leaves on an Increment that created its counter from the initial value. */
-  static final String CREATED_ATTRIBUTE = "cryptoworker.counter.created";
-  static final byte[] CREATED = {1};
-
   private final List<Cell> answers;
   private int next;
 
@@ -42,53 +30,45 @@ final class CounterTakingRegionScanner extends AnsweringRegionScanner {
     this.answers = answers;
   }
 
-  /** Applies {@code request}'s takes in {@code region}; the scanner then returns their answers. */
-  static RegionScanner open(Region region, RegionScanner delegate, CounterTakeRequest request) throws IOException {
-    RegionInfo info = region.getRegionInfo();
-    List<Take> mine = new ArrayList<>();
-    for (Take t : request.takes()) {
-      if (info.containsRow(t.row())) {
-        mine.add(t);
+  /** Applies {@code request}'s takes in {@code counters}' region; the scanner then returns their answers. */
+  static RegionScanner open(RegionCounters counters, RegionInfo info, RegionScanner delegate,
+      CounterTakeRequest request) throws IOException {
+    List<Integer> mine = new ArrayList<>();
+    List<Take> all = request.takes();
+    for (int i = 0; i < all.size(); i++) {
+      if (info.containsRow(all.get(i).row())) {
+        mine.add(i);
       }
     }
-    mine.sort(Comparator.comparing(Take::row, Bytes.BYTES_COMPARATOR));
-    for (int i = 1; i < mine.size(); i++) {
-      if (Arrays.equals(mine.get(i - 1).row(), mine.get(i).row())) {
-        throw new DoNotRetryIOException("refused counter take request: row " + Bytes.toStringBinary(mine.get(i).row())
+    mine.sort(Comparator.comparing(i -> all.get(i).row(), Bytes.BYTES_COMPARATOR));
+    List<Take> takes = new ArrayList<>(mine.size());
+    for (int i : mine) {
+      Take t = all.get(i);
+      if (!takes.isEmpty() && Arrays.equals(takes.get(takes.size() - 1).row(), t.row())) {
+        throw new DoNotRetryIOException("refused counter take request: row " + Bytes.toStringBinary(t.row())
             + " is taken from twice (one take per counter and request)");
       }
+      takes.add(t);
     }
-    Mutation[] increments = new Mutation[mine.size()];
-    for (int i = 0; i < mine.size(); i++) {
-      Take t = mine.get(i);
-      Increment inc = new Increment(t.row()).addColumn(request.family(), request.qualifier(), t.amount());
-      if (t.initial() != null) {
-        inc.setAttribute(INITIAL_ATTRIBUTE, Bytes.toBytes(t.initial()));
+    long[] values = counters.take(request.family(), request.qualifier(), takes);
+    List<Cell> answers = new ArrayList<>();
+    if (request.packedAnswer()) {
+      if (!takes.isEmpty()) {
+        int[] positions = mine.stream().mapToInt(Integer::intValue).toArray();
+        answers.add(answer(takes.get(0).row(), request.family(), CounterTakeRequest.packAnswer(positions, values)));
       }
-      increments[i] = inc;
-    }
-    OperationStatus[] statuses = increments.length == 0 ? new OperationStatus[0] : region.batchMutate(increments);
-    List<Cell> answers = new ArrayList<>(mine.size());
-    for (int i = 0; i < mine.size(); i++) {
-      OperationStatus s = statuses[i];
-      byte[] row = mine.get(i).row();
-      if (s.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS || s.getResult() == null) {
-        throw new IOException("region " + info.getRegionNameAsString() + ": the take from counter "
-            + Bytes.toStringBinary(row) + " failed: " + s.getOperationStatusCode() + " " + s.getExceptionMsg());
+    } else {
+      for (int i = 0; i < takes.size(); i++) {
+        answers.add(answer(takes.get(i).row(), request.family(), Bytes.toBytes(values[i])));
       }
-      Cell counter = s.getResult().getColumnLatestCell(request.family(), request.qualifier());
-      if (counter == null || counter.getValueLength() != Bytes.SIZEOF_LONG) {
-        throw new DoNotRetryIOException("region " + info.getRegionNameAsString() + ": counter "
-            + Bytes.toStringBinary(row) + " does not hold an 8-byte count");
-      }
-      // HBase's result is the value before the observer started a created counter from its initial value.
-      long value = Bytes.toLong(counter.getValueArray(), counter.getValueOffset())
-          + (increments[i].getAttribute(CREATED_ATTRIBUTE) != null ? mine.get(i).initial() : 0);
-      answers.add(CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(request.family())
-          .setQualifier(CounterTakeRequest.ANSWER_QUALIFIER).setTimestamp(counter.getTimestamp()).setType(Cell.Type.Put)
-          .setValue(Bytes.toBytes(value)).build());
     }
     return new CounterTakingRegionScanner(delegate, answers);
+  }
+
+  private static Cell answer(byte[] row, byte[] family, byte[] value) {
+    return CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(family)
+        .setQualifier(CounterTakeRequest.ANSWER_QUALIFIER).setTimestamp(0).setType(Cell.Type.Put).setValue(value)
+        .build();
   }
 
   @Override

@@ -7,13 +7,9 @@ import dev.cryptoworker.region.RegionRequests;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellBuilderFactory;
-import org.apache.hadoop.hbase.CellBuilderType;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.Mutation;
@@ -26,8 +22,6 @@ import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
-import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * one RPC: keep regions to sizes HBase scans within its RPC timeout (millions of rows per minute).
  *
  * <p>On the counter table, a {@link CounterTakeRequest} adds to many counters in one batch ({@link
- * CounterTakingRegionScanner}).
+ * CounterTakingRegionScanner}), from the region's counters in memory ({@link RegionCounters}).
  *
  * <p>For tables with the attribute {@link SearchIndexCells#TABLE_ATTRIBUTE}, each region keeps a
  * {@link RegionSearchIndex}: built when the region opens (before it takes writes), extended after
@@ -60,6 +54,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   private static final Logger LOG = LoggerFactory.getLogger(RegionRequestObserver.class);
   private volatile boolean searchable;
   private volatile RegionSearchIndex searchIndex;
+  /** The counters of this region, once it has answered a counter take (only the counter table's regions do). */
+  private volatile RegionCounters counters;
 
   @Override
   public Optional<RegionObserver> getRegionObserver() {
@@ -89,9 +85,32 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     }
   }
 
+  /** Gives the Puts of counter takes their values, under their row locks ({@link RegionCounters#apply}). */
+  @Override
+  public void preBatchMutate(
+      ObserverContext<RegionCoprocessorEnvironment> ctx, MiniBatchOperationInProgress<Mutation> batch)
+      throws IOException {
+    RegionCounters taken = counters;
+    if (taken == null) {
+      return;
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      Mutation m = batch.getOperation(i);
+      if (m.getAttribute(RegionCounters.TAKE_ATTRIBUTE) != null) {
+        taken.apply(m);
+      }
+    }
+  }
+
   @Override
   public void postBatchMutate(
       ObserverContext<RegionCoprocessorEnvironment> ctx, MiniBatchOperationInProgress<Mutation> batch) {
+    RegionCounters taken = counters;
+    if (taken != null) {
+      for (int i = 0; i < batch.size(); i++) {
+        taken.written(batch.getOperation(i));
+      }
+    }
     RegionSearchIndex index = searchIndex;
     if (index == null) {
       return;
@@ -122,7 +141,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
         if (search != null) {
           throw new IllegalArgumentException("a counter take cannot select rows through the search index");
         }
-        return CounterTakingRegionScanner.open(ctx.getEnvironment().getRegion(), scanner, take);
+        Region region = ctx.getEnvironment().getRegion();
+        return CounterTakingRegionScanner.open(counters(region), region.getRegionInfo(), scanner, take);
       }
       if (search != null) {
         rows = SearchingRegionScanner.open(ctx.getEnvironment().getRegion(), scanner, scan,
@@ -141,32 +161,18 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     }
   }
 
-  /**
-   * Starts a counter that a take creates ({@link CounterTakingRegionScanner}) from the take's
-   * initial value: HBase starts an absent counter from 0. HBase's result of the Increment still
-   * holds the value before this hook, so the Increment is marked for the scanner to correct it.
-   */
-  @Override
-  public List<Pair<Cell, Cell>> postIncrementBeforeWAL(ObserverContext<RegionCoprocessorEnvironment> ctx,
-      Mutation mutation, List<Pair<Cell, Cell>> cellPairs) {
-    byte[] initial = mutation.getAttribute(CounterTakingRegionScanner.INITIAL_ATTRIBUTE);
-    if (initial == null || initial.length != Bytes.SIZEOF_LONG) {
-      return cellPairs;
-    }
-    List<Pair<Cell, Cell>> out = new ArrayList<>(cellPairs.size());
-    for (Pair<Cell, Cell> pair : cellPairs) {
-      Cell created = pair.getSecond();
-      if (pair.getFirst() != null || created.getValueLength() != Bytes.SIZEOF_LONG) {
-        out.add(pair);
-        continue;
+  private RegionCounters counters(Region region) {
+    RegionCounters c = counters;
+    if (c == null) {
+      synchronized (this) {
+        c = counters;
+        if (c == null) {
+          c = new RegionCounters(region);
+          counters = c;
+        }
       }
-      mutation.setAttribute(CounterTakingRegionScanner.CREATED_ATTRIBUTE, CounterTakingRegionScanner.CREATED);
-      long value = Bytes.toLong(initial) + Bytes.toLong(created.getValueArray(), created.getValueOffset());
-      out.add(new Pair<>(null, CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(CellUtil.cloneRow(created))
-          .setFamily(CellUtil.cloneFamily(created)).setQualifier(CellUtil.cloneQualifier(created))
-          .setTimestamp(created.getTimestamp()).setType(Cell.Type.Put).setValue(Bytes.toBytes(value)).build()));
     }
-    return out;
+    return c;
   }
 
   private static RegionRequest parse(byte[] attribute, RegionRequest.Kind expected) {

@@ -78,6 +78,29 @@ class RegionRequestsTest {
   }
 
   @Test
+  void packedCounterTakesRoundTripAndMalformedAnswersAreRefused() {
+    CounterTakeRequest sent = new CounterTakeRequest(b("c"), b("sse"), List.of(
+        new CounterTakeRequest.Take(b("row-a"), 3, -7L), new CounterTakeRequest.Take(b("row-b"), 1, null)), true);
+    CounterTakeRequest got = assertInstanceOf(CounterTakeRequest.class, RegionRequests.decode(RegionRequests.encode(sent)));
+    assertTrue(got.packedAnswer());
+    assertFalse(((CounterTakeRequest) RegionRequests.decode(RegionRequests.encode(
+        new CounterTakeRequest(b("c"), b("sse"), sent.takes())))).packedAnswer());
+
+    byte[] answer = CounterTakeRequest.packAnswer(new int[] {1, 0}, new long[] {-5L, 42L});
+    long[] values = new long[2];
+    CounterTakeRequest.unpackAnswer(answer, 2, (position, value) -> values[position] = value);
+    assertArrayEquals(new long[] {42L, -5L}, values);
+    CounterTakeRequest.AnswerSink ignore = (position, value) -> { };
+    assertThrows(IllegalArgumentException.class, () -> CounterTakeRequest.unpackAnswer(answer, 1, ignore),
+        "a position outside the request");
+    for (int cut = 0; cut < answer.length; cut++) {
+      byte[] truncated = Arrays.copyOf(answer, cut);
+      assertThrows(IllegalArgumentException.class, () -> CounterTakeRequest.unpackAnswer(truncated, 2, ignore),
+          "cut at " + cut);
+    }
+  }
+
+  @Test
   void malformedRequestsAreRefused() {
     byte[] good = RegionRequests.encode(
         new AggregationRequest(AggregationRequest.Mode.ASHE, b("f"), b("q"), new byte[0], new byte[0]));

@@ -130,6 +130,13 @@ public final class SearchableBox implements CryptoBox, SearchableEquality {
     return out;
   }
 
+  @Override
+  public ValueIndex writeIndexOf(byte[] plaintext, byte[] column) {
+    Objects.requireNonNull(plaintext, "plaintext");
+    Objects.requireNonNull(column, "column");
+    return indexKeys.primary().indexOf(plaintext, column, tree);
+  }
+
   /** The index subkey of one key version: HMAC-SHA256 with one Mac per thread. */
   private static final class IndexKey {
     private final int keyId;

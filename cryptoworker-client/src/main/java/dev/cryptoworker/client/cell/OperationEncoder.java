@@ -104,7 +104,7 @@ public final class OperationEncoder {
       for (Cell cell : e.getValue()) {
         byte[] qualifier = CellUtil.cloneQualifier(cell);
         if (codec.isSearchable(e.getKey(), qualifier)) {
-          indexes.put(cell, codec.valueIndexes(e.getKey(), qualifier, CellUtil.cloneValue(cell)).get(0));
+          indexes.put(cell, codec.writeIndex(e.getKey(), qualifier, CellUtil.cloneValue(cell)));
         }
       }
     }

@@ -636,12 +636,30 @@ public final class TableCodec {
    * @throws IllegalStateException if the column's box has no {@link SearchableEquality}
    */
   public List<ValueIndex> valueIndexes(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    return searchIndex(family, qualifier, value, SearchableEquality::indexesOf);
+  }
+
+  /**
+   * The index a new entry of {@code value} in a searchable column goes under (the primary key's).
+   *
+   * @throws IllegalStateException if the column's box has no {@link SearchableEquality}
+   */
+  public ValueIndex writeIndex(byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    return searchIndex(family, qualifier, value, SearchableEquality::writeIndexOf);
+  }
+
+  private interface IndexDerivation<T> {
+    T derive(SearchableEquality box, byte[] value, byte[] column) throws GeneralSecurityException;
+  }
+
+  private <T> T searchIndex(byte[] family, byte[] qualifier, byte[] value, IndexDerivation<T> derivation)
+      throws IOException {
     checkType(family, qualifier, value, "value");
     CryptoBox box = valueBox(family, qualifier);
     SearchableEquality searchable = box.capability(SearchableEquality.class)
         .orElseThrow(() -> new IllegalStateException(box.kind() + " has no search index"));
     try {
-      return searchable.indexesOf(value, AssociatedData.of("search", tableBytes, family, qualifier));
+      return derivation.derive(searchable, value, AssociatedData.of("search", tableBytes, family, qualifier));
     } catch (GeneralSecurityException e) {
       throw new IOException("table " + table + ": cannot derive the search index of a value: " + e.getMessage(), e);
     }

@@ -41,7 +41,7 @@ public final class IndexedColumns implements ColumnExpansion {
       if (codec.isSearchable(family, qualifier)) {
         ValueIndex index = codec.searchCounters().indexTakenFor(cell);
         if (index == null) {
-          index = codec.valueIndexes(family, qualifier, CellUtil.cloneValue(cell)).get(0);
+          index = codec.writeIndex(family, qualifier, CellUtil.cloneValue(cell));
         }
         long entry = codec.searchCounters().nextEntry(index);
         out.addColumn(family, SearchIndexCells.qualifier(codec.encodeQualifier(family, qualifier)), cell.getTimestamp(),

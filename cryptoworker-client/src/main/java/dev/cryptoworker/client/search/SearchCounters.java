@@ -7,8 +7,8 @@ import dev.cryptoworker.cryptobox.search.PrfOutput;
 import dev.cryptoworker.region.CounterTakeRequest;
 import dev.cryptoworker.region.RegionRequests;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,6 +16,12 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
@@ -32,22 +38,26 @@ import org.apache.hadoop.hbase.util.Bytes;
  * the counter table ({@link HBaseIdentifierSource#TABLE}), named by the value's {@link
  * ValueIndex#counterName()} and stored masked ({@link ValueIndex#initialCounter()} plus the count).
  *
- * <p>A writer takes entry numbers with atomic increments, so concurrent writers of one value never
- * share one. The takes of a batch go to the region-side observer of the counter table, one {@link
- * CounterTakeRequest} per counter region, which applies them in one batch of HBase Increments (one
- * write-ahead-log sync, where a check-and-put and an Increment per value cost one sync each). A
- * counter not known to exist carries its mask, from which the region starts it if the take creates
- * it, so a value written once costs one operation. A writer that stops between taking a number and
- * writing its row leaves a gap no search can trip on. Numbers are taken for the rows being written,
- * never reserved ahead: a reserved number would be covered by searches made before it is used, and
- * its entry then found by their tokens.
+ * <p>A writer takes entry numbers from the counter table's region-side observer, so concurrent
+ * writers of one value never share one. The takes of a batch go to all counter regions at once,
+ * one {@link CounterTakeRequest} per region, which the region applies in one batch (one
+ * write-ahead-log sync) from the counters it keeps in memory, and answers in one packed cell. A
+ * counter not known to exist carries its mask, from which the region starts it if the take
+ * creates it. A writer that stops between taking a number and writing its row leaves a gap no
+ * search can trip on. Numbers are taken for the rows being written, never reserved ahead: a
+ * reserved number would be covered by searches made before it is used, and its entry then found
+ * by their tokens.
  * Thread-safe.
  */
 public class SearchCounters {
   static final byte[] QUALIFIER = Bytes.toBytes("sse");
   private static final int REMEMBERED_COUNTERS = 1 << 16;
+  private static final int MAX_TAKERS = 32;
 
   private final Connection connection;
+  /** Sends the takes of a batch to its counter regions at once; a caller runs what no idle thread takes. */
+  private final ExecutorService takers = new ThreadPoolExecutor(0, MAX_TAKERS, 30, TimeUnit.SECONDS,
+      new SynchronousQueue<>(), SearchCounters::daemon, new ThreadPoolExecutor.CallerRunsPolicy());
   /**
    * The highest count seen per counter, which also says which counters exist. Counts only grow: a
    * read lower than a count seen before it began, or a take of {@code a} that leaves a counter
@@ -55,13 +65,19 @@ public class SearchCounters {
    * copy), and entry numbers would be handed out again.
    */
   private final SeenCounts seen = new SeenCounts(REMEMBERED_COUNTERS);
-  /** Entry numbers taken ahead for the batch this thread is encoding, by counter name. */
-  private final ThreadLocal<Map<PrfOutput, ArrayDeque<Long>>> takenAhead = ThreadLocal.withInitial(HashMap::new);
+  /** Entry numbers taken ahead for the batch this thread is encoding, by counter name: {next, end}. */
+  private final ThreadLocal<Map<PrfOutput, long[]>> takenAhead = ThreadLocal.withInitial(HashMap::new);
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
   private final ThreadLocal<Map<Cell, ValueIndex>> indexedAhead = ThreadLocal.withInitial(IdentityHashMap::new);
 
   public SearchCounters(Connection connection) {
     this.connection = connection;
+  }
+
+  private static Thread daemon(Runnable r) {
+    Thread t = new Thread(r, "cryptoworker-counter-take");
+    t.setDaemon(true);
+    return t;
   }
 
   /** Counters for codecs that only read and never search (tests, tools): every call fails. */
@@ -89,9 +105,9 @@ public class SearchCounters {
    * this thread if there is one left, else from HBase.
    */
   long nextEntry(ValueIndex index) throws IOException {
-    ArrayDeque<Long> ahead = takenAhead.get().get(index.counterKey());
-    if (ahead != null && !ahead.isEmpty()) {
-      return ahead.poll();
+    long[] ahead = takenAhead.get().get(index.counterKey());
+    if (ahead != null && ahead[0] < ahead[1]) {
+      return ahead[0]++;
     }
     return index.entryNumber(take(List.of(index), List.of(1))[0]);
   }
@@ -117,13 +133,11 @@ public class SearchCounters {
       amounts.add(wanted.get(key));
     }
     long[] stored = take(distinct, amounts);
-    Map<PrfOutput, ArrayDeque<Long>> ahead = takenAhead.get();
+    Map<PrfOutput, long[]> ahead = takenAhead.get();
     for (int i = 0; i < distinct.size(); i++) {
       long last = distinct.get(i).entryNumber(stored[i]);
-      ArrayDeque<Long> numbers = ahead.computeIfAbsent(distinct.get(i).counterKey(), k -> new ArrayDeque<>());
-      for (long e = last - amounts.get(i) + 1; e <= last; e++) {
-        numbers.add(e);
-      }
+      // The batch's cells of one value share one take, so its numbers are one run.
+      ahead.put(distinct.get(i).counterKey(), new long[] {last - amounts.get(i) + 1, last + 1});
     }
   }
 
@@ -140,20 +154,18 @@ public class SearchCounters {
 
   /**
    * Adds {@code amounts} to the counters of {@code indexes} (distinct counters) and returns each
-   * counter's stored value after its take. One {@link CounterTakeRequest} per counter region, which
-   * the region applies in one batch; a counter not known to exist carries its initial value (its
-   * mask), from which the region starts it if the take creates it.
+   * counter's stored value after its take. One {@link CounterTakeRequest} per counter region, all
+   * regions at once, each applied by its region in one batch; a counter not known to exist carries
+   * its initial value (its mask), from which the region starts it if the take creates it.
    */
   private long[] take(List<ValueIndex> indexes, List<Integer> amounts) throws IOException {
     long[] before = new long[indexes.size()];
-    Map<PrfOutput, Integer> position = new HashMap<>();
     for (int i = 0; i < indexes.size(); i++) {
       before[i] = seen(indexes.get(i));
-      position.put(indexes.get(i).counterKey(), i);
     }
     long[] stored = new long[indexes.size()];
     boolean[] answered = new boolean[indexes.size()];
-    IOException failed = null;
+    List<Future<?>> pending = new ArrayList<>();
     for (List<Integer> group : byRegion(indexes)) {
       List<CounterTakeRequest.Take> takes = new ArrayList<>(group.size());
       byte[] first = null;
@@ -168,29 +180,25 @@ public class SearchCounters {
       Scan scan = new Scan().withStartRow(first).withStopRow(last, true).setCaching(group.size() + 1)
           .setCacheBlocks(false).setMaxResultSize(Long.MAX_VALUE);
       scan.setAttribute(RegionRequests.ATTRIBUTE, RegionRequests.encode(
-          new CounterTakeRequest(HBaseIdentifierSource.FAMILY, QUALIFIER, takes)));
-      try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE);
-          ResultScanner answers = counters.getScanner(scan)) {
-        for (Result r : answers) {
-          for (Cell c : r.rawCells()) {
-            Integer i = position.get(PrfOutput.copyOf(CellUtil.cloneRow(c)));
-            if (i == null || answered[i] || !CounterTakeRequest.isAnswer(CellUtil.cloneQualifier(c))
-                || c.getValueLength() != Bytes.SIZEOF_LONG) {
-              throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " answered a search-index"
-                  + " entry take with a cell that answers no take of it (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
-                  + "): its regions need the observer " + RegionSupport.REGION_OBSERVER);
-            }
-            answered[i] = true;
-            stored[i] = Bytes.toLong(CellUtil.cloneValue(c));
-          }
-        }
-      } catch (UncheckedIOException e) {
-        failed = failed == null ? e.getCause() : failed; // how a ResultScanner's iterator reports a failed region
-      } catch (IOException e) {
-        failed = failed == null ? e : failed;
+          new CounterTakeRequest(HBaseIdentifierSource.FAMILY, QUALIFIER, takes, true)));
+      pending.add(takers.submit(() -> {
+        takeIn(scan, group, stored, answered);
+        return null;
+      }));
+    }
+    // Every region is waited for even after one fails, so which numbers a failed batch took does
+    // not depend on the order of its regions.
+    IOException failed = null;
+    for (Future<?> f : pending) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failed = failed == null ? new InterruptedIOException("interrupted while taking search-index entries") : failed;
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
+        failed = failed == null ? (cause instanceof IOException io ? io : new IOException(cause)) : failed;
       }
-      // Every region is asked even after one fails, so which numbers a failed batch took does not
-      // depend on the order of its regions.
     }
     if (failed != null) {
       throw failed;
@@ -205,6 +213,39 @@ public class SearchCounters {
       observed(indexes.get(i), stored[i], before[i] == SeenCounts.UNSEEN ? before[i] : before[i] + amounts.get(i));
     }
     return stored;
+  }
+
+  /** Sends one region's takes ({@code scan}) and records the answers of the takes at {@code group}'s positions. */
+  private void takeIn(Scan scan, List<Integer> group, long[] stored, boolean[] answered) throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE);
+        ResultScanner answers = counters.getScanner(scan)) {
+      for (Result r = answers.next(); r != null; r = answers.next()) {
+        for (Cell c : r.rawCells()) {
+          if (!CounterTakeRequest.isAnswer(CellUtil.cloneQualifier(c))) {
+            throw notAnswered(c);
+          }
+          try {
+            CounterTakeRequest.unpackAnswer(CellUtil.cloneValue(c), group.size(), (position, value) -> {
+              int i = group.get(position);
+              if (answered[i]) {
+                throw new IllegalArgumentException("take " + position + " answered twice");
+              }
+              answered[i] = true;
+              stored[i] = value;
+            });
+          } catch (IllegalArgumentException e) {
+            throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " answered a search-index entry"
+                + " take with a malformed answer: " + e.getMessage());
+          }
+        }
+      }
+    }
+  }
+
+  private static IOException notAnswered(Cell c) {
+    return new IOException("the counter table " + HBaseIdentifierSource.TABLE + " answered a search-index"
+        + " entry take with a cell that answers no take of it (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
+        + "): its regions need the observer " + RegionSupport.REGION_OBSERVER);
   }
 
   /** The positions of {@code indexes}, grouped by the counter region that holds each counter. */
