@@ -3,6 +3,7 @@ package dev.cryptoworker.cryptobox;
 import dev.cryptoworker.cryptobox.search.CounterTree;
 import dev.cryptoworker.cryptobox.search.PrfOutput;
 import dev.cryptoworker.cryptobox.search.SubtreeToken;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,6 +16,11 @@ import java.util.Objects;
  * first {@code n} entries sends {@link #searchTokens(long) searchTokens(n)}: subtrees that cover
  * exactly the leaves {@code [0, n)}, so entries inserted later stay out of reach (forward privacy).
  *
+ * <p>In stored format 5 entry 0 has a key of its own ({@code firstEntryKey}, derived with the
+ * counter) and entry {@code c >= 1} is leaf {@code c - 1}, so that a value written once costs no
+ * tree node; a search then sends entry 0's key as a one-leaf token besides the cover of {@code [0,
+ * n - 1)}.
+ *
  * <p>The counter is stored as {@code mask + count} (mod 2^64), with a per-value pseudorandom mask,
  * so a stored counter reveals nothing about how many entries the value has; HBase's atomic
  * increment still hands every writer a distinct entry number.
@@ -25,6 +31,8 @@ public final class ValueIndex {
   private final long counterMask;
   private final byte[] root;
   private final CounterTree tree;
+  /** Format 5: entry 0's key; null where entry 0 is leaf 0. */
+  private final byte[] firstEntryKey;
 
   /**
    * @param keyId the id of the key this index is derived under
@@ -34,14 +42,25 @@ public final class ValueIndex {
    * @param tree the shape of the counter tree, fixed by the table's stored format
    */
   public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root, CounterTree tree) {
-    if (root.length != CounterTree.SEED_BYTES) {
-      throw new IllegalArgumentException("a counter tree root has " + CounterTree.SEED_BYTES + " bytes");
+    this(keyId, counterName, counterMask, root, tree, null);
+  }
+
+  /**
+   * As above, with entry 0 keyed by {@code firstEntryKey} ({@link CounterTree#SEED_BYTES} bytes) and
+   * entry {@code c >= 1} by leaf {@code c - 1} (stored format 5).
+   */
+  public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root, CounterTree tree,
+      byte[] firstEntryKey) {
+    if (root.length != CounterTree.SEED_BYTES
+        || (firstEntryKey != null && firstEntryKey.length != CounterTree.SEED_BYTES)) {
+      throw new IllegalArgumentException("a counter tree root and an entry key have " + CounterTree.SEED_BYTES + " bytes");
     }
     this.keyId = keyId;
     this.counterName = PrfOutput.copyOf(counterName);
     this.counterMask = counterMask;
     this.root = root.clone();
     this.tree = Objects.requireNonNull(tree, "tree");
+    this.firstEntryKey = firstEntryKey == null ? null : firstEntryKey.clone();
   }
 
   public int keyId() {
@@ -89,12 +108,21 @@ public final class ValueIndex {
 
   /** The key entry {@code entry} is stored under. */
   public byte[] entryKey(long entry) {
-    return tree.leaf(root, entry);
+    if (firstEntryKey == null) {
+      return tree.leaf(root, entry);
+    }
+    return entry == 0 ? firstEntryKey.clone() : tree.leaf(root, entry - 1);
   }
 
   /** Tokens that reach exactly the entries {@code [0, count)}. */
   public List<SubtreeToken> searchTokens(long count) {
-    return tree.cover(root, count);
+    if (firstEntryKey == null || count == 0) {
+      return tree.cover(root, count);
+    }
+    List<SubtreeToken> out = new ArrayList<>();
+    out.add(tree.singleEntry(firstEntryKey));
+    out.addAll(tree.cover(root, count - 1));
+    return out;
   }
 
   @Override

@@ -28,29 +28,39 @@ class StoredFormatTest {
     assertArrayEquals(new byte[] {0x78}, StoredFormat.V4.header(A.keyId()));
     assertEquals(1, StoredFormat.V4.headerLength());
     assertEquals(StoredFormat.V4, StoredFormat.of(4));
-    assertEquals(StoredFormat.V4, StoredFormat.LATEST);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(5));
-    assertEquals("unknown stored format 5 (known: 1, 2, 3, 4)", e.getMessage());
+    assertArrayEquals(new byte[] {0x78}, StoredFormat.V5.header(A.keyId()));
+    assertEquals(StoredFormat.V5, StoredFormat.of(5));
+    assertEquals(StoredFormat.V5, StoredFormat.LATEST);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(6));
+    assertEquals("unknown stored format 6 (known: 1, 2, 3, 4, 5)", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(0));
   }
 
   /** SSE entries of formats 1 and 2 stay keyed by the binary tree they were written with. */
   @Test
-  void formatsThreeAndFourUseTheWideCounterTree() {
+  void formatsThreeOnUseTheWideCounterTree() {
     assertEquals(CounterTree.BINARY, StoredFormat.V1.counterTree());
     assertEquals(CounterTree.BINARY, StoredFormat.V2.counterTree());
     assertEquals(CounterTree.WIDE, StoredFormat.V3.counterTree());
     assertEquals(CounterTree.WIDE, StoredFormat.V4.counterTree());
+    assertEquals(CounterTree.WIDE, StoredFormat.V5.counterTree());
     assertFalse(StoredFormat.V1.oneBlockDeterministic());
     assertTrue(StoredFormat.V2.oneBlockDeterministic() && StoredFormat.V3.oneBlockDeterministic()
         && StoredFormat.V4.oneBlockDeterministic());
   }
 
-  /** Format 4 is format 3 with STD under 192-bit nonces; the earlier formats keep their 96-bit IVs. */
+  /**
+   * Format 4 is format 3 with STD under 192-bit nonces, format 5 format 4 with SSE values under
+   * them too and SSE's one-MAC index; the earlier formats keep what they wrote.
+   */
   @Test
-  void onlyFormatFourUsesExtendedNonces() {
+  void formatsFourAndFiveUseExtendedNoncesAndFiveTheOneMacIndex() {
     assertFalse(StoredFormat.V1.extendedNonces() || StoredFormat.V2.extendedNonces() || StoredFormat.V3.extendedNonces());
-    assertTrue(StoredFormat.V4.extendedNonces());
+    assertTrue(StoredFormat.V4.extendedNonces() && StoredFormat.V5.extendedNonces());
+    for (StoredFormat f : StoredFormat.values()) {
+      assertEquals(f == StoredFormat.V5, f.extendedNoncesForSearchableValues(), f.toString());
+      assertEquals(f == StoredFormat.V5, f.oneMacSearchIndex(), f.toString());
+    }
   }
 
   @Test

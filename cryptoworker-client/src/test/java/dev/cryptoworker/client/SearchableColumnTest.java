@@ -33,6 +33,7 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
@@ -379,10 +380,10 @@ class SearchableColumnTest {
   /**
    * Index entries are keyed by the leaves of the counter tree of the table's stored format: tables
    * of format 2 (and 1) keep the binary tree they were written with, so they still search, and
-   * formats 3 and 4 use the wide one.
+   * formats 3 to 5 use the wide one (format 5 with entry 0 keyed apart, and values under XAES).
    */
   @ParameterizedTest
-  @ValueSource(ints = {2, 3, 4})
+  @ValueSource(ints = {2, 3, 4, 5})
   void indexEntriesAreKeyedByTheCounterTreeOfTheTablesFormat(int format, Connection hbase) throws IOException {
     Fixture fx = new Fixture(hbase, "sse_format" + format, "storedFormat: " + format + "\n");
     List<Put> rows = new ArrayList<>();
@@ -407,5 +408,10 @@ class SearchableColumnTest {
     }
     assertEquals(expected, stored, "the rows' index cells hold the leaves 0..19 of the format's tree");
     assertEquals(20, fx.search(tagIs("flu")).size());
+    try (Table raw = hbase.getTable(SecureFixture.name(fx.schema))) {
+      byte[] tag = raw.get(new Get(fx.codec.encodeRow(toBytes("r0")))).getValue(F, fx.codec.encodeQualifier(F, TAG));
+      assertEquals(5 + (format == 5 ? 24 : 12) + "flu".length() + 16, tag.length,
+          "key-id prefix, nonce (XAES's from format 5), value, tag");
+    }
   }
 }

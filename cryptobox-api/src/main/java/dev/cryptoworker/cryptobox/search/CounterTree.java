@@ -218,6 +218,17 @@ public final class CounterTree {
     return out;
   }
 
+  /**
+   * A token that reaches exactly the entry keyed {@code key}: a node of height 0, whose seed is
+   * the key itself (format 5's first entry, keyed apart from the tree).
+   */
+  public SubtreeToken singleEntry(byte[] key) {
+    if (key.length != SEED_BYTES) {
+      throw new IllegalArgumentException("an entry key has " + SEED_BYTES + " bytes");
+    }
+    return new SubtreeToken(this, 0, 0, key.clone());
+  }
+
   /** Hands every leaf below {@code token} to {@code leaves}, in leaf order. */
   public static void expand(SubtreeToken token, Consumer<byte[]> leaves) {
     token.tree().expand(token.seed(), token.height(), leaves);

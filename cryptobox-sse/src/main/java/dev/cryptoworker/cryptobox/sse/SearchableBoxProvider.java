@@ -10,7 +10,7 @@ import java.security.GeneralSecurityException;
 
 /** The SSE kind ({@link SearchableBox}): values found through a search index kept in every region. */
 public final class SearchableBoxProvider implements BoxProvider {
-  private static final BoxRules RULES = use -> "at rest the value's length (+33 bytes) and one pseudorandom index"
+  private static final BoxRules RULES = use -> "at rest the value's length (+33 bytes, +45 from stored format 5) and one pseudorandom index"
       + " cell per value, nothing about which rows share a value; per search the tokens, how many entries the value"
       + " ever had and which rows match (access pattern); per insert which value counter moved; integrity as STD";
   private static final BoxTraits TRAITS = new BoxTraits(BoxTraits.KeyHeader.KEY_ID_PREFIX, false, true, true, false,
@@ -33,6 +33,6 @@ public final class SearchableBoxProvider implements BoxProvider {
 
   @Override
   public CryptoBox create(BoxContext context) throws GeneralSecurityException {
-    return SearchableBox.create(context.keyRing(SearchableBox.KEY_LENGTH_BYTES), context.storedFormat().counterTree());
+    return SearchableBox.create(context.keyRing(SearchableBox.KEY_LENGTH_BYTES), context.storedFormat());
   }
 }

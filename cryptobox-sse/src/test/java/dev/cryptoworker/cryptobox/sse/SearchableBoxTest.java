@@ -14,6 +14,7 @@ import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.SearchableEquality;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.TestKeys;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.cryptobox.VersionedKey;
@@ -267,6 +268,52 @@ class SearchableBoxTest {
     byte[] valueKey = HEX.parseHex("1be46876f1a9cd7a20edbc8061442ee3daf116e173655f0cc175208804ac43b4");
     byte[] c = box.encrypt(utf8("alice"), AD);
     assertArrayEquals(utf8("alice"), RandomizedBox.create(KeyRing.of(TestKeys.of(0x0a0b0c0d, valueKey))).decrypt(c, AD));
+  }
+
+  /**
+   * Format 5 derives name, mask, root and entry 0's key from one HMAC-SHA512 under a subkey of its
+   * own, and stores values under XAES-256-GCM behind the 5-byte key-id prefix. Expected values
+   * computed with Python's hmac and an RFC 5869 HKDF written out.
+   */
+  @Test
+  void formatFiveDerivesTheIndexFromOneMacAsAnIndependentImplementationDoes() throws Exception {
+    byte[] raw = new byte[32];
+    for (int i = 0; i < raw.length; i++) {
+      raw[i] = (byte) i;
+    }
+    SearchableBox box = SearchableBox.create(KeyRing.of(TestKeys.of(0x0a0b0c0d, raw)), StoredFormat.V5);
+    ValueIndex index = onlyIndex(box, "alice", COLUMN);
+    assertEquals("544dd8f43703796fd05b130bfe715082", HEX.formatHex(index.counterName()));
+    assertEquals(0x99eaa2831b362707L, index.initialCounter());
+    assertEquals("871bd1d40adeb4398c9cf6659575ddf1", HEX.formatHex(index.entryKey(0)));
+    byte[] root = HEX.parseHex("35eaf0136f9ea6a1553884aacc2fb1f3");
+    assertArrayEquals(CounterTree.WIDE.leaf(root, 4), index.entryKey(5));
+    assertEquals(describe(index), describe(box.writeIndexOf(utf8("alice"), COLUMN)), "writes use the same index");
+
+    byte[] c = box.encrypt(utf8("alice"), AD);
+    assertEquals(5 + 24 + 5 + 16, c.length, "prefix, XAES nonce, value, tag");
+    assertArrayEquals(KeyIdPrefix.of(0x0a0b0c0d), Arrays.copyOf(c, 5));
+    byte[] valueKey = HEX.parseHex("1be46876f1a9cd7a20edbc8061442ee3daf116e173655f0cc175208804ac43b4");
+    assertArrayEquals(utf8("alice"), RandomizedBox.createWithKeyIdPrefix(
+        KeyRing.of(TestKeys.of(0x0a0b0c0d, valueKey)), true).decrypt(c, AD));
+  }
+
+  /** Format 5's tokens: entry 0 as a one-leaf token, then the tree's cover of the rest. */
+  @Test
+  void formatFiveSearchTokensReachTheEntriesInsertedBeforeTheSearchOnly() throws Exception {
+    ValueIndex index = onlyIndex(SearchableBox.create(KeyRing.of(key(5)), StoredFormat.V5), "alice", COLUMN);
+    for (int n : new int[] {0, 1, 2, 17, 300}) {
+      Set<String> stored = new HashSet<>();
+      for (int e = 0; e < n; e++) {
+        stored.add(HEX.formatHex(index.entryKey(e)));
+      }
+      Set<String> reached = new HashSet<>();
+      for (SubtreeToken t : index.searchTokens(n)) {
+        CounterTree.expand(SubtreeToken.parse(t.toBytes()), leaf -> assertTrue(reached.add(HEX.formatHex(leaf))));
+      }
+      assertEquals(stored, reached, n + " entries");
+      assertFalse(reached.contains(HEX.formatHex(index.entryKey(n))), "entry " + n + " is reached before it exists");
+    }
   }
 
   @Test

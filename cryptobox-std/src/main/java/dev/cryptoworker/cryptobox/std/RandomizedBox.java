@@ -31,16 +31,21 @@ public final class RandomizedBox implements CryptoBox {
 
   private final KeyedPrimitives<Aead> aeads;
   /**
-   * Format 4 only: AES-GCM under the same one-byte headers, as formats 2 and 3 wrote, to name such
+   * XAES boxes only: AES-GCM under the same headers, as earlier formats wrote, to name such
    * a value when it turns up (a table keeps its format, so none should).
    */
   private final KeyedPrimitives<Aead> earlierForm;
 
   private RandomizedBox(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
-    if (format.extendedNonces()) {
+    this(keys, format, format.extendedNonces());
+  }
+
+  /** {@code format} gives the key header; {@code extendedNonces} picks XAES-256-GCM over AES-256-GCM. */
+  private RandomizedBox(KeyRing keys, StoredFormat format, boolean extendedNonces) throws GeneralSecurityException {
+    if (extendedNonces) {
       this.aeads = KeyedPrimitives.create(keys, format, "STD", KEY_LENGTH_BYTES, NONCE_AND_TAG,
           k -> new XAesGcmAead(k, format));
-      this.earlierForm = aesGcm(keys, StoredFormat.V3);
+      this.earlierForm = aesGcm(keys, format == StoredFormat.V1 ? StoredFormat.V1 : StoredFormat.V3);
     } else {
       this.aeads = aesGcm(keys, format);
       this.earlierForm = null;
@@ -62,6 +67,15 @@ public final class RandomizedBox implements CryptoBox {
   /** A box whose ciphertexts carry {@code format}'s key header, under {@code format}'s AEAD. */
   public static RandomizedBox create(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
     return new RandomizedBox(keys, format);
+  }
+
+  /**
+   * A box whose ciphertexts carry format 1's 5-byte key-id prefix, for boxes whose cells keep that
+   * header in every format (SSE), under XAES-256-GCM if {@code extendedNonces}, else AES-256-GCM.
+   */
+  public static RandomizedBox createWithKeyIdPrefix(KeyRing keys, boolean extendedNonces)
+      throws GeneralSecurityException {
+    return new RandomizedBox(keys, StoredFormat.V1, extendedNonces);
   }
 
   @Override
@@ -95,7 +109,7 @@ public final class RandomizedBox implements CryptoBox {
 
   /**
    * Throws, naming the form, if {@code ciphertext} is a valid value of this cell in the AES-GCM form
-   * of formats 2 and 3: a format-4 table never writes one, so it is refused, but as what it is
+   * of earlier formats: an XAES table never writes one, so it is refused, but as what it is
    * rather than as an alteration.
    */
   private void refuseEarlierForm(byte[] ciphertext, byte[] associatedData) throws GeneralSecurityException {
@@ -107,8 +121,8 @@ public final class RandomizedBox implements CryptoBox {
     } catch (GeneralSecurityException notThatEither) {
       return;
     }
-    throw new GeneralSecurityException("an STD value in the AES-GCM form of stored formats 2 and 3, which a"
-        + " format-4 table does not write (copied from a table of an earlier format, or written by a client that"
-        + " ignored this table's format): refused");
+    throw new GeneralSecurityException("a value in the AES-GCM form of earlier stored formats, which this"
+        + " table's format (XAES-256-GCM) does not write (copied from a table of an earlier format, or written by a"
+        + " client that ignored this table's format): refused");
   }
 }

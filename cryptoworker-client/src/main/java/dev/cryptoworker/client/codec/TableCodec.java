@@ -73,7 +73,12 @@ public final class TableCodec {
   private static final int REMEMBERED_COLUMNS = 4096;
 
   /** A stored qualifier's policy and the box that stores its values. */
-  private record Column(ColumnPolicy policy, CryptoBox box) {}
+  /** A column's policy and box, and whether the box is searchable (asked per cell on every write). */
+  private record Column(ColumnPolicy policy, CryptoBox box, boolean searchable) {
+    Column(ColumnPolicy policy, CryptoBox box) {
+      this(policy, box, box.capability(SearchableEquality.class).isPresent());
+    }
+  }
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
   private final StoredFormDiagnosis diagnosis;
   private final KeyCheck keyCheck;
@@ -616,7 +621,7 @@ public final class TableCodec {
 
   /** Whether the column is found through the search index (its box has {@link SearchableEquality}). */
   public boolean isSearchable(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
-    return capability(family, qualifier, SearchableEquality.class).isPresent();
+    return column(family, qualifier).searchable();
   }
 
   /** The kinds of {@code family}'s policies (its default included) whose traits pass {@code test}, in kind order. */
