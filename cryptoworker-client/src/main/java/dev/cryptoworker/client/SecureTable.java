@@ -322,17 +322,21 @@ public final class SecureTable implements Table {
   }
 
   /**
-   * The stored (encrypted) form of {@code put}, exactly what {@link #put(Put)} would write, for
-   * tools that write HFiles and load them with HBase's bulk-load tool. Cell timestamps are kept as
-   * given ({@code HConstants.LATEST_TIMESTAMP} unless set): an HFile writer must set them. The Put
-   * and its cells are new, so the writer may stamp them in place.
+   * The stored (encrypted) form of {@code puts}, in order, exactly what {@link #put(List)} would
+   * write, for tools that write HFiles and load them with HBase's bulk-load tool. Cell timestamps
+   * are kept as given ({@code HConstants.LATEST_TIMESTAMP} unless set): an HFile writer must set
+   * them. The Puts and their cells are new, so the writer may stamp them in place.
    *
-   * @throws UnsupportedSecureOperationException for SSE columns (their index entries are numbered
-   *     by counters in HBase and kept by the region that holds the row) or a table whose rows are
-   *     moving to new stored keys
+   * <p>SSE values get their index entries here, numbered by the search counters in one round trip
+   * for all of {@code puts}; the regions index them when their files are loaded. Until then, a
+   * search covers the numbers taken but cannot reach the rows: load soon after encoding (a search
+   * made in between would reach these rows with its tokens once they are loaded).
+   *
+   * @throws UnsupportedSecureOperationException for layouts that store more than cells (PACKED,
+   *     SHARED) or a table whose rows are moving to new stored keys
    */
-  public Put encodeForBulkLoad(Put put) throws IOException {
-    return layout.encodeForBulkLoad(Objects.requireNonNull(put, "put"));
+  public List<Put> encodeForBulkLoad(List<Put> puts) throws IOException {
+    return layout.encodeForBulkLoad(Objects.requireNonNull(puts, "puts"));
   }
 
   // ---- writes

@@ -8,7 +8,9 @@ import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
@@ -22,6 +24,7 @@ import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,6 +128,26 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     }
   }
 
+  /**
+   * Indexes the SSE entries of bulk-loaded files. If reading them fails, the region refuses
+   * searches (as when its index cannot be built at open) rather than answer without those rows.
+   */
+  @Override
+  public void postBulkLoadHFile(ObserverContext<RegionCoprocessorEnvironment> ctx,
+      List<Pair<byte[], String>> stagingFamilyPaths, Map<byte[], List<Path>> finalPaths) {
+    RegionSearchIndex index = searchIndex;
+    if (index == null || finalPaths == null || finalPaths.isEmpty()) {
+      return;
+    }
+    try {
+      index.addLoaded(ctx.getEnvironment().getRegion(), finalPaths);
+    } catch (IOException | RuntimeException e) {
+      LOG.error("Region {}: cannot read the search index cells of bulk-loaded files; searches on it will be refused"
+          + " until it reopens", ctx.getEnvironment().getRegionInfo().getRegionNameAsString(), e);
+      searchIndex = null;
+    }
+  }
+
   @Override
   public RegionScanner postScannerOpen(
       ObserverContext<RegionCoprocessorEnvironment> ctx, Scan scan, RegionScanner scanner) throws IOException {
@@ -188,7 +211,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     if (index == null) {
       throw new DoNotRetryIOException("region " + region.getRegionInfo().getRegionNameAsString()
           + " has no search index: " + (searchable
-              ? "reading its index cells failed when it opened (see the region server log; reopen the region)"
+              ? "reading its index cells failed when it opened or after a bulk load (see the region server log;"
+                  + " reopen the region)"
               : "the table lacks the attribute " + SearchIndexCells.TABLE_ATTRIBUTE
                   + "=true, which CryptoWorker's createTable sets for schemas with SSE columns"));
     }

@@ -5,20 +5,24 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.StoreFile;
 
 /**
  * One region's lookup from index entry key to row: the region-local structure that makes a search
  * touch only matching rows. The entries themselves are cells in their rows ({@link
  * SearchIndexCells}), so they move with their rows through splits, merges and region moves; this
- * map is derived from them: built when the region opens, extended on every write, and pruned when
+ * map is derived from them: built when the region opens, extended on every write and bulk load, and pruned when
  * a search finds an entry its row no longer holds. Memory: about 130 bytes per entry.
  *
  * <p>A write's entries join the map in {@code postBatchMutate}, which HBase runs before the write
@@ -55,6 +59,36 @@ final class RegionSearchIndex {
   static RegionSearchIndex build(Region region) throws IOException {
     RegionSearchIndex index = new RegionSearchIndex();
     Scan scan = new Scan().setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix())).setCacheBlocks(false);
+    index.addAll(region, scan, VISIBLE_TO_ALL); // the region takes no writes yet
+    return index;
+  }
+
+  /**
+   * Adds the index cells of files just bulk loaded into {@code region} ({@code loaded}: the files'
+   * final paths by family). Reads only the cells in the loaded files' time ranges (HBase skips the
+   * region's other files by their time range): an index cell the scan meets that an earlier file
+   * holds too is current all the same, and putting it again changes nothing. Each entry gets its
+   * file's sequence id as its write number, so a search that opened before the load does not take
+   * the row for stale.
+   */
+  void addLoaded(Region region, Map<byte[], List<Path>> loaded) throws IOException {
+    for (Map.Entry<byte[], List<Path>> e : loaded.entrySet()) {
+      Set<String> names = new HashSet<>();
+      e.getValue().forEach(p -> names.add(p.getName()));
+      for (StoreFile file : region.getStore(e.getKey()).getStorefiles()) {
+        if (!names.contains(file.getPath().getName())) {
+          continue;
+        }
+        long writeNumber = file.getMaxSequenceId() > 0 ? file.getMaxSequenceId() : WriteNumbers.UNKNOWN;
+        Scan scan = new Scan().addFamily(e.getKey()).setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix()))
+            .setTimeRange(file.getMinimumTimestamp().orElse(0), file.getMaximumTimestamp().orElse(Long.MAX_VALUE - 1) + 1)
+            .setCacheBlocks(false);
+        addAll(region, scan, writeNumber);
+      }
+    }
+  }
+
+  private void addAll(Region region, Scan scan, long writeNumber) throws IOException {
     try (RegionScanner scanner = region.getScanner(scan)) {
       List<Cell> row = new ArrayList<>();
       boolean more;
@@ -63,12 +97,11 @@ final class RegionSearchIndex {
         more = scanner.nextRaw(row);
         for (Cell cell : row) {
           if (isIndexCell(cell)) {
-            index.put(cell, VISIBLE_TO_ALL); // the region takes no writes yet
+            put(cell, writeNumber);
           }
         }
       } while (more);
     }
-    return index;
   }
 
   /** Records {@code cell}, just written, if it is an index cell. */

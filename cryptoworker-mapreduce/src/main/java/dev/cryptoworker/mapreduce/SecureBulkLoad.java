@@ -56,7 +56,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * per processor): rows in chunks of 1,000, kept in the order read, then each region's rows sorted
  * and written to its HFiles apart from the others'. The staging directory must be
  * on the cluster's filesystem (the region servers move the files from there); its files are gone
- * once loaded. SSE columns are refused (their index lives in the regions and is fed by writes).
+ * once loaded. SSE values get their index entries when their chunk is encrypted (one counter take
+ * per chunk), and each region indexes the entries of the files loaded into it; a search made
+ * between a chunk's take and its round's load covers those numbers, so its tokens reach the rows
+ * once loaded (the window a put has between its take and its write, here a round long).
  */
 public final class SecureBulkLoad {
   /** Rows encrypted, sorted and loaded per round unless set. */
@@ -68,8 +71,9 @@ public final class SecureBulkLoad {
 
   /** Turns a logical row into the stored one. */
   @FunctionalInterface
+  /** The stored form of a chunk of rows, in order. */
   private interface Encoder {
-    Put encode(Put logical) throws IOException;
+    List<Put> encode(List<Put> logical) throws IOException;
   }
 
   private final Table table;
@@ -101,7 +105,7 @@ public final class SecureBulkLoad {
    * given. For plain tables beside secure ones, and for baselines that measure what protection costs.
    */
   public static SecureBulkLoad intoUnprotected(Table table, Path stagingDirectory) {
-    return new SecureBulkLoad(table, put -> put, false, stagingDirectory);
+    return new SecureBulkLoad(table, puts -> puts, false, stagingDirectory);
   }
 
   /** Rows per round (memory: a round's rows and every stored cell of them are held at once). */
@@ -132,8 +136,9 @@ public final class SecureBulkLoad {
   /**
    * Encrypts and loads every row of {@code rows}.
    *
-   * @throws dev.cryptoworker.client.UnsupportedSecureOperationException for rows with SSE columns,
-   *     before anything of their round is loaded (earlier rounds stay loaded)
+   * @throws dev.cryptoworker.client.UnsupportedSecureOperationException for a table whose layout or
+   *     migration refuses bulk loads, before anything of their round is loaded (earlier rounds stay
+   *     loaded)
    * @throws IOException if writing or loading fails: rounds loaded before stay loaded, and a round
    *     that fails while HBase loads it may be partly loaded (each region takes its files atomically);
    *     loading the same rows again writes newer versions of the same cells
@@ -290,13 +295,7 @@ public final class SecureBulkLoad {
         chunk.add(rows.next());
         read++;
       }
-      work.add(workers.submit(() -> {
-        List<Put> out = new ArrayList<>(chunk.size());
-        for (Put put : chunk) {
-          out.add(encoder.encode(put));
-        }
-        return out;
-      }));
+      work.add(workers.submit(() -> encoder.encode(chunk)));
       // At most a few chunks ahead of the workers; a failed chunk ends the reading, and awaitAll throws it.
       if (work.size() > 2 * threads && !endedWell(work.get(work.size() - 1 - 2 * threads))) {
         break;

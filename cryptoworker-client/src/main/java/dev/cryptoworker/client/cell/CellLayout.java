@@ -168,22 +168,10 @@ public final class CellLayout implements StorageLayout {
     return ProtobufUtil.toFilter(ProtobufUtil.toFilter(filter));
   }
 
+  /** Takes the SSE entry numbers of all of {@code puts} at once, as a batch put does. */
   @Override
-  public Put encodeForBulkLoad(Put put) throws IOException {
-    if (!codec.hasSearchIndex()) {
-      return encoder.encode(put);
-    }
-    for (Map.Entry<byte[], List<Cell>> e : put.getFamilyCellMap().entrySet()) {
-      for (Cell cell : e.getValue()) {
-        byte[] qualifier = CellUtil.cloneQualifier(cell);
-        if (codec.isSearchable(e.getKey(), qualifier)) {
-          throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(e.getKey(), qualifier),
-              "bulk loads cannot write SSE columns: each value needs index entries numbered by the search"
-                  + " counters and indexed by the region that holds it; write these columns through put");
-        }
-      }
-    }
-    return encoder.encode(put);
+  public List<Put> encodeForBulkLoad(List<Put> puts) throws IOException {
+    return encodeBatch(puts, encoder::encode);
   }
 
   @Override

@@ -195,7 +195,7 @@ public final class MovingRowsLayout implements StorageLayout {
   }
 
   @Override
-  public Put encodeForBulkLoad(Put put) throws UnsupportedSecureOperationException {
+  public List<Put> encodeForBulkLoad(List<Put> puts) throws UnsupportedSecureOperationException {
     throw new UnsupportedSecureOperationException(codec.table(), "bulk load",
         "the table's rows are moving to new stored keys (a migration), so loaded rows could land beside an old"
             + " form of the same row; bulk load when the migration is done");

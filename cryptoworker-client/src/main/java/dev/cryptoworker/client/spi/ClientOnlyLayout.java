@@ -87,7 +87,7 @@ public abstract class ClientOnlyLayout implements StorageLayout {
   }
 
   @Override
-  public Put encodeForBulkLoad(Put put) throws IOException {
+  public List<Put> encodeForBulkLoad(List<Put> puts) throws IOException {
     throw refused("bulk loads", noBulkLoads);
   }
 

@@ -68,10 +68,10 @@ public interface StorageLayout extends Closeable {
   SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException;
 
   /**
-   * The stored form of {@code put} for a bulk load (HFiles), refused where a write needs more: a new
-   * Put whose cells are new too (a bulk load stamps their timestamps in place).
+   * The stored form of {@code puts} for a bulk load (HFiles), in order, refused where a write needs
+   * more: new Puts whose cells are new too (a bulk load stamps their timestamps in place).
    */
-  Put encodeForBulkLoad(Put put) throws IOException;
+  List<Put> encodeForBulkLoad(List<Put> puts) throws IOException;
 
   void put(List<Put> puts) throws IOException;
 
