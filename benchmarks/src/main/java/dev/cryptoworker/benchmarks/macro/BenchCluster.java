@@ -39,7 +39,8 @@ final class BenchCluster implements AutoCloseable {
       boolean hdfs = kind.equals("hdfs");
       out.printf("Starting HBase as separate processes (%sZooKeeper, 1 master, 2 region servers) in %s ...%n",
           hdfs ? "NameNode, DataNode, " : "", dataDir);
-      ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).hdfs(hdfs).fullJit(true).start();
+      ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).hdfs(hdfs).fullJit(true)
+          .reportIntervalMillis(ProcessCluster.HBASE_REPORT_INTERVAL_MILLIS).start();
       return new BenchCluster(p::close, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2, hdfs);
     }
     if (kind.equals("embedded")) {

@@ -131,18 +131,18 @@ public final class LoadBenchmark {
           "payload", "STD"), 6, 24),
       new Variant("std-det", "DET", Map.of("id", "STD", "tag", "STD", "date", "STD", "amount", "STD",
           "payload", "STD"), 6, 24),
-      // std-det's stored sizes and row order in format 3 without its encryption: DET puts 17 bytes
+      // std-det's stored sizes and row order in format 5 without its encryption: DET puts 17 bytes
       // (header, SIV tag) before a 10-byte row key, which scatters rows over the key space, and STD
-      // adds 29 to each value (header, IV, tag). The ceiling of any STD and DET.
+      // adds 41 to each value (header, XAES nonce, tag). The ceiling of any STD and DET.
       Variant.control("std-det-sized-plain", p -> PaddedRows.padded(p, PaddedRows.detShapedKey(p.getRow(), true),
-          ALL_COLUMNS, 29)),
+          ALL_COLUMNS, 41)),
       // The same with 96-bit GCM tags (4 bytes shorter per value): what shorter tags could gain at most.
       Variant.control("std-det-sized-plain-96-bit-tags", p -> PaddedRows.padded(p,
-          PaddedRows.detShapedKey(p.getRow(), true), ALL_COLUMNS, 25)),
-      // sse's stored cells without counters: the tag 33 bytes longer (SSE's value, STD with format 1's
-      // header) and an index cell of 21 bytes. The ceiling of an index without per-value counters,
+          PaddedRows.detShapedKey(p.getRow(), true), ALL_COLUMNS, 37)),
+      // sse's stored cells without counters: the tag 45 bytes longer (SSE's value in stored format 5,
+      // XAES-256-GCM with format 1's header) and an index cell of 21 bytes. The ceiling of an index without per-value counters,
       // that is, without forward privacy; it leaves out the region servers' in-memory index map too.
-      Variant.control("sse-sized-plain-no-counters", p -> withCell(PaddedRows.padded(p, p.getRow(), TAG, 33),
+      Variant.control("sse-sized-plain-no-counters", p -> withCell(PaddedRows.padded(p, p.getRow(), TAG, 45),
           "tagindex", 21)),
       new Variant("det-row-key", "DET", Map.of(), 1, 10),
       new Variant("ope-row-key", "OPE", Map.of(), 1, 10),
@@ -312,12 +312,12 @@ public final class LoadBenchmark {
         + " of SSE; `std-det` a DET row key and every column STD; the others one"
         + " box on one column (or the row key), the rest PLAIN; `std-det-sized-plain` a PLAIN schema whose secure side"
         + " writes rows padded with zeros to std-det's stored sizes and order (17 bytes before the row key, a header"
-        + " byte and 16 bytes of SHA-256 of the key, as DET's; each value +29), and"
-        + " `std-det-sized-plain-96-bit-tags` the same with 96-bit GCM tags (each value +25): the ceilings of any"
-        + " encryption storing that many bytes; `sse-sized-plain-no-counters` the sse variant's stored cells (tag +33"
+        + " byte and 16 bytes of SHA-256 of the key, as DET's; each value +41, STD's XAES-256-GCM), and"
+        + " `std-det-sized-plain-96-bit-tags` the same with 96-bit GCM tags (each value +37): the ceilings of any"
+        + " encryption storing that many bytes; `sse-sized-plain-no-counters` the sse variant's stored cells (tag +45"
         + " bytes, one 21-byte index cell) without counter takes or the region servers' index map: the ceiling of an"
         + " index without per-value counters, that is, without forward privacy. HBase %s as separate processes (ZooKeeper, a master,"
-        + " two region servers), tables not pre-split; the side that loads first alternates from one"
+        + " two region servers reporting every 3 s, HBase's default), tables not pre-split; the side that loads first alternates from one"
         + " timed pair of loads to the next.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package"
         + " exec:exec@load -Dbench.args=\"%s\"`  %n%s", VersionInfo.getVersion(), args, RunInfo.describe());
     ResultFiles.write(outDir, fileName, header + md + footer, csv, out);
