@@ -327,6 +327,30 @@ class TableCommandsTest {
     assertEquals(0, doc.get("findings").get("UNDECRYPTABLE").asLong(), audit.out());
   }
 
+  /** {@code search-index} counts the regions' SSE entries and drops a stale one; keyless, so no keyset. */
+  @Test
+  void searchIndexCountsAndCompactsTheRegionsEntries(Connection hbase, Configuration conf) throws Exception {
+    setUp(conf);
+    createTable(hbase);
+    writePatient(hbase, "p1", "Silva");
+    writePatient(hbase, "p2", "Costa");
+    try (SecureConnection secure = secure(hbase); Table t = secure.getTable(TableName.valueOf(table))) {
+      // p1's first entry goes stale.
+      t.put(new Put(Bytes.toBytes("p1")).addColumn(Bytes.toBytes("id"), Bytes.toBytes("mainId"),
+          Bytes.toBytes("Rui Costa 1975")));
+    }
+    Cli.Result count = Cli.run(ENV, "search-index", "--zookeeper", zookeeper, "--table", table);
+    assertEquals(0, count.exitCode(), count.err());
+    assertTrue(count.out().contains(table + ": 1 regions, 3 index entries"), count.out());
+    Cli.Result compact = Cli.run(ENV, "search-index", "--zookeeper", zookeeper, "--table", table, "--compact");
+    assertEquals(0, compact.exitCode(), compact.err());
+    assertTrue(compact.out().contains("3 index entries before, 2 after (1 stale dropped, 0 missing added)"),
+        compact.out());
+    Cli.Result noIndex = Cli.run(ENV, "search-index", "--zookeeper", zookeeper, "--table", "cryptoworker_ids");
+    assertEquals(1, noIndex.exitCode());
+    assertTrue(noIndex.err().contains("has no search index"), noIndex.err());
+  }
+
   @Test
   void usageErrorsExitTwo(Configuration conf) throws Exception {
     setUp(conf);

@@ -3,6 +3,8 @@ package dev.cryptoworker.coprocessor;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellBuilderFactory;
+import org.apache.hadoop.hbase.CellBuilderType;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
@@ -17,6 +19,18 @@ abstract class AnsweringRegionScanner implements RegionScanner {
   private final String reseekRefusal;
   /** The scanner HBase opened for the scan; closed with this one. */
   final RegionScanner delegate;
+
+  /**
+   * A scanner that answers with one cell in the region's first row (its start key, or {@code 0x00}
+   * for the table's first region): {@code value} under {@code qualifier}.
+   */
+  static RegionScanner answering(RegionScanner delegate, String reseekRefusal, RegionInfo region, byte[] qualifier,
+      byte[] value) {
+    byte[] row = region.getStartKey().length == 0 ? new byte[1] : region.getStartKey();
+    Cell cell = CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(qualifier)
+        .setQualifier(qualifier).setTimestamp(0).setType(Cell.Type.Put).setValue(value).build();
+    return new ListedAnswersScanner(reseekRefusal, delegate, List.of(cell));
+  }
 
   /** @param reseekRefusal the message a reseek is refused with */
   AnsweringRegionScanner(String reseekRefusal, RegionScanner delegate) {

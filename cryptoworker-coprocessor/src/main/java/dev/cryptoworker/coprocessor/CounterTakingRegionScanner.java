@@ -21,13 +21,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * request that asks for it one packed answer cell. Takes of rows outside the region are left to
  * the regions that hold them, which the same scan reaches next.
  */
-final class CounterTakingRegionScanner extends AnsweringRegionScanner {
-  private final List<Cell> answers;
-  private int next;
-
+final class CounterTakingRegionScanner extends ListedAnswersScanner {
   private CounterTakingRegionScanner(RegionScanner delegate, List<Cell> answers) {
-    super("a counter take cannot reseek", delegate);
-    this.answers = answers;
+    super("a counter take cannot reseek", delegate, answers);
   }
 
   /** Applies {@code request}'s takes in {@code counters}' region; the scanner then returns their answers. */
@@ -69,18 +65,5 @@ final class CounterTakingRegionScanner extends AnsweringRegionScanner {
     return CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(family)
         .setQualifier(CounterTakeRequest.ANSWER_QUALIFIER).setTimestamp(0).setType(Cell.Type.Put).setValue(value)
         .build();
-  }
-
-  @Override
-  public boolean nextRaw(List<Cell> result) {
-    if (next < answers.size()) {
-      result.add(answers.get(next++));
-    }
-    return next < answers.size();
-  }
-
-  @Override
-  public boolean isFilterDone() {
-    return next >= answers.size();
   }
 }

@@ -2,6 +2,7 @@ package dev.cryptoworker.coprocessor;
 
 import dev.cryptoworker.region.AggregationRequest;
 import dev.cryptoworker.region.CounterTakeRequest;
+import dev.cryptoworker.region.IndexUpkeepRequest;
 import dev.cryptoworker.region.RegionRequest;
 import dev.cryptoworker.region.RegionRequests;
 import dev.cryptoworker.region.SearchIndexCells;
@@ -10,6 +11,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
@@ -24,6 +28,10 @@ import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.regionserver.MiniBatchOperationInProgress;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.Store;
+import org.apache.hadoop.hbase.regionserver.StoreFile;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +65,13 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   private static final Logger LOG = LoggerFactory.getLogger(RegionRequestObserver.class);
   private volatile boolean searchable;
   private volatile RegionSearchIndex searchIndex;
+  /** Compacts search indexes after major compactions, one region at a time per region server. */
+  private static final ExecutorService INDEX_UPKEEP = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "cryptoworker-search-index-upkeep");
+    t.setDaemon(true);
+    return t;
+  });
+  private final AtomicBoolean upkeepScheduled = new AtomicBoolean();
   /** The counters of this region, once it has answered a counter take (only the counter table's regions do). */
   private volatile RegionCounters counters;
 
@@ -148,6 +163,31 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     }
   }
 
+  /**
+   * After a major compaction (HBase's own, scheduled or asked for with {@code major_compact}),
+   * compacts the region's search index too, in the background ({@link RegionSearchIndex#compact}).
+   */
+  @Override
+  public void postCompact(ObserverContext<RegionCoprocessorEnvironment> ctx, Store store, StoreFile resultFile,
+      CompactionLifeCycleTracker tracker, CompactionRequest request) {
+    RegionSearchIndex index = searchIndex;
+    if (index == null || !request.isMajor() || !upkeepScheduled.compareAndSet(false, true)) {
+      return;
+    }
+    Region region = ctx.getEnvironment().getRegion();
+    INDEX_UPKEEP.execute(() -> {
+      upkeepScheduled.set(false);
+      try {
+        IndexUpkeepRequest.Answer a = index.compact(region);
+        LOG.debug("Region {}: search index compacted from {} to {} entries", region.getRegionInfo().getEncodedName(),
+            a.entriesBefore(), a.entriesAfter());
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Region {}: compacting its search index failed; it stays as it was",
+            region.getRegionInfo().getRegionNameAsString(), e);
+      }
+    });
+  }
+
   @Override
   public RegionScanner postScannerOpen(
       ObserverContext<RegionCoprocessorEnvironment> ctx, Scan scan, RegionScanner scanner) throws IOException {
@@ -160,6 +200,14 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     RegionScanner rows = scanner;
     try {
       RegionRequest decoded = request == null ? null : RegionRequests.decode(request);
+      if (decoded instanceof IndexUpkeepRequest upkeep) {
+        Region region = ctx.getEnvironment().getRegion();
+        RegionSearchIndex index = searchIndex(region);
+        IndexUpkeepRequest.Answer answer = upkeep.compact() ? index.compact(region)
+            : new IndexUpkeepRequest.Answer(index.size(), index.size(), 0, 0);
+        return AnsweringRegionScanner.answering(scanner, "an index upkeep cannot reseek", region.getRegionInfo(),
+            IndexUpkeepRequest.ANSWER_QUALIFIER, answer.toBytes());
+      }
       if (decoded instanceof CounterTakeRequest take) {
         if (search != null) {
           throw new IllegalArgumentException("a counter take cannot select rows through the search index");

@@ -1,7 +1,9 @@
 package dev.cryptoworker.coprocessor;
 
 import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.region.IndexUpkeepRequest;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,11 +11,13 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
+import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.StoreFile;
@@ -47,13 +51,31 @@ final class RegionSearchIndex {
     }
   }
 
-  /** Where an entry points: the row, and the write number of the cell that put it there. */
-  private record Entry(byte[] row, long writeNumber) {}
+  /**
+   * Where an entry points: the row, and the write number of the cell that put it there; {@code
+   * pass} is the last compaction whose scan found the entry current.
+   */
+  private static final class Entry {
+    final byte[] row;
+    final long writeNumber;
+    volatile int pass;
+
+    Entry(byte[] row, long writeNumber) {
+      this.row = row;
+      this.writeNumber = writeNumber;
+    }
+  }
+
+  /** How long a compaction waits for searches older than its scan to end before it drops nothing. */
+  private static final long OLDER_SEARCHES_WAIT_MILLIS = 30_000;
 
   /** The write number of cells that were in the region when it opened. */
   private static final long VISIBLE_TO_ALL = 0;
 
   private final Map<EntryKey, Entry> rows = new ConcurrentHashMap<>();
+  private final AtomicInteger passes = new AtomicInteger();
+  /** One compaction at a time per region. */
+  private final Object compacting = new Object();
 
   /** Reads every index cell of {@code region} (call before the region takes writes). */
   static RegionSearchIndex build(Region region) throws IOException {
@@ -128,7 +150,7 @@ final class RegionSearchIndex {
   /** The row that last stored entry {@code key}, or null. */
   byte[] rowOf(EntryKey key) {
     Entry e = rows.get(key);
-    return e == null ? null : e.row();
+    return e == null ? null : e.row;
   }
 
   /**
@@ -138,10 +160,88 @@ final class RegionSearchIndex {
    */
   void forget(EntryKey key, byte[] row, long readPoint) {
     rows.computeIfPresent(key, (k, current) ->
-        Arrays.equals(current.row(), row) && current.writeNumber() <= readPoint ? null : current);
+        Arrays.equals(current.row, row) && current.writeNumber <= readPoint ? null : current);
   }
 
   int size() {
     return rows.size();
+  }
+
+  /**
+   * Compacts the index: drops the entries whose row no longer holds them (its value changed, or
+   * it was deleted) and adds any current entry missing, from one scan of the region's index cells.
+   * An entry is dropped only if the scan's read point covers the write that added it (a write in
+   * flight keeps its entries), and only once every scanner older than the scan has closed (a
+   * search that began before a row's value changed may still match it): if one stays open for
+   * {@value #OLDER_SEARCHES_WAIT_MILLIS} ms, nothing is dropped this time. Work: one pass over the
+   * region's index cells and one over the map, as when the region opens.
+   */
+  IndexUpkeepRequest.Answer compact(Region region) throws IOException {
+    synchronized (compacting) {
+      long before = rows.size();
+      int pass = passes.incrementAndGet();
+      long added = 0;
+      long readPoint;
+      Scan scan = new Scan().setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix())).setCacheBlocks(false);
+      try (RegionScanner scanner = region.getScanner(scan)) {
+        readPoint = scanner.getMvccReadPoint();
+        List<Cell> cells = new ArrayList<>();
+        boolean more;
+        do {
+          cells.clear();
+          more = scanner.nextRaw(cells);
+          for (Cell cell : cells) {
+            if (isIndexCell(cell)) {
+              added += mark(cell, pass);
+            }
+          }
+        } while (more);
+      }
+      long removed = 0;
+      if (olderScannersClosed(region, readPoint)) {
+        for (Map.Entry<EntryKey, Entry> e : rows.entrySet()) {
+          Entry entry = e.getValue();
+          if (entry.pass != pass && entry.writeNumber <= readPoint && rows.remove(e.getKey(), entry)) {
+            removed++;
+          }
+        }
+      }
+      return new IndexUpkeepRequest.Answer(before, rows.size(), removed, added);
+    }
+  }
+
+  /** Marks the entry of a current index cell as seen in {@code pass}; 1 if it was missing (added), else 0. */
+  private int mark(Cell indexCell, int pass) {
+    EntryKey key = entryKey(indexCell);
+    Entry e = rows.get(key);
+    if (e != null && CellUtil.matchingRows(indexCell, e.row)) {
+      e.pass = pass;
+      return 0;
+    }
+    Entry current = new Entry(CellUtil.cloneRow(indexCell), VISIBLE_TO_ALL);
+    current.pass = pass;
+    boolean missing = e == null;
+    rows.merge(key, current, (old, scanned) -> old == e ? scanned : old); // a write since the get wins
+    return missing ? 1 : 0;
+  }
+
+  /** Waits until no scanner of {@code region} reads before {@code readPoint}; false if one stays. */
+  private static boolean olderScannersClosed(Region region, long readPoint) throws IOException {
+    if (!(region instanceof HRegion h)) {
+      return false;
+    }
+    long deadline = System.nanoTime() + OLDER_SEARCHES_WAIT_MILLIS * 1_000_000;
+    while (h.getSmallestReadPoint() < readPoint) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while waiting for older searches");
+      }
+    }
+    return true;
   }
 }

@@ -5,7 +5,8 @@ package dev.cryptoworker.region;
  * and without keys. It travels in the Scan attribute {@link RegionRequests#ATTRIBUTE}; the region
  * server's dispatching observer answers the scan with the work's result instead of its rows.
  */
-public sealed interface RegionRequest permits AggregationRequest, SearchRequest, CounterTakeRequest {
+public sealed interface RegionRequest permits AggregationRequest, SearchRequest, CounterTakeRequest,
+    IndexUpkeepRequest {
 
   /** Which handler serves the request; its byte is part of the wire form. */
   enum Kind {
@@ -14,7 +15,9 @@ public sealed interface RegionRequest permits AggregationRequest, SearchRequest,
     /** Row selection through the encrypted search index ({@link SearchRequest}). */
     SEARCH((byte) 2),
     /** Many counter increments in one region write ({@link CounterTakeRequest}). */
-    TAKE((byte) 3);
+    TAKE((byte) 3),
+    /** The search index's size, and its compaction ({@link IndexUpkeepRequest}). */
+    INDEX_UPKEEP((byte) 4);
 
     private final byte code;
 

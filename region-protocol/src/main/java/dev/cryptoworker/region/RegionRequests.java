@@ -52,6 +52,9 @@ public final class RegionRequests {
     if (attribute[0] == RegionRequest.Kind.TAKE.code()) {
       return CounterTakeRequest.parse(body);
     }
+    if (attribute[0] == RegionRequest.Kind.INDEX_UPKEEP.code()) {
+      return IndexUpkeepRequest.parse(body);
+    }
     throw new IllegalArgumentException("unknown region request kind " + attribute[0]);
   }
 }

@@ -1,0 +1,97 @@
+package dev.cryptoworker.client;
+
+import static dev.cryptoworker.client.SearchableColumnTest.F;
+import static dev.cryptoworker.client.SearchableColumnTest.TAG;
+import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cryptoworker.client.search.SearchIndexUpkeep;
+import dev.cryptoworker.testing.Await;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Index upkeep: each region's search index drops the entries of rows whose value changed or that
+ * were deleted, on request and after HBase's major compactions, and searches stay exact.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class SearchIndexUpkeepTest {
+  private static final String[] TAGS = {"flu", "mumps", "measles", "rubella"};
+
+  @Test
+  void compactionDropsTheEntriesOfChangedAndDeletedRowsAndSearchesStayExact(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_upkeep");
+    TableName stored = SecureFixture.name(fx.schema);
+    Map<String, String> tagOf = new TreeMap<>();
+    List<Put> rows = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      rows.add(tagged("r" + i, TAGS[i % TAGS.length], tagOf));
+    }
+    fx.table.put(rows);
+    List<Put> changed = new ArrayList<>();
+    for (int i = 0; i < 200; i += 2) {
+      changed.add(tagged("r" + i, TAGS[(i + 1) % TAGS.length], tagOf));
+    }
+    fx.table.put(changed);
+    for (int i = 1; i < 40; i += 2) {
+      fx.table.delete(new Delete(toBytes("r" + i)));
+      tagOf.remove("r" + i);
+    }
+    assertEquals(300, SearchIndexUpkeep.run(hbase, stored, false).entriesAfter(),
+        "200 rows and 100 new values: the old values' entries stay until compacted");
+
+    SearchIndexUpkeep.Report compacted = SearchIndexUpkeep.run(hbase, stored, true);
+    assertEquals(120, compacted.removed(), "100 changed values and 20 deleted rows");
+    assertEquals(180, compacted.entriesAfter());
+    assertEquals(0, compacted.added());
+    assertSearchesMatch(fx, tagOf);
+
+    // HBase's own major compaction compacts the index too, in the background. 50 rows get a new
+    // value: 40 of them had one (its entry goes stale), 10 were deleted and come back.
+    for (int i = 1; i < 200; i += 4) {
+      fx.table.put(tagged("r" + i, "pertussis", tagOf));
+    }
+    assertEquals(180 + 50, SearchIndexUpkeep.run(hbase, stored, false).entriesAfter());
+    try (Admin admin = hbase.getAdmin()) {
+      admin.flush(stored); // HBase compacts store files, not the memstore
+      admin.majorCompact(stored);
+    }
+    Await.until(() -> SearchIndexUpkeep.run(hbase, stored, false).entriesAfter() == 190, List.of(), 1_500,
+        () -> "entries: " + entries(hbase, stored));
+    assertSearchesMatch(fx, tagOf);
+  }
+
+  private static Put tagged(String key, String tag, Map<String, String> tagOf) {
+    tagOf.put(key, tag);
+    return new Put(toBytes(key)).addColumn(F, TAG, toBytes(tag));
+  }
+
+  private static void assertSearchesMatch(SearchableColumnTest.Fixture fx, Map<String, String> tagOf) throws Exception {
+    for (String tag : List.of("flu", "mumps", "measles", "rubella", "pertussis")) {
+      List<String> expected = tagOf.entrySet().stream().filter(e -> e.getValue().equals(tag)).map(Map.Entry::getKey)
+          .sorted().toList();
+      List<String> found = new ArrayList<>(fx.search(tagIs(tag)));
+      found.sort(null);
+      assertEquals(expected, found, tag);
+    }
+  }
+
+  private static String entries(Connection hbase, TableName stored) {
+    try {
+      return Long.toString(SearchIndexUpkeep.run(hbase, stored, false).entriesAfter());
+    } catch (Exception e) {
+      return e.toString();
+    }
+  }
+}
