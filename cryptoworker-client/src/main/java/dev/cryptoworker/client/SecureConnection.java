@@ -20,6 +20,7 @@ import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.UnlistedFamilies;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -451,7 +452,7 @@ public final class SecureConnection implements Closeable {
    * Creates a table from a descriptor built with {@link #descriptorFor(TableSchema)}.
    *
    * @throws IllegalArgumentException if the table has no schema or the descriptor's families
-   *     differ from the schema's
+   *     differ from the schema's (under {@code unlistedFamilies: PLAIN}: lack one of them)
    */
   public void createTable(TableDescriptorBuilder descriptor, byte[][] splitKeys) throws IOException {
     TableName name = descriptor.build().getTableName();
@@ -468,9 +469,11 @@ public final class SecureConnection implements Closeable {
     }
     LayoutProvider provider = StorageLayouts.of(codec.schema().layout());
     Set<String> stored = new TreeSet<>(provider.storedFamilies(codec.schema()));
-    if (!families.equals(stored)) {
-      throw new IllegalArgumentException(
-          "table " + d.getTableName() + ": descriptor families " + families + " differ from the schema's " + stored);
+    // Under unlistedFamilies: PLAIN the table may have more families, stored unprotected.
+    boolean morePlain = codec.schema().unlistedFamilies() == UnlistedFamilies.PLAIN;
+    if (morePlain ? !families.containsAll(stored) : !families.equals(stored)) {
+      throw new IllegalArgumentException("table " + d.getTableName() + ": descriptor families " + families
+          + (morePlain ? " lack some of the schema's " : " differ from the schema's ") + stored);
     }
     if (RegionSupport.needsRegionWork(codec.schema())) {
       try (Admin admin = defaultCluster().getAdmin()) {
