@@ -73,6 +73,18 @@ class SchemaCommandTest {
     assertTrue(out.contains("family appointments qualifier names: {protectQualifiers: true}"), out);
     assertTrue(out.contains("equality of qualifier names within the family"), out);
     assertTrue(out.contains("family contacts default: {box: STD, type: string}"), out);
+    assertTrue(out.contains("families not listed: REFUSE, a client refuses their cells"), out);
+  }
+
+  @Test
+  void showSaysUnlistedFamiliesArePlain() throws Exception {
+    Path oneColumn = copyOfPatients("families:", "unlistedFamilies: PLAIN\nfamilies:");
+    Cli.Result result = Cli.run("schema", "show", oneColumn.toString());
+    assertEquals(0, result.exitCode(), result.err());
+    assertTrue(result.out().contains("families not listed: PLAIN, stored as they are (server learns everything in"
+        + " them)"), result.out());
+    assertEquals("PLAIN, stored as they are (server learns everything in them)",
+        json(Cli.run("schema", "show", oneColumn.toString(), "--json")).get("unlistedFamilies").asText());
   }
 
   @Test

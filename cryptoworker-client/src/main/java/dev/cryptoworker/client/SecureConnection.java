@@ -339,8 +339,8 @@ public final class SecureConnection implements Closeable {
           + " --prepare-only then gives it a current check (docs/operations.md#key-checks)");
     }
     if (check == null) {
-      LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
-          + " will not be detected before reads", name);
+      LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker, or adopted from plain"
+          + " HBase): a wrong key will not be detected before reads", name);
     } else {
       codec.verifyKeyCheck(check);
     }
