@@ -166,6 +166,14 @@ final class SchemaCommand {
         changes.add(change("table name", before.tableName(), after.tableName(),
             "every key is derived with the table name"));
       }
+      if (before.unlistedFamilies() != after.unlistedFamilies()) {
+        // No stored cell changes form: only what clients accept in families the schemas do not list.
+        Map<String, Object> change = change("families not listed", before.unlistedFamilies().name(),
+            after.unlistedFamilies().name(),
+            "clients " + (after.unlistedFamilies() == UnlistedFamilies.PLAIN ? "store them unprotected" : "refuse them"));
+        change.put("needsReencryption", false);
+        changes.add(change);
+      }
       Set<String> families = new LinkedHashSet<>(before.families().keySet());
       families.addAll(after.families().keySet());
       for (String family : families) {

@@ -104,6 +104,15 @@ class SchemaCommandTest {
   }
 
   @Test
+  void diffNamesAChangeOfUnlistedFamilies() throws Exception {
+    Path oneColumn = copyOfPatients("families:", "unlistedFamilies: PLAIN\nfamilies:");
+    Cli.Result result = Cli.run("schema", "diff", PATIENTS, oneColumn.toString());
+    assertEquals(0, result.exitCode(), result.err());
+    assertEquals("families not listed: REFUSE -> PLAIN  (clients store them unprotected)" + System.lineSeparator(),
+        result.out());
+  }
+
+  @Test
   void diffOfASchemaWithItselfIsEmpty() {
     Cli.Result result = Cli.run("schema", "diff", PATIENTS, PATIENTS);
     assertEquals(0, result.exitCode(), result.err());
