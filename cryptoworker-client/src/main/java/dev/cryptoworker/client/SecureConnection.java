@@ -288,6 +288,24 @@ public final class SecureConnection implements Closeable {
    *
    * @throws IllegalStateException if the schema asks for a stored format other than the table's
    */
+  /**
+   * Under {@code unlistedFamilies: PLAIN}, refuses a table lacking a family its schema lists: a
+   * misspelt family in the schema would otherwise leave the columns it protects to be written, in
+   * the family the table has, unprotected.
+   */
+  private static void requireListedFamilies(TableName name, TableSchema schema, TableDescriptor descriptor) {
+    if (schema.unlistedFamilies() != UnlistedFamilies.PLAIN) {
+      return;
+    }
+    for (String family : StorageLayouts.of(schema.layout()).storedFamilies(schema)) {
+      if (!descriptor.hasColumnFamily(Bytes.toBytes(family))) {
+        throw new IllegalStateException("table " + name + " has no family " + family + ", which its schema ("
+            + schema.source() + ") lists; with unlistedFamilies: PLAIN the table's own families would be stored"
+            + " unprotected: correct the family's name in the schema");
+      }
+    }
+  }
+
   private TableCodec resolve(TableName name, TableCodec declared) throws IOException {
     TableCodec known = opened.get(name);
     if (known != null) {
@@ -310,6 +328,7 @@ public final class SecureConnection implements Closeable {
       throw new IOException("table " + name + ": no cluster of " + declared.schema().layout().clusters()
           + " answered for the table's descriptor", unreachable);
     }
+    requireListedFamilies(name, declared.schema(), descriptor);
     String recorded = descriptor.getValue(STORED_FORMAT_ATTRIBUTE);
     StoredFormat format = recorded == null ? StoredFormat.V1 : parseFormat(name, recorded);
     TableCodec codec = declared;

@@ -12,6 +12,8 @@ import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
@@ -112,6 +114,29 @@ class UnlistedFamiliesTest {
           TableDescriptorBuilder.newBuilder(SecureFixture.name(schema))
               .setColumnFamily(ColumnFamilyDescriptorBuilder.of(BILLING)), null));
       assertTrue(e.getMessage().contains("lack some of the schema's [patient]"), e.getMessage());
+    }
+  }
+
+  /**
+   * A schema whose protected column's family is misspelt: under PLAIN the family the table has
+   * would be stored unprotected, so the table is refused when opened, naming the family.
+   */
+  @Test
+  void aMisspeltListedFamilyIsRefusedWhenTheTableOpens(Connection hbase) throws IOException {
+    TableSchema schema = SecureFixture.schema("unlisted_misspelt",
+        ONE_COLUMN.replace("UNLISTED", "unlistedFamilies: PLAIN").replace("  patient:", "  patinet:"));
+    TableName name = SecureFixture.name(schema);
+    try (Admin admin = hbase.getAdmin()) { // the application's table, made before CryptoWorker
+      admin.createTable(TableDescriptorBuilder.newBuilder(name).setColumnFamily(ColumnFamilyDescriptorBuilder.of(PATIENT))
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(BILLING)).build());
+    }
+    try (SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema),
+        SecureTableOptions.builder().legacyKeyChecks(schema.tableName()).build())) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> secure.getTable(name));
+      assertTrue(e.getMessage().contains("has no family patinet, which its schema"), e.getMessage());
+    }
+    try (Table raw = hbase.getTable(name)) {
+      assertTrue(raw.get(new Get(toBytes("p1"))).isEmpty(), "nothing written");
     }
   }
 }
