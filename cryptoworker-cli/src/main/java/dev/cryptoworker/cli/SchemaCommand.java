@@ -5,6 +5,7 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.UnlistedFamilies;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -82,6 +83,7 @@ final class SchemaCommand {
         document.put("table", schema.tableName());
         document.put("source", schema.source());
         document.put("entries", entries);
+        document.put("unlistedFamilies", unlisted(schema));
         document.put("alwaysLearns", Leakage.ALWAYS);
         Json.print(out(), document);
         return OK;
@@ -91,8 +93,16 @@ final class SchemaCommand {
         out().println(entry.get("target") + ": " + entry.get("policy"));
         out().println("    server learns: " + entry.get("serverLearns"));
       }
+      out().println("families not listed: " + unlisted(schema));
       out().println("for every table the server learns: " + Leakage.ALWAYS);
       return OK;
+    }
+
+    /** What clients do with families the schema does not list ({@code unlistedFamilies}). */
+    private static String unlisted(TableSchema schema) {
+      return schema.unlistedFamilies() == UnlistedFamilies.PLAIN
+          ? "PLAIN, stored as they are (server learns everything in them)"
+          : "REFUSE, a client refuses their cells";
     }
 
     private static void putPolicy(Map<String, Object> entry, Setting setting) {
@@ -155,6 +165,14 @@ final class SchemaCommand {
       if (!before.tableName().equals(after.tableName())) {
         changes.add(change("table name", before.tableName(), after.tableName(),
             "every key is derived with the table name"));
+      }
+      if (before.unlistedFamilies() != after.unlistedFamilies()) {
+        // No stored cell changes form: only what clients accept in families the schemas do not list.
+        Map<String, Object> change = change("families not listed", before.unlistedFamilies().name(),
+            after.unlistedFamilies().name(),
+            "clients " + (after.unlistedFamilies() == UnlistedFamilies.PLAIN ? "store them unprotected" : "refuse them"));
+        change.put("needsReencryption", false);
+        changes.add(change);
       }
       Set<String> families = new LinkedHashSet<>(before.families().keySet());
       families.addAll(after.families().keySet());

@@ -73,6 +73,18 @@ class SchemaCommandTest {
     assertTrue(out.contains("family appointments qualifier names: {protectQualifiers: true}"), out);
     assertTrue(out.contains("equality of qualifier names within the family"), out);
     assertTrue(out.contains("family contacts default: {box: STD, type: string}"), out);
+    assertTrue(out.contains("families not listed: REFUSE, a client refuses their cells"), out);
+  }
+
+  @Test
+  void showSaysUnlistedFamiliesArePlain() throws Exception {
+    Path oneColumn = copyOfPatients("families:", "unlistedFamilies: PLAIN\nfamilies:");
+    Cli.Result result = Cli.run("schema", "show", oneColumn.toString());
+    assertEquals(0, result.exitCode(), result.err());
+    assertTrue(result.out().contains("families not listed: PLAIN, stored as they are (server learns everything in"
+        + " them)"), result.out());
+    assertEquals("PLAIN, stored as they are (server learns everything in them)",
+        json(Cli.run("schema", "show", oneColumn.toString(), "--json")).get("unlistedFamilies").asText());
   }
 
   @Test
@@ -89,6 +101,15 @@ class SchemaCommandTest {
     assertEquals("date", date.get("type").asText());
     assertEquals("STD", date.get("companion").asText());
     assertTrue(date.get("serverLearns").asText().startsWith("the order of all values"));
+  }
+
+  @Test
+  void diffNamesAChangeOfUnlistedFamilies() throws Exception {
+    Path oneColumn = copyOfPatients("families:", "unlistedFamilies: PLAIN\nfamilies:");
+    Cli.Result result = Cli.run("schema", "diff", PATIENTS, oneColumn.toString());
+    assertEquals(0, result.exitCode(), result.err());
+    assertEquals("families not listed: REFUSE -> PLAIN  (clients store them unprotected)" + System.lineSeparator(),
+        result.out());
   }
 
   @Test

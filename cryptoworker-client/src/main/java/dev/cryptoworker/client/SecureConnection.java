@@ -20,6 +20,7 @@ import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.UnlistedFamilies;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -287,6 +288,24 @@ public final class SecureConnection implements Closeable {
    *
    * @throws IllegalStateException if the schema asks for a stored format other than the table's
    */
+  /**
+   * Under {@code unlistedFamilies: PLAIN}, refuses a table lacking a family its schema lists: a
+   * misspelt family in the schema would otherwise leave the columns it protects to be written, in
+   * the family the table has, unprotected.
+   */
+  private static void requireListedFamilies(TableName name, TableSchema schema, TableDescriptor descriptor) {
+    if (schema.unlistedFamilies() != UnlistedFamilies.PLAIN) {
+      return;
+    }
+    for (String family : StorageLayouts.of(schema.layout()).storedFamilies(schema)) {
+      if (!descriptor.hasColumnFamily(Bytes.toBytes(family))) {
+        throw new IllegalStateException("table " + name + " has no family " + family + ", which its schema ("
+            + schema.source() + ") lists; with unlistedFamilies: PLAIN the table's own families would be stored"
+            + " unprotected: correct the family's name in the schema");
+      }
+    }
+  }
+
   private TableCodec resolve(TableName name, TableCodec declared) throws IOException {
     TableCodec known = opened.get(name);
     if (known != null) {
@@ -309,6 +328,7 @@ public final class SecureConnection implements Closeable {
       throw new IOException("table " + name + ": no cluster of " + declared.schema().layout().clusters()
           + " answered for the table's descriptor", unreachable);
     }
+    requireListedFamilies(name, declared.schema(), descriptor);
     String recorded = descriptor.getValue(STORED_FORMAT_ATTRIBUTE);
     StoredFormat format = recorded == null ? StoredFormat.V1 : parseFormat(name, recorded);
     TableCodec codec = declared;
@@ -338,8 +358,8 @@ public final class SecureConnection implements Closeable {
           + " --prepare-only then gives it a current check (docs/operations.md#key-checks)");
     }
     if (check == null) {
-      LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker): a wrong key"
-          + " will not be detected before reads", name);
+      LOG.warn("Table {} has no key check (created by an earlier version of CryptoWorker, or adopted from plain"
+          + " HBase): a wrong key will not be detected before reads", name);
     } else {
       codec.verifyKeyCheck(check);
     }
@@ -451,7 +471,7 @@ public final class SecureConnection implements Closeable {
    * Creates a table from a descriptor built with {@link #descriptorFor(TableSchema)}.
    *
    * @throws IllegalArgumentException if the table has no schema or the descriptor's families
-   *     differ from the schema's
+   *     differ from the schema's (under {@code unlistedFamilies: PLAIN}: lack one of them)
    */
   public void createTable(TableDescriptorBuilder descriptor, byte[][] splitKeys) throws IOException {
     TableName name = descriptor.build().getTableName();
@@ -468,9 +488,11 @@ public final class SecureConnection implements Closeable {
     }
     LayoutProvider provider = StorageLayouts.of(codec.schema().layout());
     Set<String> stored = new TreeSet<>(provider.storedFamilies(codec.schema()));
-    if (!families.equals(stored)) {
-      throw new IllegalArgumentException(
-          "table " + d.getTableName() + ": descriptor families " + families + " differ from the schema's " + stored);
+    // Under unlistedFamilies: PLAIN the table may have more families, stored unprotected.
+    boolean morePlain = codec.schema().unlistedFamilies() == UnlistedFamilies.PLAIN;
+    if (morePlain ? !families.containsAll(stored) : !families.equals(stored)) {
+      throw new IllegalArgumentException("table " + d.getTableName() + ": descriptor families " + families
+          + (morePlain ? " lack some of the schema's " : " differ from the schema's ") + stored);
     }
     if (RegionSupport.needsRegionWork(codec.schema())) {
       try (Admin admin = defaultCluster().getAdmin()) {

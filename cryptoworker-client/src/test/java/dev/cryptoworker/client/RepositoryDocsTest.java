@@ -17,8 +17,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The repository's documents stand on their own: every relative link in its Markdown resolves, and
- * no source, build or document file cites a path outside the repository.
+ * The repository's documents stand on their own: every relative link in its Markdown resolves, no
+ * source, build or document file cites a path outside the repository, and the docs name the commit
+ * of each benchmark result they cite.
  */
 class RepositoryDocsTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -26,6 +27,12 @@ class RepositoryDocsTest {
   private static final Pattern FENCE = Pattern.compile("```.*?```", Pattern.DOTALL);
   /** The design notes beside the repository (written so that this file does not match itself). */
   private static final Pattern OUTSIDE = Pattern.compile("shared[/]design|[.][.]/shared/");
+  /** A link to a committed benchmark result (its file name in group 1). */
+  private static final Pattern RESULT_LINK = Pattern.compile("\\]\\((?:\\.\\./)?benchmarks/results/([\\w.-]+\\.md)[)#]");
+  /** How result files state the commit they measured ({@code Commit: 5d82359}, {@code commit 0f26d30}, {@code commit (5d82359)}). */
+  private static final Pattern STATED_COMMIT = Pattern.compile("(?i)commit\\W{0,3}([0-9a-f]{7})[0-9a-f]*\\b");
+  /** A paragraph or a list item of Markdown. */
+  private static final Pattern PARAGRAPHS = Pattern.compile("\\n\\s*\\n|\\n(?=- )");
 
   /**
    * Files of the repository with these endings, outside build output and hidden folders. Those are
@@ -87,5 +94,41 @@ class RepositoryDocsTest {
       }
     }
     assertEquals(List.of(), found);
+  }
+
+  /**
+   * A figure in README.md or docs/ names the result file it comes from and the commit that file
+   * measured: each link to a result file that states a commit sits in a paragraph (or list item)
+   * naming one of its commits, so a stale figure shows its age.
+   */
+  @Test
+  void everyCitedResultNamesItsCommit() throws IOException {
+    List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+    try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(documents::add);
+    }
+    List<String> unnamed = new ArrayList<>();
+    int cited = 0;
+    for (Path doc : documents) {
+      for (String paragraph : PARAGRAPHS.split(FENCE.matcher(Files.readString(doc)).replaceAll(""))) {
+        Matcher link = RESULT_LINK.matcher(paragraph);
+        while (link.find()) {
+          if (link.group(1).equals("README.md")) {
+            continue; // the results' index, not a result
+          }
+          List<String> stated = new ArrayList<>();
+          Matcher commit = STATED_COMMIT.matcher(Files.readString(ROOT.resolve("benchmarks/results").resolve(link.group(1))));
+          while (commit.find()) {
+            stated.add(commit.group(1));
+          }
+          cited++;
+          if (!stated.isEmpty() && stated.stream().noneMatch(c -> Pattern.compile("\\b" + c).matcher(paragraph).find())) {
+            unnamed.add(ROOT.relativize(doc) + ": " + link.group(1) + " (states " + stated + ")");
+          }
+        }
+      }
+    }
+    assertTrue(cited > 40, "links to results: " + cited);
+    assertEquals(List.of(), unnamed);
   }
 }

@@ -29,4 +29,9 @@ public class CellLayoutDefinition implements LayoutDefinition {
       throw at.at("layout").at("cluster").error("a cluster name must not be blank");
     }
   }
+
+  @Override
+  public boolean storesUnlistedFamilies() {
+    return true;
+  }
 }

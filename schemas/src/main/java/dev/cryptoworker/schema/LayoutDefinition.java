@@ -31,4 +31,13 @@ public interface LayoutDefinition {
    * store), refusing through {@code at} (the schema's root: {@code at.at("rowKey").error(...)}).
    */
   void validate(TableLayout layout, ColumnPolicy rowKey, Map<String, FamilySchema> families, Location at);
+
+  /**
+   * Whether tables of this layout can keep column families their schema does not list, stored as
+   * they are ({@code unlistedFamilies: PLAIN}): only a layout that stores each logical cell in its
+   * own family can.
+   */
+  default boolean storesUnlistedFamilies() {
+    return false;
+  }
 }

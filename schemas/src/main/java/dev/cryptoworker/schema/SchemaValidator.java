@@ -31,7 +31,7 @@ final class SchemaValidator {
    * were checked when they were built.
    */
   static TableSchema table(String name, ColumnPolicy rowKey, Map<String, FamilySchema> families,
-      StoredFormat storedFormat, TableLayout layout, Location at) {
+      StoredFormat storedFormat, TableLayout layout, UnlistedFamilies unlistedFamilies, Location at) {
     if (!TABLE_NAME.matcher(name).matches()) {
       throw at.at("table").error("'" + name + "' is not a valid HBase table name");
     }
@@ -46,8 +46,13 @@ final class SchemaValidator {
     if (!LayoutDefinitions.isInstalled(layout.type())) {
       throw at.at("layout").error(LayoutDefinitions.unknown(layout.type()));
     }
-    LayoutDefinitions.of(layout.type()).validate(layout, checkedRowKey, families, at);
-    return new TableSchema(name, checkedRowKey, families, storedFormat, layout, at.source());
+    LayoutDefinition definition = LayoutDefinitions.of(layout.type());
+    definition.validate(layout, checkedRowKey, families, at);
+    if (unlistedFamilies == UnlistedFamilies.PLAIN && !definition.storesUnlistedFamilies()) {
+      throw at.at("unlistedFamilies").error("PLAIN needs a layout that stores each family as it is (CELL); "
+          + layout.type() + " stores only the families the schema lists");
+    }
+    return new TableSchema(name, checkedRowKey, families, storedFormat, layout, unlistedFamilies, at.source());
   }
 
   /** The family, once it passes; {@code at} is the family's key ({@code families.<name>}). */

@@ -53,13 +53,15 @@ public final class TableSchema {
   private final String source;
   private final StoredFormat storedFormat;
   private final TableLayout layout;
+  private final UnlistedFamilies unlistedFamilies;
 
   TableSchema(String tableName, ColumnPolicy rowKey, Map<String, FamilySchema> families, StoredFormat storedFormat,
-      TableLayout layout, String source) {
+      TableLayout layout, UnlistedFamilies unlistedFamilies, String source) {
     this.tableName = Objects.requireNonNull(tableName);
     this.rowKey = Objects.requireNonNull(rowKey);
     this.storedFormat = storedFormat;
     this.layout = Objects.requireNonNull(layout);
+    this.unlistedFamilies = Objects.requireNonNull(unlistedFamilies);
     this.families = Collections.unmodifiableMap(new LinkedHashMap<>(families));
     this.source = source;
   }
@@ -102,6 +104,7 @@ public final class TableSchema {
     b.rowKey = schema.rowKey;
     b.storedFormat = schema.storedFormat;
     b.layout = schema.layout;
+    b.unlistedFamilies = schema.unlistedFamilies;
     b.families.putAll(schema.families);
     return b;
   }
@@ -143,6 +146,14 @@ public final class TableSchema {
     return layout;
   }
 
+  /**
+   * What clients do with families this schema does not list ({@code unlistedFamilies:}): refuse
+   * them (the default) or store them unprotected.
+   */
+  public UnlistedFamilies unlistedFamilies() {
+    return unlistedFamilies;
+  }
+
   /** Every family, in schema order. */
   public Map<String, FamilySchema> families() {
     return families;
@@ -159,18 +170,19 @@ public final class TableSchema {
   }
 
   /**
-   * Equal table name, row key policy, stored format, layout and families; where each schema came
-   * from does not count.
+   * Equal table name, row key policy, stored format, layout, families and unlisted-family policy;
+   * where each schema came from does not count.
    */
   @Override
   public boolean equals(Object o) {
     return o instanceof TableSchema t && t.tableName.equals(tableName) && t.rowKey.equals(rowKey)
-        && Objects.equals(t.storedFormat, storedFormat) && t.layout.equals(layout) && t.families.equals(families);
+        && Objects.equals(t.storedFormat, storedFormat) && t.layout.equals(layout) && t.families.equals(families)
+        && t.unlistedFamilies == unlistedFamilies;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(tableName, rowKey, storedFormat, layout, families);
+    return Objects.hash(tableName, rowKey, storedFormat, layout, families, unlistedFamilies);
   }
 
   @Override
@@ -186,6 +198,7 @@ public final class TableSchema {
     private ColumnPolicy rowKey;
     private StoredFormat storedFormat;
     private TableLayout layout = TableLayout.cell();
+    private UnlistedFamilies unlistedFamilies = UnlistedFamilies.REFUSE;
     private final Map<String, FamilySchema> families = new LinkedHashMap<>();
 
     private Builder(String tableName) {
@@ -216,6 +229,16 @@ public final class TableSchema {
       return this;
     }
 
+    /**
+     * What clients do with families the schema does not list (default {@link
+     * UnlistedFamilies#REFUSE}); {@link UnlistedFamilies#PLAIN} needs a layout that stores them
+     * (CELL).
+     */
+    public Builder unlistedFamilies(UnlistedFamilies policy) {
+      this.unlistedFamilies = Objects.requireNonNull(policy);
+      return this;
+    }
+
     /** Adds {@code family}, or replaces the family of the same name (keeping its place). */
     public Builder family(FamilySchema family) {
       families.put(family.name(), family);
@@ -240,7 +263,7 @@ public final class TableSchema {
     }
 
     TableSchema build(Location root) {
-      return SchemaValidator.table(tableName, rowKey, families, storedFormat, layout, root);
+      return SchemaValidator.table(tableName, rowKey, families, storedFormat, layout, unlistedFamilies, root);
     }
   }
 }

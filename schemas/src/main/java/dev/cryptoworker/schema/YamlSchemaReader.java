@@ -26,11 +26,12 @@ final class YamlSchemaReader {
 
   TableSchema read(YamlNode root) {
     requireMapping(root, "the schema");
-    allowOnly(root, "table", "rowKey", "families", "description", "storedFormat", "layout");
+    allowOnly(root, "table", "rowKey", "families", "description", "storedFormat", "layout", "unlistedFamilies");
     TableSchema.Builder table = TableSchema.builder(requireScalar(required(root, "table")));
     ifPresent(root, "rowKey", n -> table.rowKey(policy(n)));
     ifPresent(root, "storedFormat", n -> table.storedFormat(storedFormat(n)));
     ifPresent(root, "layout", n -> table.layout(layout(n)));
+    ifPresent(root, "unlistedFamilies", n -> table.unlistedFamilies(unlistedFamilies(n)));
     YamlNode familiesNode = required(root, "families");
     requireMapping(familiesNode, "families");
     for (Map.Entry<String, YamlNode> e : familiesNode.fields.entrySet()) {
@@ -88,6 +89,17 @@ final class YamlSchemaReader {
     } catch (IllegalArgumentException e) {
       throw error(node, "unknown storedFormat '" + v + "' (expected 1, 2, 3 or 4)");
     }
+  }
+
+  private UnlistedFamilies unlistedFamilies(YamlNode node) {
+    String v = requireScalar(node);
+    for (UnlistedFamilies policy : UnlistedFamilies.values()) {
+      if (policy.name().equals(v.toUpperCase(Locale.ROOT))) {
+        return policy;
+      }
+    }
+    throw error(node, "unknown unlistedFamilies '" + v + "' (expected " + names(UnlistedFamilies.values())
+        + ": what to do with families the schema does not list)");
   }
 
   private TableLayout layout(YamlNode node) {

@@ -27,6 +27,9 @@ final class YamlSchemaWriter {
           .forEach((key, value) -> out.append(", ").append(key).append(": ").append(value(value)));
       out.append(" }\n");
     }
+    if (schema.unlistedFamilies() != UnlistedFamilies.REFUSE) {
+      out.append("unlistedFamilies: ").append(schema.unlistedFamilies()).append('\n');
+    }
     out.append("families:\n");
     for (FamilySchema family : schema.families().values()) {
       out.append("  ").append(scalar(family.name())).append(":\n");

@@ -105,6 +105,28 @@ class TableSchemaTest {
     assertTrue(e.getMessage().startsWith("test.yaml"), e.getMessage());
   }
 
+  /** unlistedFamilies: REFUSE unless the schema says PLAIN; written back; unknown values named with the line. */
+  @Test
+  void unlistedFamiliesAreRefusedUnlessTheSchemaSaysPlain() {
+    String oneColumn = "table: t\nrowKey: { box: PLAIN }\nUNLISTED\nfamilies:\n  f:\n    default: { box: PLAIN }\n"
+        + "    columns:\n      ssn: { box: STD }\n";
+    assertEquals(UnlistedFamilies.REFUSE, TableSchema.parse(oneColumn.replace("UNLISTED\n", "")).unlistedFamilies());
+    TableSchema plain = TableSchema.parse(oneColumn.replace("UNLISTED", "unlistedFamilies: plain"));
+    assertEquals(UnlistedFamilies.PLAIN, plain.unlistedFamilies());
+    assertEquals(plain, TableSchema.parse(plain.toYaml()));
+    assertTrue(plain.toYaml().contains("unlistedFamilies: PLAIN\n"), plain.toYaml());
+    assertEquals(UnlistedFamilies.REFUSE,
+        TableSchema.parse(oneColumn.replace("UNLISTED", "unlistedFamilies: REFUSE")).unlistedFamilies());
+    InvalidSchemaException unknown = assertThrows(InvalidSchemaException.class,
+        () -> TableSchema.parse(oneColumn.replace("UNLISTED", "unlistedFamilies: STD"), "one.yaml"));
+    assertEquals("one.yaml:3: unlistedFamilies: unknown unlistedFamilies 'STD' (expected REFUSE, PLAIN: what to do"
+        + " with families the schema does not list)", unknown.getMessage());
+    InvalidSchemaException list = assertThrows(InvalidSchemaException.class,
+        () -> TableSchema.parse(oneColumn.replace("UNLISTED", "unlistedFamilies: [PLAIN]"), "one.yaml"));
+    assertTrue(list.getMessage().startsWith("one.yaml:3: unlistedFamilies: must be a non-empty single value"),
+        list.getMessage());
+  }
+
   @Test
   void valueTypesCheckValues() {
     assertNull(ValueType.LONG.problemWith(new byte[8]));

@@ -24,7 +24,9 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.UnlistedFamilies;
 import dev.cryptoworker.schema.ValueType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -69,6 +71,11 @@ public final class TableCodec {
   private final Map<String, FamilyCodec> families = new HashMap<>();
   /** The same families by their bytes, so a cell's family is found without decoding it. */
   private final Map<ByteBuffer, FamilyCodec> familiesByBytes = new HashMap<>();
+  /**
+   * Families the schema does not list, met in cells, under {@code unlistedFamilies: PLAIN}; a
+   * table has few families, and HBase refuses cells of families the table lacks.
+   */
+  private final Map<ByteBuffer, FamilyCodec> unlistedFamilies = new ConcurrentHashMap<>();
   /** How many qualifiers per family keep their resolved policy and box (wide rows stop adding). */
   private static final int REMEMBERED_COLUMNS = 4096;
 
@@ -163,24 +170,30 @@ public final class TableCodec {
     };
     this.rowBox = boxes.create(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities, "row key");
     for (FamilySchema family : schema.families().values()) {
-      CryptoBox qualifierBox = family.protectQualifiers()
-          ? boxes.create(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), QUALIFIER_POLICY.box()), identities,
-              "qualifiers of " + family.name())
-          : null;
-      BoxKind defaultKind = family.defaultPolicy().box();
-      FamilyCodec codec = new FamilyCodec(family, qualifierBox,
-          boxes.create(family.defaultPolicy(), KeyScope.column(table, family.name(), "*", defaultKind), keys,
-              "column " + family.name() + ":*"));
-      for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
-        codec.columnBoxes.put(c.getKey(), boxes.create(c.getValue(),
-            KeyScope.column(table, family.name(), c.getKey(), c.getValue().box()), keys,
-            "column " + family.name() + ":" + c.getKey()));
-      }
+      FamilyCodec codec = familyCodec(family, identities);
       families.put(family.name(), codec);
       familiesByBytes.put(ByteBuffer.wrap(Bytes.toBytes(family.name())), codec);
-      codec.expansion = ColumnExpansions.forFamily(this, family);
     }
     this.searchIndexed = RegionSupport.anyBox(schema, kind -> registry.traits(kind).searchIndex());
+  }
+
+  /** The boxes of {@code family}; row keys and qualifier names under {@code identities}. */
+  private FamilyCodec familyCodec(FamilySchema family, KeyProvider identities) {
+    CryptoBox qualifierBox = family.protectQualifiers()
+        ? boxes.create(QUALIFIER_POLICY, KeyScope.qualifiers(table, family.name(), QUALIFIER_POLICY.box()), identities,
+            "qualifiers of " + family.name())
+        : null;
+    BoxKind defaultKind = family.defaultPolicy().box();
+    FamilyCodec codec = new FamilyCodec(family, qualifierBox,
+        boxes.create(family.defaultPolicy(), KeyScope.column(table, family.name(), "*", defaultKind), keys,
+            "column " + family.name() + ":*"));
+    for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
+      codec.columnBoxes.put(c.getKey(), boxes.create(c.getValue(),
+          KeyScope.column(table, family.name(), c.getKey(), c.getValue().box()), keys,
+          "column " + family.name() + ":" + c.getKey()));
+    }
+    codec.expansion = ColumnExpansions.forFamily(this, family);
+    return codec;
   }
 
   @FunctionalInterface
@@ -415,13 +428,30 @@ public final class TableCodec {
 
   private FamilyCodec familyCodec(byte[] family) throws UnsupportedSecureOperationException {
     FamilyCodec codec = familiesByBytes.get(ByteBuffer.wrap(family));
-    if (codec == null) {
+    if (codec != null) {
+      return codec;
+    }
+    if (schema.unlistedFamilies() != UnlistedFamilies.PLAIN) {
       throw new UnsupportedSecureOperationException(
           table, "family " + Bytes.toStringBinary(family),
           "the family is not in the table's schema (" + schema.source()
-              + "), so CryptoWorker does not know how to protect it");
+              + "), so CryptoWorker does not know how to protect it: list it under families, or set"
+              + " 'unlistedFamilies: PLAIN' to store the families the schema does not list unprotected");
     }
-    return codec;
+    return unlistedFamilies.computeIfAbsent(ByteBuffer.wrap(family.clone()), b -> plainFamily(family));
+  }
+
+  /** A family the schema does not list, under {@code unlistedFamilies: PLAIN}: stored as it is. */
+  private FamilyCodec plainFamily(byte[] family) {
+    FamilySchema plain;
+    try {
+      plain = FamilySchema.builder(Bytes.toString(family)).defaultPolicy(ColumnPolicy.PLAIN).build();
+    } catch (InvalidSchemaException e) {
+      throw new IllegalArgumentException("table " + table + ", family " + Bytes.toStringBinary(family)
+          + ": not a family name a schema could list, so not stored as an unlisted family: " + e.getMessage(), e);
+    }
+    // PLAIN qualifiers: no identity keys needed.
+    return familyCodec(plain, keys);
   }
 
   public byte[] encodeQualifier(byte[] family, byte[] qualifier) throws IOException {

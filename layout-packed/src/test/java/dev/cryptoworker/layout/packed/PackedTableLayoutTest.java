@@ -47,6 +47,14 @@ class PackedTableLayoutTest {
     assertEquals(epochs, TableSchema.parse(epochs.toYaml()));
   }
 
+  /** A pack holds the families its schema lists: unlisted ones cannot be kept beside them unprotected. */
+  @Test
+  void refusesUnlistedPlainFamilies() {
+    InvalidSchemaException e = refused(PACKED.replace("families:", "unlistedFamilies: PLAIN\nfamilies:"));
+    assertEquals("t.yaml:4: unlistedFamilies: PLAIN needs a layout that stores each family as it is (CELL); PACKED"
+        + " stores only the families the schema lists", e.getMessage());
+  }
+
   /** Packs are padded with Padmé unless the schema says NONE or gives tiers. */
   @Test
   void packsArePaddedWithPadmeUnlessTheSchemaSaysOtherwise() {
