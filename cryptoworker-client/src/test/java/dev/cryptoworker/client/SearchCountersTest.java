@@ -17,6 +17,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -120,6 +123,43 @@ class SearchCountersTest {
     }
     assertEquals(5, fx.search(tagIs("pertussis")).size());
     assertEquals(1, fx.search(tagIs("tetanus")).size());
+  }
+
+  /**
+   * HBase locks a Put's row shared, so the counter region orders concurrent takes of one counter
+   * itself: six writers, each with its own connection, taking from one counter at once must never
+   * get the same number (a row would drop out of the search) nor leave the stored count short.
+   */
+  @Test
+  void concurrentTakesOfOneCounterNeverShareANumber(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_contended");
+    int writers = 6;
+    int batches = 40;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    List<Future<?>> done = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int writer = w;
+      done.add(pool.submit(() -> {
+        try (SecureConnection own = SecureConnection.wrap(hbase, fx.keys, List.of(fx.schema))) {
+          SecureTable table = own.getSecureTable(fx.table.getName());
+          for (int b = 0; b < batches; b++) {
+            table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
+                new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    ValueIndex cholera = fx.codec.valueIndexes(F, TAG, toBytes("cholera")).get(0);
+    try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
+      long stored = Bytes.toLong(ids.get(new Get(cholera.counterName())).getValue(HBaseIdentifierSource.FAMILY, SSE));
+      assertEquals(writers * batches * 2, cholera.count(stored), "every take counted");
+    }
+    assertEquals(writers * batches * 2, fx.search(tagIs("cholera")).size(), "no two rows share an entry");
   }
 
   @Test

@@ -3,7 +3,6 @@ package dev.cryptoworker.coprocessor;
 import dev.cryptoworker.region.CounterTakeRequest.Take;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.regionserver.OperationStatus;
 import org.apache.hadoop.hbase.regionserver.Region;
-import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -30,12 +28,14 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>Each counter touched since the region opened is remembered (a bounded LRU per lock stripe),
  * and {@link RowPresence} says which rows the region may hold, built by one keys-only scan when the
- * first take arrives. The takes of a request are one batch of Puts (one write-ahead-log sync). Under
- * the batch's row locks ({@link #apply}, from the observer's {@code preBatchMutate}), each Put gets
+ * first take arrives. The takes of a request are one batch of Puts (one write-ahead-log sync). From
+ * the observer's {@code preBatchMutate} ({@link #apply}), each Put gets
  * its counter's new value: from memory; from the take's initial value when the row is certainly
- * absent; or, for a counter neither remembered nor certainly absent, from a Get. Row locks order
- * the takes of one counter as they order Increments, and answers go out only after the batch, so no
- * client holds a number that a crash could hand out again.
+ * absent; or, for a counter neither remembered nor certainly absent, from a Get. HBase locks a
+ * Put's row shared, not exclusively as for an Increment, so takes of one counter are ordered by the
+ * lock stripe of their row instead, and each later take's cell is stamped above the one before it:
+ * the store keeps the highest count whichever Put lands last. Answers go out only after the batch,
+ * so no client holds a number that a crash could hand out again.
  *
  * <p>A new value is remembered before its batch is durable; if the batch then fails, the numbers
  * it took are gaps that no search reaches (a search reads counters from the store, which never
@@ -112,7 +112,7 @@ final class RegionCounters {
 
   /**
    * Gives a take's Put ({@code m}, carrying {@link #TAKE_ATTRIBUTE}) its counter's new value. Runs
-   * under the row lock of {@code m}'s row, before the Put is written.
+   * before the Put is written.
    */
   void apply(Mutation m) throws IOException {
     byte[] attribute = m.getAttribute(TAKE_ATTRIBUTE);
@@ -130,18 +130,24 @@ final class RegionCounters {
     byte[] qualifier = CellUtil.cloneQualifier(placeholder);
     ByteBuffer key = ByteBuffer.wrap(m.getRow());
     Stripe stripe = stripes[Math.floorMod(key.hashCode(), STRIPES)];
-    Long before;
+    Counter after;
+    // HBase locks a Put's row shared, so two takes of one counter can be here at once: the stripe
+    // orders them, and the later one's cell gets the later timestamp, whichever reaches the store first.
     synchronized (stripe) {
-      before = stripe.get(key);
-    }
-    long value = (before != null ? before : stored(m.getRow(), family, qualifier, initial)) + amount;
-    synchronized (stripe) {
-      stripe.put(key, value);
+      Counter before = stripe.get(key);
+      if (before == null) {
+        before = stored(m.getRow(), family, qualifier, initial);
+      }
+      after = new Counter(before.value() + amount, Math.max(placeholder.getTimestamp(), before.timestamp() + 1));
+      stripe.put(key, after);
     }
     cells.set(0, CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(m.getRow()).setFamily(family)
-        .setQualifier(qualifier).setTimestamp(placeholder.getTimestamp()).setType(Cell.Type.Put)
-        .setValue(Bytes.toBytes(value)).build());
+        .setQualifier(qualifier).setTimestamp(after.timestamp()).setType(Cell.Type.Put)
+        .setValue(Bytes.toBytes(after.value())).build());
   }
+
+  /** A counter's value and the timestamp of its cell. */
+  private record Counter(long value, long timestamp) {}
 
   /** Notes a write to the region that is not a take: the rows it touches are read from the store again. */
   void written(Mutation m) {
@@ -157,8 +163,8 @@ final class RegionCounters {
   }
 
   /** The counter as stored: absent (the take's initial value, or 0), or read. */
-  private long stored(byte[] row, byte[] family, byte[] qualifier, Long initial) throws IOException {
-    long absent = initial == null ? 0 : initial;
+  private Counter stored(byte[] row, byte[] family, byte[] qualifier, Long initial) throws IOException {
+    Counter absent = new Counter(initial == null ? 0 : initial, 0);
     if (!presence.mightHold(row)) {
       return absent;
     }
@@ -170,7 +176,7 @@ final class RegionCounters {
       throw new DoNotRetryIOException("region " + region.getRegionInfo().getRegionNameAsString() + ": counter "
           + Bytes.toStringBinary(row) + " does not hold an 8-byte count");
     }
-    return Bytes.toLong(cell.getValueArray(), cell.getValueOffset());
+    return new Counter(Bytes.toLong(cell.getValueArray(), cell.getValueOffset()), cell.getTimestamp());
   }
 
   /**
@@ -186,23 +192,19 @@ final class RegionCounters {
         return;
       }
       Scan scan = new Scan().setFilter(new FirstKeyOnlyFilter()).setCacheBlocks(false);
-      try (RegionScanner rows = region.getScanner(scan)) {
-        List<Cell> cells = new ArrayList<>();
-        boolean more;
-        do {
-          cells.clear();
-          more = rows.next(cells);
-          if (!cells.isEmpty()) {
-            presence.add(CellUtil.cloneRow(cells.get(0)));
-          }
-        } while (more);
-      }
+      byte[][] last = {null};
+      RegionCells.forEach(region, scan, cell -> {
+        if (last[0] == null || !CellUtil.matchingRows(cell, last[0])) {
+          last[0] = CellUtil.cloneRow(cell);
+          presence.add(last[0]);
+        }
+      });
       built = true;
     }
   }
 
   /** Remembered counters of one lock stripe, least recently used first. Guarded by itself. */
-  private static final class Stripe extends LinkedHashMap<ByteBuffer, Long> {
+  private static final class Stripe extends LinkedHashMap<ByteBuffer, Counter> {
     private static final long serialVersionUID = 1L;
 
     Stripe() {
@@ -210,7 +212,7 @@ final class RegionCounters {
     }
 
     @Override
-    protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Long> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<ByteBuffer, Counter> eldest) {
       return size() > REMEMBERED / STRIPES;
     }
   }

@@ -1,13 +1,11 @@
 package dev.cryptoworker.coprocessor;
 
-import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.region.IndexUpkeepRequest;
+import dev.cryptoworker.region.SearchIndexCells;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,9 +15,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
-import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.Region;
-import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.StoreFile;
 
 /**
@@ -66,9 +62,6 @@ final class RegionSearchIndex {
     }
   }
 
-  /** How long a compaction waits for searches older than its scan to end before it drops nothing. */
-  private static final long OLDER_SEARCHES_WAIT_MILLIS = 30_000;
-
   /** The write number of cells that were in the region when it opened. */
   private static final long VISIBLE_TO_ALL = 0;
 
@@ -111,20 +104,13 @@ final class RegionSearchIndex {
   }
 
   private void addAll(Region region, Scan scan, long writeNumber) throws IOException {
-    try (RegionScanner scanner = region.getScanner(scan)) {
-      List<Cell> row = new ArrayList<>();
-      boolean more;
-      do {
-        row.clear();
-        more = scanner.nextRaw(row);
-        for (Cell cell : row) {
-          if (isIndexCell(cell)) {
-            put(cell, writeNumber);
-          }
-        }
-      } while (more);
-    }
+    RegionCells.forEach(region, scan, cell -> {
+      if (isIndexCell(cell)) {
+        put(cell, writeNumber);
+      }
+    });
   }
+
 
   /** Records {@code cell}, just written, if it is an index cell. */
   void add(Cell cell) {
@@ -171,42 +157,31 @@ final class RegionSearchIndex {
    * Compacts the index: drops the entries whose row no longer holds them (its value changed, or
    * it was deleted) and adds any current entry missing, from one scan of the region's index cells.
    * An entry is dropped only if the scan's read point covers the write that added it (a write in
-   * flight keeps its entries), and only once every scanner older than the scan has closed (a
-   * search that began before a row's value changed may still match it): if one stays open for
-   * {@value #OLDER_SEARCHES_WAIT_MILLIS} ms, nothing is dropped this time. Work: one pass over the
-   * region's index cells and one over the map, as when the region opens.
+   * flight keeps its entries). Searches stay exact: one takes its candidate rows from the map when
+   * it opens, before its read point is fixed, so a search that misses a dropped entry reads at
+   * least the scan's read point, at which the entry's row no longer held it; a search opened
+   * before keeps the candidates it took. Work: one pass over the region's index cells and one over
+   * the map, as when the region opens.
    */
   IndexUpkeepRequest.Answer compact(Region region) throws IOException {
     synchronized (compacting) {
       long before = rows.size();
       int pass = passes.incrementAndGet();
-      long added = 0;
-      long readPoint;
+      long[] added = {0};
       Scan scan = new Scan().setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix())).setCacheBlocks(false);
-      try (RegionScanner scanner = region.getScanner(scan)) {
-        readPoint = scanner.getMvccReadPoint();
-        List<Cell> cells = new ArrayList<>();
-        boolean more;
-        do {
-          cells.clear();
-          more = scanner.nextRaw(cells);
-          for (Cell cell : cells) {
-            if (isIndexCell(cell)) {
-              added += mark(cell, pass);
-            }
-          }
-        } while (more);
-      }
+      long readPoint = RegionCells.forEach(region, scan, cell -> {
+        if (isIndexCell(cell)) {
+          added[0] += mark(cell, pass);
+        }
+      });
       long removed = 0;
-      if (olderScannersClosed(region, readPoint)) {
-        for (Map.Entry<EntryKey, Entry> e : rows.entrySet()) {
-          Entry entry = e.getValue();
-          if (entry.pass != pass && entry.writeNumber <= readPoint && rows.remove(e.getKey(), entry)) {
-            removed++;
-          }
+      for (Map.Entry<EntryKey, Entry> e : rows.entrySet()) {
+        Entry entry = e.getValue();
+        if (entry.pass != pass && entry.writeNumber <= readPoint && rows.remove(e.getKey(), entry)) {
+          removed++;
         }
       }
-      return new IndexUpkeepRequest.Answer(before, rows.size(), removed, added);
+      return new IndexUpkeepRequest.Answer(before, rows.size(), removed, added[0]);
     }
   }
 
@@ -225,23 +200,4 @@ final class RegionSearchIndex {
     return missing ? 1 : 0;
   }
 
-  /** Waits until no scanner of {@code region} reads before {@code readPoint}; false if one stays. */
-  private static boolean olderScannersClosed(Region region, long readPoint) throws IOException {
-    if (!(region instanceof HRegion h)) {
-      return false;
-    }
-    long deadline = System.nanoTime() + OLDER_SEARCHES_WAIT_MILLIS * 1_000_000;
-    while (h.getSmallestReadPoint() < readPoint) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while waiting for older searches");
-      }
-    }
-    return true;
-  }
 }
