@@ -1,0 +1,136 @@
+package dev.cryptoworker.spark;
+
+import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.SecureResultScanner;
+import dev.cryptoworker.client.SecureTable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Readers of one region on an executor: decrypted rows through {@link
+ * SecureTable#getScanner(org.apache.hadoop.hbase.client.Scan, byte[], byte[])}, or the region's
+ * partial aggregate through {@link SecureTable#aggregateRange}.
+ */
+final class RegionReaders implements PartitionReaderFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final SourceOptions options;
+  private final SparkColumns columns;
+  private final ScanConditions conditions;
+  private final RegionAggregate aggregate;
+  private final StructType readSchema;
+
+  RegionReaders(SourceOptions options, SparkColumns columns, ScanConditions conditions, RegionAggregate aggregate,
+      StructType readSchema) {
+    this.options = options;
+    this.columns = columns;
+    this.conditions = conditions;
+    this.aggregate = aggregate;
+    this.readSchema = readSchema;
+  }
+
+  @Override
+  public PartitionReader<InternalRow> createReader(InputPartition partition) {
+    RegionPartition region = (RegionPartition) partition;
+    try {
+      SecureTable table = TableConnections.table(options);
+      return aggregate == null ? new Rows(table, region) : new Partials(table, region);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** The region's decrypted rows, as Spark rows of the read schema. */
+  private final class Rows implements PartitionReader<InternalRow> {
+    private final SecureTable table;
+    private final SecureResultScanner scanner;
+    private final List<SparkColumns.Column> read = new ArrayList<>();
+    private InternalRow current;
+
+    Rows(SecureTable table, RegionPartition region) throws IOException {
+      this.table = table;
+      this.scanner = region.isWholeTable() ? table.getScanner(conditions.scan())
+          : table.getScanner(conditions.scan(), region.start(), region.end());
+      for (StructField f : readSchema.fields()) {
+        read.add(columns.named(f.name()).orElseThrow());
+      }
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      Result r = scanner.next();
+      if (r == null) {
+        return false;
+      }
+      Object[] values = new Object[read.size()];
+      for (int i = 0; i < values.length; i++) {
+        SparkColumns.Column c = read.get(i);
+        byte[] v = c.isRowKey() ? r.getRow() : r.getValue(c.familyBytes(), c.qualifierBytes());
+        values[i] = v == null ? null : c.toSpark(v);
+      }
+      current = new GenericInternalRow(values);
+      return true;
+    }
+
+    @Override
+    public InternalRow get() {
+      return current;
+    }
+
+    @Override
+    public void close() throws IOException {
+      try (table) {
+        scanner.close();
+      }
+    }
+  }
+
+  /** The region's partial sums and counts, one row per group. */
+  private final class Partials implements PartitionReader<InternalRow> {
+    private final SecureTable table;
+    private final Iterator<Map.Entry<byte[], AggregateResult>> groups;
+    private InternalRow current;
+
+    Partials(SecureTable table, RegionPartition region) throws IOException {
+      this.table = table;
+      byte[] start = region.isWholeTable() ? new byte[0] : region.start();
+      byte[] end = region.isWholeTable() ? new byte[0] : region.end();
+      Map<byte[], AggregateResult> partial = table.aggregateRange(conditions.scan(), aggregate.query(), start, end);
+      if (!aggregate.grouped() && partial.isEmpty()) {
+        partial = Map.of(new byte[0], new AggregateResult(0, 0)); // a global aggregate has one row per region
+      }
+      this.groups = partial.entrySet().iterator();
+    }
+
+    @Override
+    public boolean next() {
+      if (!groups.hasNext()) {
+        return false;
+      }
+      Map.Entry<byte[], AggregateResult> e = groups.next();
+      current = aggregate.row(e.getKey(), e.getValue());
+      return true;
+    }
+
+    @Override
+    public InternalRow get() {
+      return current;
+    }
+
+    @Override
+    public void close() throws IOException {
+      table.close();
+    }
+  }
+}
