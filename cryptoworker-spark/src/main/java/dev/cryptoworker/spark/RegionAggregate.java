@@ -76,6 +76,37 @@ final class RegionAggregate implements Serializable {
         : Optional.empty();
   }
 
+  /** The same measure in one group: with the grouped partials, it shows the rows without a group value. */
+  AggregateQuery ungrouped() {
+    return AggregateQuery.of(measure.familyBytes(), measure.qualifierBytes());
+  }
+
+  /**
+   * {@code scan} narrowed to the rows without the group column: {@code g = v AND g <> v}, each
+   * passing rows without g, holds for exactly those (any v of the column's type; both comparisons
+   * run on the region servers wherever the group column can group).
+   */
+  org.apache.hadoop.hbase.client.Scan withoutGroupValue(org.apache.hadoop.hbase.client.Scan scan)
+      throws java.io.IOException {
+    byte[] probe = group.probeValue();
+    org.apache.hadoop.hbase.filter.FilterList missing = new org.apache.hadoop.hbase.filter.FilterList(
+        org.apache.hadoop.hbase.filter.FilterList.Operator.MUST_PASS_ALL,
+        missingOr(org.apache.hadoop.hbase.CompareOperator.EQUAL, probe),
+        missingOr(org.apache.hadoop.hbase.CompareOperator.NOT_EQUAL, probe));
+    org.apache.hadoop.hbase.client.Scan out = new org.apache.hadoop.hbase.client.Scan(scan);
+    out.setFilter(scan.getFilter() == null ? missing : new org.apache.hadoop.hbase.filter.FilterList(
+        org.apache.hadoop.hbase.filter.FilterList.Operator.MUST_PASS_ALL, scan.getFilter(), missing));
+    return out.setLimit(1);
+  }
+
+  private org.apache.hadoop.hbase.filter.SingleColumnValueFilter missingOr(org.apache.hadoop.hbase.CompareOperator op,
+      byte[] value) {
+    org.apache.hadoop.hbase.filter.SingleColumnValueFilter f = new org.apache.hadoop.hbase.filter.SingleColumnValueFilter(
+        group.familyBytes(), group.qualifierBytes(), op, new org.apache.hadoop.hbase.filter.BinaryComparator(value));
+    f.setFilterIfMissing(false);
+    return f;
+  }
+
   AggregateQuery query() {
     return group == null ? AggregateQuery.of(measure.familyBytes(), measure.qualifierBytes())
         : AggregateQuery.groupedBy(measure.familyBytes(), measure.qualifierBytes(), group.familyBytes(),
@@ -95,14 +126,14 @@ final class RegionAggregate implements Serializable {
     return new StructType(fields.toArray(StructField[]::new));
   }
 
-  /** One partial row: a group's sum and count (a sum of no value is null). */
+  /** One partial row: a group's sum and count (a sum of no value is null; a null group value is SQL's null group). */
   InternalRow row(byte[] groupValue, AggregateResult partial) {
     List<Object> values = new ArrayList<>();
     if (group != null) {
-      values.add(group.toSpark(groupValue));
+      values.add(groupValue == null ? null : group.toSpark(groupValue));
     }
     for (boolean sum : sums) {
-      values.add(sum ? (partial.count() == 0 ? null : partial.sum()) : partial.count());
+      values.add(sum ? (partial.count() == 0 ? null : (Object) partial.sum()) : (Object) partial.count());
     }
     return new GenericInternalRow(values.toArray());
   }

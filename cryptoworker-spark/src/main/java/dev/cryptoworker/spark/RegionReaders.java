@@ -109,8 +109,37 @@ final class RegionReaders implements PartitionReaderFactory {
       Map<byte[], AggregateResult> partial = table.aggregateRange(conditions.scan(), aggregate.query(), start, end);
       if (!aggregate.grouped() && partial.isEmpty()) {
         partial = Map.of(new byte[0], new AggregateResult(0, 0)); // a global aggregate has one row per region
+      } else if (aggregate.grouped()) {
+        partial = withNullGroup(table, partial, start, end);
       }
       this.groups = partial.entrySet().iterator();
+    }
+
+    /**
+     * {@code grouped} and SQL's null group, which the region servers do not form: the rows without a
+     * group value, summed as the whole less the groups, or (sum null, count 0) when only rows
+     * without the measure lack it.
+     */
+    private Map<byte[], AggregateResult> withNullGroup(SecureTable table, Map<byte[], AggregateResult> grouped,
+        byte[] start, byte[] end) throws IOException {
+      AggregateResult whole = table.aggregateRange(conditions.scan(), aggregate.ungrouped(), start, end).values()
+          .stream().reduce(new AggregateResult(0, 0), AggregateResult::plus);
+      AggregateResult inGroups = grouped.values().stream().reduce(new AggregateResult(0, 0), AggregateResult::plus);
+      AggregateResult rest = new AggregateResult(whole.sum() - inGroups.sum(), whole.count() - inGroups.count());
+      if (rest.count() == 0 && !anyRowWithoutGroup(table, start, end)) {
+        return grouped;
+      }
+      Map<byte[], AggregateResult> out = new java.util.LinkedHashMap<>(grouped);
+      out.put(null, rest);
+      return out;
+    }
+
+    private boolean anyRowWithoutGroup(SecureTable table, byte[] start, byte[] end) throws IOException {
+      org.apache.hadoop.hbase.client.Scan probe = aggregate.withoutGroupValue(conditions.scan());
+      try (SecureResultScanner s = start.length == 0 && end.length == 0 ? table.getScanner(probe)
+          : table.getScanner(probe, start, end)) {
+        return s.next() != null;
+      }
     }
 
     @Override
