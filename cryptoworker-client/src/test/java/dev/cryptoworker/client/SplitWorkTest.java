@@ -45,8 +45,7 @@ class SplitWorkTest {
   void uniformSplitsSpreadDetKeysAndRangeScansCoverEachRowOnce(Connection hbase) throws Exception {
     TableSchema schema = SecureFixture.schema("split_work", TableSchema.parse(SCHEMA));
     TableName name = SecureFixture.name(schema);
-    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
-    secure.createTable(schema, secure.uniformSplitKeys(name, 4));
+    SecureConnection secure = splitTable(hbase, schema, 4);
     int rows = 800;
     List<Put> puts = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
@@ -91,8 +90,7 @@ class SplitWorkTest {
   void regionPartialSumsAddUpToTheWholeAndThePlanSaysWhereEachPartRuns(Connection hbase) throws Exception {
     TableSchema schema = SecureFixture.schema("split_sums", TableSchema.parse(SCHEMA));
     TableName name = SecureFixture.name(schema);
-    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
-    secure.createTable(schema, secure.uniformSplitKeys(name, 3));
+    SecureConnection secure = splitTable(hbase, schema, 3);
     List<Put> puts = new ArrayList<>();
     java.util.Map<String, AggregateResult> expected = new java.util.TreeMap<>();
     for (int i = 0; i < 300; i++) {
@@ -126,6 +124,13 @@ class SplitWorkTest {
           () -> table.plan(new Scan(), AggregateQuery.of(F, Bytes.toBytes("city"))));
       assertTrue(notAdditive.getMessage().contains("city"), notAdditive.getMessage());
     }
+  }
+
+  /** A connection with new random keys to a new table of {@code schema} in {@code regions} even regions. */
+  private static SecureConnection splitTable(Connection hbase, TableSchema schema, int regions) throws Exception {
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    secure.createTable(schema, secure.uniformSplitKeys(SecureFixture.name(schema), regions));
+    return secure;
   }
 
   @Test

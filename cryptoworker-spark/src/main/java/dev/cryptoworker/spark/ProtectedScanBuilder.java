@@ -111,10 +111,8 @@ final class ProtectedScanBuilder
 
   @Override
   public Scan build() {
-    if (aggregate != null) {
-      return new RegionScan(options, columns, conditions, aggregate, aggregate.schema());
-    }
-    return new RegionScan(options, columns, conditions, null, readSchema);
+    return new RegionScan(new ReadSpec(options, columns, conditions, aggregate,
+        aggregate != null ? aggregate.schema() : readSchema));
   }
 
   private TableCodec codec() throws IOException {

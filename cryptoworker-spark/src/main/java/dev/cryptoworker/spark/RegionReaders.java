@@ -15,7 +15,6 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Readers of one region on an executor: decrypted rows through {@link
@@ -25,45 +24,55 @@ import org.apache.spark.sql.types.StructType;
 final class RegionReaders implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
 
-  private final SourceOptions options;
-  private final SparkColumns columns;
-  private final ScanConditions conditions;
-  private final RegionAggregate aggregate;
-  private final StructType readSchema;
+  private final ReadSpec read;
 
-  RegionReaders(SourceOptions options, SparkColumns columns, ScanConditions conditions, RegionAggregate aggregate,
-      StructType readSchema) {
-    this.options = options;
-    this.columns = columns;
-    this.conditions = conditions;
-    this.aggregate = aggregate;
-    this.readSchema = readSchema;
+  RegionReaders(ReadSpec read) {
+    this.read = read;
   }
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     RegionPartition region = (RegionPartition) partition;
     try {
-      SecureTable table = TableConnections.table(options);
-      return aggregate == null ? new Rows(table, region) : new Partials(table, region);
+      SecureTable table = TableConnections.table(read.options());
+      return read.aggregate() == null ? new Rows(table, region) : new Partials(table, region, read.aggregate());
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
   }
 
+  /** A reader of one region's table, holding the row it last read. */
+  private abstract static class RegionReader implements PartitionReader<InternalRow> {
+    final SecureTable table;
+    InternalRow current;
+
+    RegionReader(SecureTable table) {
+      this.table = table;
+    }
+
+    @Override
+    public InternalRow get() {
+      return current;
+    }
+
+    @Override
+    public void close() throws IOException {
+      table.close();
+    }
+  }
+
   /** The region's decrypted rows, as Spark rows of the read schema. */
-  private final class Rows implements PartitionReader<InternalRow> {
-    private final SecureTable table;
+  private final class Rows extends RegionReader {
     private final SecureResultScanner scanner;
-    private final List<SparkColumns.Column> read = new ArrayList<>();
-    private InternalRow current;
+    private final List<SparkColumns.Column> columns = new ArrayList<>();
 
     Rows(SecureTable table, RegionPartition region) throws IOException {
-      this.table = table;
+      super(table);
+      ScanConditions conditions = read.conditions();
       this.scanner = region.isWholeTable() ? table.getScanner(conditions.scan())
           : table.getScanner(conditions.scan(), region.start(), region.end());
-      for (StructField f : readSchema.fields()) {
-        read.add(columns.named(f.name()).orElseThrow());
+      for (StructField f : read.readSchema().fields()) {
+        columns.add(read.columns().named(f.name()).orElseThrow());
       }
     }
 
@@ -73,19 +82,14 @@ final class RegionReaders implements PartitionReaderFactory {
       if (r == null) {
         return false;
       }
-      Object[] values = new Object[read.size()];
+      Object[] values = new Object[columns.size()];
       for (int i = 0; i < values.length; i++) {
-        SparkColumns.Column c = read.get(i);
+        SparkColumns.Column c = columns.get(i);
         byte[] v = c.isRowKey() ? r.getRow() : r.getValue(c.familyBytes(), c.qualifierBytes());
         values[i] = v == null ? null : c.toSpark(v);
       }
       current = new GenericInternalRow(values);
       return true;
-    }
-
-    @Override
-    public InternalRow get() {
-      return current;
     }
 
     @Override
@@ -97,13 +101,15 @@ final class RegionReaders implements PartitionReaderFactory {
   }
 
   /** The region's partial sums and counts, one row per group. */
-  private final class Partials implements PartitionReader<InternalRow> {
-    private final SecureTable table;
+  private final class Partials extends RegionReader {
+    private final RegionAggregate aggregate;
+    private final ScanConditions conditions;
     private final Iterator<Map.Entry<byte[], AggregateResult>> groups;
-    private InternalRow current;
 
-    Partials(SecureTable table, RegionPartition region) throws IOException {
-      this.table = table;
+    Partials(SecureTable table, RegionPartition region, RegionAggregate aggregate) throws IOException {
+      super(table);
+      this.aggregate = aggregate;
+      this.conditions = read.conditions();
       byte[] start = region.isWholeTable() ? new byte[0] : region.start();
       byte[] end = region.isWholeTable() ? new byte[0] : region.end();
       Map<byte[], AggregateResult> partial = table.aggregateRange(conditions.scan(), aggregate.query(), start, end);
@@ -150,16 +156,6 @@ final class RegionReaders implements PartitionReaderFactory {
       Map.Entry<byte[], AggregateResult> e = groups.next();
       current = aggregate.row(e.getKey(), e.getValue());
       return true;
-    }
-
-    @Override
-    public InternalRow get() {
-      return current;
-    }
-
-    @Override
-    public void close() throws IOException {
-      table.close();
     }
   }
 }

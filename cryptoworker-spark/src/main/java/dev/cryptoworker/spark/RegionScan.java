@@ -20,33 +20,27 @@ import org.apache.spark.sql.types.StructType;
  * which Spark's {@code explain} prints, is the client's {@link dev.cryptoworker.client.QueryPlan}.
  */
 final class RegionScan implements Scan, Batch {
-  private final SourceOptions options;
-  private final SparkColumns columns;
-  private final ScanConditions conditions;
-  private final RegionAggregate aggregate;
-  private final StructType readSchema;
+  private final ReadSpec read;
 
-  RegionScan(SourceOptions options, SparkColumns columns, ScanConditions conditions, RegionAggregate aggregate,
-      StructType readSchema) {
-    this.options = options;
-    this.columns = columns;
-    this.conditions = conditions;
-    this.aggregate = aggregate;
-    this.readSchema = readSchema;
+  RegionScan(ReadSpec read) {
+    this.read = read;
   }
 
   @Override
   public StructType readSchema() {
-    return readSchema;
+    return read.readSchema();
   }
 
   @Override
   public String description() {
-    try (SecureTable table = TableConnections.table(options)) {
+    ScanConditions conditions = read.conditions();
+    RegionAggregate aggregate = read.aggregate();
+    try (SecureTable table = TableConnections.table(read.options())) {
       return "cryptoworker " + table.getName().getNameAsString() + " ["
           + (aggregate == null ? table.plan(conditions.scan()).describe()
               : aggregate.describe() + ": " + table.plan(conditions.scan(), aggregate.query()).describe())
-          + "] columns " + java.util.Arrays.toString(readSchema.fieldNames()) + " PushedFilters: " + conditions.pushed();
+          + "] columns " + java.util.Arrays.toString(read.readSchema().fieldNames()) + " PushedFilters: "
+          + conditions.pushed();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -59,7 +53,7 @@ final class RegionScan implements Scan, Batch {
 
   @Override
   public InputPartition[] planInputPartitions() {
-    try (SecureTable table = TableConnections.table(options)) {
+    try (SecureTable table = TableConnections.table(read.options())) {
       if (!table.capabilities().contains(LayoutCapability.STORED_RANGE_SCANS)) {
         return new InputPartition[] {RegionPartition.wholeTable()};
       }
@@ -78,6 +72,6 @@ final class RegionScan implements Scan, Batch {
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new RegionReaders(options, columns, conditions, aggregate, readSchema);
+    return new RegionReaders(read);
   }
 }

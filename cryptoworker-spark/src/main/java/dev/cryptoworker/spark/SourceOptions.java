@@ -41,6 +41,7 @@ final class SourceOptions implements Serializable {
   private static final Set<String> NAMES = Set.of("table", "schema", "keyset", "kek", "quorum");
 
   private final Map<String, String> values;
+  private transient TableSchema schema;
 
   private SourceOptions(Map<String, String> values) {
     this.values = values;
@@ -71,17 +72,23 @@ final class SourceOptions implements Serializable {
 
   private static String checked(String name, String where) {
     String lower = name.toLowerCase(Locale.ROOT);
-    if (!NAMES.contains(lower) && !lower.startsWith("hbase.") && !lower.equals("path")) {
+    if (!NAMES.contains(lower) && !lower.startsWith("hbase.")) {
       throw new IllegalArgumentException("cryptoworker data source: unknown " + where + "; known options: "
-          + new TreeMap<>(Map.of("table", "", "schema", "", "keyset", "", "kek", "", "quorum", "")).keySet()
-          + " and hbase.*");
+          + new java.util.TreeSet<>(NAMES) + " and hbase.*");
     }
     // HBase settings keep their case (Spark passes options lower-cased; HBase names are camel case).
     return lower.startsWith("hbase.") ? name : lower;
   }
 
-  /** The table's schema, read from the schema file. */
-  TableSchema schema() {
+  /** The table's schema, read from the schema file once per JVM. */
+  synchronized TableSchema schema() {
+    if (schema == null) {
+      schema = readSchema();
+    }
+    return schema;
+  }
+
+  private TableSchema readSchema() {
     try {
       TableSchema schema = TableSchema.load(Path.of(values.get("schema")));
       String table = values.get("table");

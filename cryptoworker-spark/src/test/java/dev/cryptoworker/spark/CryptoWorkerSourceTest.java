@@ -224,6 +224,19 @@ class CryptoWorkerSourceTest {
     assertTrue(write.getMessage().contains("colour"), write.getMessage());
   }
 
+  @Test
+  void theSparkConfSuppliesOptionsTheReaderLacks() {
+    Map<String, String> fromConf = new HashMap<>(options);
+    fromConf.remove("schema");
+    fromConf.forEach((k, v) -> spark.conf().set(SourceOptions.SPARK_CONF_PREFIX + k, v));
+    try {
+      Dataset<Row> t = spark.read().format("cryptoworker").option("schema", options.get("schema")).load();
+      assertEquals(ROWS, t.count());
+    } finally {
+      fromConf.keySet().forEach(k -> spark.conf().unset(SourceOptions.SPARK_CONF_PREFIX + k));
+    }
+  }
+
   // ---- helpers
 
   private static void assertPushed(String query, String... expected) {
