@@ -25,7 +25,7 @@ public final class CryptoWorkerSource implements TableProvider, DataSourceRegist
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    return SparkColumns.of(options(options).schema()).sparkSchema();
+    return SparkColumns.of(options(options.asCaseSensitiveMap()).schema()).sparkSchema();
   }
 
   @Override
