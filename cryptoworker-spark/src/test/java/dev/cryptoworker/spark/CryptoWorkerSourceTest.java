@@ -61,6 +61,7 @@ class CryptoWorkerSourceTest {
             amount: { box: ASHE, type: long }
             note: { box: STD, type: string }
             tag: { box: PLAIN, type: string }
+            visits: { box: PLAIN, type: long }
       """;
   private static final byte[] F = Bytes.toBytes("f");
   private static final String[] CITIES = {"Porto", "Braga", "Lisboa", "Faro"};
@@ -93,7 +94,8 @@ class CryptoWorkerSourceTest {
           Put put = new Put(Bytes.toBytes(key(i))).addColumn(F, Bytes.toBytes("email"), Bytes.toBytes(email))
               .addColumn(F, Bytes.toBytes("age"), Bytes.toBytes(age))
               .addColumn(F, Bytes.toBytes("note"), Bytes.toBytes("note " + i))
-              .addColumn(F, Bytes.toBytes("tag"), Bytes.toBytes(i % 2 == 0 ? "even" : "odd"));
+              .addColumn(F, Bytes.toBytes("tag"), Bytes.toBytes(i % 2 == 0 ? "even" : "odd"))
+              .addColumn(F, Bytes.toBytes("visits"), Bytes.toBytes((long) (i % 11 - 5)));
           if (city != null) {
             put.addColumn(F, Bytes.toBytes("city"), Bytes.toBytes(city));
           }
@@ -102,7 +104,8 @@ class CryptoWorkerSourceTest {
             put.addColumn(F, Bytes.toBytes("amount"), Bytes.toBytes(amount));
           }
           puts.add(put);
-          plain.add(RowFactory.create(key(i), city, email, age, stored, "note " + i, i % 2 == 0 ? "even" : "odd"));
+          plain.add(RowFactory.create(key(i), city, email, age, stored, "note " + i, i % 2 == 0 ? "even" : "odd",
+              (long) (i % 11 - 5)));
         }
         table.put(puts);
       }
@@ -113,7 +116,7 @@ class CryptoWorkerSourceTest {
 
   @Test
   void theSchemaComesFromTheYamlTypes() {
-    assertEquals("struct<rowkey:string,city:string,email:string,age:bigint,amount:bigint,note:string,tag:string>",
+    assertEquals("struct<rowkey:string,city:string,email:string,age:bigint,amount:bigint,note:string,tag:string,visits:bigint>",
         read(options).schema().simpleString().replace("not null", ""));
   }
 
@@ -130,6 +133,8 @@ class CryptoWorkerSourceTest {
         "SELECT rowkey FROM t WHERE city IN ('Braga', 'Lisboa') AND tag = 'even'",
         "SELECT rowkey FROM t WHERE note LIKE 'note 1%'",
         "SELECT rowkey FROM t WHERE amount > 0",
+        "SELECT rowkey, visits FROM t WHERE visits > -2 AND visits <= 3",
+        "SELECT rowkey FROM t WHERE visits = -4",
         "SELECT city, SUM(amount), COUNT(amount), AVG(amount) FROM t GROUP BY city",
         "SELECT city, SUM(amount), COUNT(amount) FROM t WHERE rowkey >= 'p000040' AND rowkey < 'p000080' GROUP BY city",
         "SELECT city, COUNT(amount) FROM t WHERE city <> 'Porto' GROUP BY city",
@@ -157,6 +162,42 @@ class CryptoWorkerSourceTest {
     // Not on ciphertext: a range on STD text and a LIKE stay in Spark, after decryption.
     String inSpark = explain("SELECT rowkey FROM t WHERE note > 'note 5'");
     assertTrue(inSpark.contains("PushedFilters: []"), inSpark);
+    // PLAIN numbers are stored big-endian, negative after positive: their ranges stay in Spark too.
+    String plainRange = explain("SELECT rowkey FROM t WHERE visits > -2");
+    assertTrue(plainRange.contains("PushedFilters: []"), plainRange);
+    assertPushed("SELECT rowkey FROM t WHERE visits = -4", "EqualTo(visits,-4)");
+  }
+
+  @Test
+  void rowKeysAnswerRangesOnOrderPreservingCiphertextAndEqualityOnDeterministic(Connection hbase, Configuration conf)
+      throws Exception {
+    for (String box : new String[] {"OPE", "DET"}) {
+      String yaml = "table: TABLE\nrowKey: { box: " + box + ", type: long }\nfamilies:\n  f:\n    default: { box: STD }\n"
+          + "    columns:\n      name: { box: STD, type: string }\n";
+      TableSchema keyed = schemaFile("spark_keys_" + box.toLowerCase(java.util.Locale.ROOT), yaml);
+      List<Row> plain = new ArrayList<>();
+      try (SecureConnection secure = SecureConnection.builder().connection(hbase).keys(keys("keys.json", "kek.txt"))
+          .schema(keyed).build()) {
+        secure.createTable(keyed);
+        try (Table table = secure.getTable(TableName.valueOf(keyed.tableName()))) {
+          for (long k = -20; k < 20; k++) {
+            table.put(new Put(Bytes.toBytes(k)).addColumn(F, Bytes.toBytes("name"), Bytes.toBytes("n" + k)));
+            plain.add(RowFactory.create(k, "n" + k));
+          }
+        }
+      }
+      Map<String, String> keyedOptions = options(conf, keyed, dir.resolve("keys.json"), "kek.txt");
+      Dataset<Row> expected = spark.createDataFrame(plain, read(keyedOptions).schema());
+      String range = "SELECT rowkey, name FROM t WHERE rowkey >= -5 AND rowkey < 7";
+      String point = "SELECT name FROM t WHERE rowkey = -3";
+      for (String query : new String[] {range, point}) {
+        assertEquals(rows(query, expected), rows(query, read(keyedOptions)), box + ": " + query);
+      }
+      read(keyedOptions).createOrReplaceTempView("t");
+      assertTrue(plan(point).contains("PushedFilters: [EqualTo(rowkey,-3)"), box + ": " + plan(point));
+      String rangePlan = plan(range);
+      assertEquals(box.equals("OPE"), rangePlan.contains("scan of a stored key range"), box + ": " + rangePlan);
+    }
   }
 
   @Test
@@ -248,6 +289,11 @@ class CryptoWorkerSourceTest {
 
   private static String explain(String query) {
     read(options).createOrReplaceTempView("t");
+    return plan(query);
+  }
+
+  /** Spark's physical plan of {@code query} over view t as it stands. */
+  private static String plan(String query) {
     return spark.sql(query).queryExecution().executedPlan().toString();
   }
 
@@ -268,9 +314,14 @@ class CryptoWorkerSourceTest {
   }
 
   private static TableSchema schemaFile(String prefix) throws Exception {
+    return schemaFile(prefix, SCHEMA);
+  }
+
+  /** {@code yaml} (table TABLE) under a unique table name, in a schema file of the temporary folder. */
+  private static TableSchema schemaFile(String prefix, String yaml) throws Exception {
     String name = SharedHBaseCluster.uniqueTableName(prefix).getNameAsString();
     Path file = dir.resolve(name + ".yaml");
-    Files.writeString(file, SCHEMA.replace("table: TABLE", "table: " + name));
+    Files.writeString(file, yaml.replace("table: TABLE", "table: " + name));
     return TableSchema.load(file);
   }
 
