@@ -112,8 +112,13 @@ final class SourceOptions implements Serializable {
       throw new IOException("cryptoworker data source: cannot open keyset file " + values.get("keyset") + ": "
           + e.getMessage(), e);
     }
-    return SecureConnection.builder().connection(ConnectionFactory.createConnection(hbaseConfiguration())).keys(keys)
-        .schema(schema).build();
+    org.apache.hadoop.hbase.client.Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration());
+    try {
+      return SecureConnection.builder().connection(hbase).keys(keys).schema(schema).build();
+    } catch (RuntimeException e) {
+      hbase.close();
+      throw e;
+    }
   }
 
   private KeyEncryptionKey kek() throws IOException {

@@ -16,11 +16,21 @@ final class TableConnections {
   private static final Map<SourceOptions, SecureConnection> OPEN = new ConcurrentHashMap<>();
 
   static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.values().forEach(SecureConnection::close),
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.values().forEach(TableConnections::close),
         "cryptoworker-spark-connections"));
   }
 
   private TableConnections() {}
+
+  /** Closes {@code secure} and the HBase connection it wraps (which it does not close itself). */
+  private static void close(SecureConnection secure) {
+    secure.close();
+    try {
+      secure.unwrap().close();
+    } catch (IOException e) {
+      // the JVM is ending: nothing waits on this connection any more
+    }
+  }
 
   /** A table of {@code options}' source (close it; the connection stays). */
   static SecureTable table(SourceOptions options) throws IOException {
