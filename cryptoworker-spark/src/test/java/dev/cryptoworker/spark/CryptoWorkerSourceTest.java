@@ -250,19 +250,41 @@ class CryptoWorkerSourceTest {
   }
 
   @Test
-  void unknownOptionsAndColumnsFailOnTheDriverNamingThem() {
-    Map<String, String> misspelt = new HashMap<>(options);
-    misspelt.put("keyste", "keys.json");
-    IllegalArgumentException option = assertThrows(IllegalArgumentException.class, () -> read(misspelt));
-    assertTrue(option.getMessage().contains("option keyste"), option.getMessage());
+  void unknownOptionsAndColumnsFailOnTheDriverNamingThem() throws Exception {
+    TaskCount tasks = new TaskCount();
+    spark.sparkContext().addSparkListener(tasks);
+    try {
+      Map<String, String> misspelt = new HashMap<>(options);
+      misspelt.put("keyste", "keys.json");
+      IllegalArgumentException option = assertThrows(IllegalArgumentException.class, () -> read(misspelt));
+      assertTrue(option.getMessage().contains("option keyste"), option.getMessage());
 
-    Exception column = assertThrows(Exception.class, () -> read(options).select("colour").collectAsList());
-    assertTrue(column.getMessage().contains("colour"), column.getMessage());
+      Exception column = assertThrows(Exception.class, () -> read(options).select("colour").collectAsList());
+      assertTrue(column.getMessage().contains("colour"), column.getMessage());
 
-    Dataset<Row> extra = oracle.limit(1).withColumn("colour", org.apache.spark.sql.functions.lit("red"));
-    Exception write = assertThrows(Exception.class,
-        () -> extra.write().format("cryptoworker").options(options).mode("append").save());
-    assertTrue(write.getMessage().contains("colour"), write.getMessage());
+      Dataset<Row> extra = oracle.limit(1).withColumn("colour", org.apache.spark.sql.functions.lit("red"));
+      Exception write = assertThrows(Exception.class,
+          () -> extra.write().format("cryptoworker").options(options).mode("append").save());
+      assertTrue(write.getMessage().contains("colour"), write.getMessage());
+
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      assertEquals(0, tasks.started.get(), "tasks started before the refusals");
+      read(options).count(); // the counter does count a read's tasks
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      assertTrue(tasks.started.get() > 0, "no task counted for a read");
+    } finally {
+      spark.sparkContext().removeSparkListener(tasks);
+    }
+  }
+
+  /** Counts the tasks Spark starts while it listens. */
+  private static final class TaskCount extends org.apache.spark.scheduler.SparkListener {
+    final java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+
+    @Override
+    public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart taskStart) {
+      started.incrementAndGet();
+    }
   }
 
   @Test
