@@ -4,9 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 
-/** The box providers on the class path ({@link ServiceLoader}), found once, one per kind. */
+/**
+ * The box providers on the class path or the thread's context class loader ({@link
+ * ServiceProviders}), found once (at first use), one per kind.
+ */
 public final class BoxProviders {
   private static final Map<BoxKind, BoxProvider> INSTALLED = load();
 
@@ -14,7 +16,7 @@ public final class BoxProviders {
 
   private static Map<BoxKind, BoxProvider> load() {
     Map<BoxKind, BoxProvider> byKind = new LinkedHashMap<>();
-    for (BoxProvider p : ServiceLoader.load(BoxProvider.class, BoxProviders.class.getClassLoader())) {
+    for (BoxProvider p : ServiceProviders.load(BoxProvider.class, BoxProviders.class)) {
       BoxProvider before = byKind.putIfAbsent(p.kind(), p);
       if (before != null) {
         throw new IllegalStateException("two box providers of kind " + p.kind() + " on the class path: "

@@ -14,4 +14,9 @@ public record AggregateResult(long sum, long count) {
   public double average() {
     return count == 0 ? Double.NaN : (double) sum / count;
   }
+
+  /** The sum and count of this and {@code other} together (partials of disjoint rows). */
+  public AggregateResult plus(AggregateResult other) {
+    return new AggregateResult(sum + other.sum, count + other.count);
+  }
 }

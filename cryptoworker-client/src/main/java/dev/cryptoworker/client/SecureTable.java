@@ -300,7 +300,47 @@ public final class SecureTable implements Table {
    *     with the same message
    */
   public String explain(Scan scan) throws IOException {
-    return layout.explain(Objects.requireNonNull(scan, "scan"));
+    return plan(scan).describe();
+  }
+
+  /**
+   * How {@code scan} would run, part by part, without running it: what the region servers answer on
+   * ciphertext, what the client evaluates after decrypting, and what each part leaks (see {@link
+   * QueryPlan}). A plan that does not {@linkplain QueryPlan#evaluatesOnClient() evaluate on the
+   * client} returns exactly the rows the servers select.
+   *
+   * @throws UnsupportedSecureOperationException whatever {@link #getScanner(Scan)} would refuse,
+   *     with the same message
+   */
+  public QueryPlan plan(Scan scan) throws IOException {
+    return layout.plan(Objects.requireNonNull(scan, "scan"));
+  }
+
+  /**
+   * How {@code query} over the rows of {@code scan} would run, without running it: the scan's own
+   * parts, then the addition in each region and the decryption of the sums in the client.
+   *
+   * @throws UnsupportedSecureOperationException whatever {@link #aggregateBy} or {@link #aggregate}
+   *     would refuse, with the same message
+   */
+  public QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
+    return layout.plan(Objects.requireNonNull(scan, "scan"), Objects.requireNonNull(query, "query"));
+  }
+
+  /**
+   * The part of {@code query} over the rows of {@code scan} stored in [{@code storedStartRow},
+   * {@code storedStopRow}) (empty arrays: unbounded), such as one region from {@link
+   * #getRegionLocator()}: sum and count per group key (the empty key without a group column),
+   * added in the region servers and decrypted here. Partials of disjoint ranges add up to what
+   * {@link #aggregateBy} returns for their union: this is how work split by region (a Spark
+   * partition) aggregates its part. Forward scans only.
+   *
+   * @throws UnsupportedSecureOperationException whatever {@link #plan(Scan, AggregateQuery)} refuses
+   */
+  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+      byte[] storedStopRow) throws IOException {
+    return layout.aggregateRange(Objects.requireNonNull(scan, "scan"), Objects.requireNonNull(query, "query"),
+        Objects.requireNonNull(storedStartRow, "storedStartRow"), Objects.requireNonNull(storedStopRow, "storedStopRow"));
   }
 
   // ---- split work and bulk loads: HBase's distributed paths (cryptoworker-mapreduce)

@@ -38,14 +38,14 @@ class SplitWorkTest {
           default: { box: STD }
           columns:
             city: { box: DET, type: string }
+            amount: { box: ASHE, type: long }
       """;
 
   @Test
   void uniformSplitsSpreadDetKeysAndRangeScansCoverEachRowOnce(Connection hbase) throws Exception {
     TableSchema schema = SecureFixture.schema("split_work", TableSchema.parse(SCHEMA));
     TableName name = SecureFixture.name(schema);
-    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
-    secure.createTable(schema, secure.uniformSplitKeys(name, 4));
+    SecureConnection secure = splitTable(hbase, schema, 4);
     int rows = 800;
     List<Put> puts = new ArrayList<>();
     for (int i = 0; i < rows; i++) {
@@ -84,6 +84,53 @@ class SplitWorkTest {
       assertThrows(UnsupportedSecureOperationException.class,
           () -> table.getScanner(new Scan().setReversed(true), new byte[0], new byte[0]));
     }
+  }
+
+  @Test
+  void regionPartialSumsAddUpToTheWholeAndThePlanSaysWhereEachPartRuns(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("split_sums", TableSchema.parse(SCHEMA));
+    TableName name = SecureFixture.name(schema);
+    SecureConnection secure = splitTable(hbase, schema, 3);
+    List<Put> puts = new ArrayList<>();
+    java.util.Map<String, AggregateResult> expected = new java.util.TreeMap<>();
+    for (int i = 0; i < 300; i++) {
+      String city = i % 3 == 0 ? "Porto" : "Braga";
+      long amount = i * 7L - 500;
+      puts.add(new Put(Bytes.toBytes(String.format("k%08d", i))).addColumn(F, Bytes.toBytes("city"), Bytes.toBytes(city))
+          .addColumn(F, Bytes.toBytes("amount"), Bytes.toBytes(amount)));
+      expected.merge(city, new AggregateResult(amount, 1), AggregateResult::plus);
+    }
+    AggregateQuery byCity = AggregateQuery.groupedBy(F, Bytes.toBytes("amount"), F, Bytes.toBytes("city"));
+    try (SecureTable table = secure.getSecureTable(name); RegionLocator locator = table.getRegionLocator()) {
+      table.put(puts);
+      java.util.Map<String, AggregateResult> combined = new java.util.TreeMap<>();
+      int regionsWithRows = 0;
+      for (HRegionLocation region : locator.getAllRegionLocations()) {
+        var partial = table.aggregateRange(new Scan(), byCity, region.getRegion().getStartKey(),
+            region.getRegion().getEndKey());
+        regionsWithRows += partial.isEmpty() ? 0 : 1;
+        partial.forEach((group, r) -> combined.merge(Bytes.toString(group), r, AggregateResult::plus));
+      }
+      assertEquals(3, regionsWithRows, "each region holds rows, so each partial is one region's own");
+      assertEquals(expected, combined);
+
+      QueryPlan plan = table.plan(new Scan(), byCity);
+      assertEquals(List.of(QueryPlan.Site.REGION_SERVERS, QueryPlan.Site.REGION_SERVERS, QueryPlan.Site.CLIENT),
+          plan.steps().stream().map(QueryPlan.Step::site).toList());
+      assertTrue(plan.steps().get(1).leaks().contains("per stored group value"), plan.steps().get(1).leaks());
+      assertTrue(plan.describe().startsWith("region servers: scan of the whole table; region servers: each region adds"),
+          plan.describe());
+      UnsupportedSecureOperationException notAdditive = assertThrows(UnsupportedSecureOperationException.class,
+          () -> table.plan(new Scan(), AggregateQuery.of(F, Bytes.toBytes("city"))));
+      assertTrue(notAdditive.getMessage().contains("city"), notAdditive.getMessage());
+    }
+  }
+
+  /** A connection with new random keys to a new table of {@code schema} in {@code regions} even regions. */
+  private static SecureConnection splitTable(Connection hbase, TableSchema schema, int regions) throws Exception {
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    secure.createTable(schema, secure.uniformSplitKeys(SecureFixture.name(schema), regions));
+    return secure;
   }
 
   @Test

@@ -1,14 +1,15 @@
 package dev.cryptoworker.schema;
 
+import dev.cryptoworker.cryptobox.ServiceProviders;
 import java.util.List;
 import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
  * The layouts schemas can name: {@code CELL}, built in, and every {@link LayoutDefinition} on the
- * class path ({@link ServiceLoader}), found once.
+ * class path or the thread's context class loader ({@link ServiceProviders}), found once (at first
+ * use).
  */
 public final class LayoutDefinitions {
   private static final Map<String, LayoutDefinition> INSTALLED = load();
@@ -18,8 +19,7 @@ public final class LayoutDefinitions {
   private static Map<String, LayoutDefinition> load() {
     Map<String, LayoutDefinition> byType = new TreeMap<>();
     Stream.concat(Stream.of(new CellLayoutDefinition()),
-        ServiceLoader.load(LayoutDefinition.class, LayoutDefinitions.class.getClassLoader()).stream()
-            .map(ServiceLoader.Provider::get))
+        ServiceProviders.load(LayoutDefinition.class, LayoutDefinitions.class).stream())
         .forEach(d -> {
           LayoutDefinition before = byType.putIfAbsent(d.type(), d);
           if (before != null) {

@@ -1,6 +1,8 @@
 package dev.cryptoworker.client.aggregate;
 
+import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.cell.RegionFanOut;
@@ -55,38 +57,98 @@ public final class AggregationClient {
 
   /** Sum, count and average; a presplit measure (SPLASHE) is summed per part (see {@link #presplitCondition}). */
   public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
-    PresplitCondition c = presplitCondition(scan.getFilter(), family, qualifier);
-    if (c != null) {
-      // no row can hold a value outside the declared ones
-      Optional<PresplitMeasure.Part> part = c.measure().part(c.value());
-      return part.isEmpty() ? new AggregateResult(0, 0) : presplit(new Scan(scan).setFilter(c.rest()), family, part.get());
-    }
-    NavigableMap<byte[], AggregateResult> all = run(scan, family, qualifier, null, null);
+    NavigableMap<byte[], AggregateResult> all = aggregateRange(scan, AggregateQuery.of(family, qualifier), ALL, ALL);
     return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
   }
 
   /** Grouped aggregates; grouping a presplit measure by its dimension sums the stored parts. */
   public NavigableMap<byte[], AggregateResult> aggregateBy(Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily,
       byte[] groupQualifier) throws IOException {
-    PresplitMeasure presplit = codec.expansion(family).presplit(qualifier).orElse(null);
-    if (presplit != null && Bytes.equals(family, groupFamily)
-        && presplit.dimension().equals(Bytes.toString(groupQualifier))) {
-      NavigableMap<byte[], AggregateResult> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    return aggregateRange(scan, AggregateQuery.groupedBy(family, qualifier, groupFamily, groupQualifier), ALL, ALL);
+  }
+
+  /**
+   * {@code query} over the rows of {@code scan} stored in [{@code storedStart}, {@code storedStop})
+   * (empty: unbounded), per group (the empty key without a group column); no entry for a group
+   * without rows.
+   */
+  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStart,
+      byte[] storedStop) throws IOException {
+    byte[] family = query.family();
+    StoredRange range = new StoredRange(storedStart, storedStop);
+    NavigableMap<byte[], AggregateResult> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    PresplitMeasure presplit = presplitGrouping(query);
+    if (presplit != null) {
       for (PresplitMeasure.Part part : presplit.parts()) {
-        AggregateResult r = presplit(scan, family, part);
+        AggregateResult r = presplit(scan, family, part, range);
         if (r.count() > 0) {
           out.put(Bytes.toBytes(part.value()), r);
         }
       }
       return out;
     }
-    return run(scan, family, qualifier, groupFamily, groupQualifier);
+    PresplitCondition c = query.grouped() ? null : presplitCondition(scan.getFilter(), family, query.qualifier());
+    if (c != null) {
+      // no row can hold a value outside the declared ones
+      Optional<PresplitMeasure.Part> part = c.measure().part(c.value());
+      AggregateResult r = part.isEmpty() ? new AggregateResult(0, 0)
+          : presplit(new Scan(scan).setFilter(c.rest()), family, part.get(), range);
+      if (r.count() > 0) {
+        out.put(new byte[0], r);
+      }
+      return out;
+    }
+    return run(scan, family, query.qualifier(), query.groupFamily(), query.groupQualifier(), range);
+  }
+
+  /**
+   * How {@code query} would run: the refusals of {@link #aggregateRange}, then the scan's server
+   * part, the addition in each region and the decryption in the client.
+   */
+  public QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
+    PresplitMeasure presplit = presplitGrouping(query);
+    PresplitCondition c = query.grouped() ? null : presplitCondition(scan.getFilter(), query.family(), query.qualifier());
+    Scan rows = c == null ? scan : new Scan(scan).setFilter(c.rest());
+    String adds;
+    if (presplit != null || c != null) {
+      requireNotMigrating(rows, query.family(), query.qualifier(), null, null);
+      adds = "adds the SPLASHE parts of the measure stored for the dimension's "
+          + (presplit != null ? "values (one sum per value)" : "value");
+    } else {
+      check(rows, query.family(), query.qualifier(), query.groupFamily(), query.groupQualifier());
+      adds = query.grouped() ? "adds the measure per stored group value" : "adds the measure";
+    }
+    QueryPlan rowsPlan = serverPlan(rows).toQueryPlan(codec.table());
+    List<QueryPlan.Step> steps = new ArrayList<>(rowsPlan.stepsAt(QueryPlan.Site.REGION_SERVERS));
+    steps.add(QueryPlan.Step.onServers("each region " + adds + " over ciphertext and returns one partial sum"
+        + (query.grouped() ? " per group" : ""), "how many of the selected rows have the measure"
+        + (query.grouped() ? ", per stored group value (equal group values are seen as equal)" : "")
+        + "; the sums stay encrypted"));
+    steps.add(QueryPlan.Step.onClient("combines the partial sums and decrypts them"
+        + (query.grouped() ? " and the group keys" : "")));
+    return new QueryPlan(codec.table(), steps, null);
+  }
+
+  /** A stored key range (empty arrays: unbounded). */
+  private record StoredRange(byte[] start, byte[] stop) {}
+
+  private static final byte[] ALL = new byte[0];
+
+  /** The presplit measure {@code query} groups by its own SPLASHE dimension, or null. */
+  private PresplitMeasure presplitGrouping(AggregateQuery query) throws IOException {
+    if (!query.grouped()) {
+      return null;
+    }
+    PresplitMeasure presplit = codec.expansion(query.family()).presplit(query.qualifier()).orElse(null);
+    return presplit != null && Bytes.equals(query.family(), query.groupFamily())
+        && presplit.dimension().equals(Bytes.toString(query.groupQualifier())) ? presplit : null;
   }
 
   /** The sum of the part's sum column, the count as the sum of its count column. */
-  private AggregateResult presplit(Scan scan, byte[] family, PresplitMeasure.Part part) throws IOException {
-    NavigableMap<byte[], AggregateResult> sum = run(scan, family, part.sumColumn(), null, null);
-    NavigableMap<byte[], AggregateResult> count = run(scan, family, part.countColumn(), null, null);
+  private AggregateResult presplit(Scan scan, byte[] family, PresplitMeasure.Part part, StoredRange range)
+      throws IOException {
+    NavigableMap<byte[], AggregateResult> sum = run(scan, family, part.sumColumn(), null, null, range);
+    NavigableMap<byte[], AggregateResult> count = run(scan, family, part.countColumn(), null, null, range);
     return new AggregateResult(sum.isEmpty() ? 0 : sum.firstEntry().getValue().sum(),
         count.isEmpty() ? 0 : count.firstEntry().getValue().sum());
   }
@@ -132,19 +194,15 @@ public final class AggregationClient {
 
   /** Aggregates by group (null group column: one group with an empty key). */
   private NavigableMap<byte[], AggregateResult> run(Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily,
-      byte[] groupQualifier) throws IOException {
-    AdditiveAggregation additive = codec.additive(family, qualifier).orElseThrow(() -> refusal(family, qualifier,
-        "sums run on the region servers only for ASHE (encrypted) and PLAIN columns; a "
-            + kindOf(family, qualifier) + " column must be fetched and summed on the client"));
-    if (groupFamily != null) {
-      requireGroupable(groupFamily, groupQualifier);
-    }
-    if (codec.isMigrating(family, qualifier) || (groupFamily != null && codec.isMigrating(groupFamily, groupQualifier))
-        || MigratingColumns.touchedBy(scan.getFilter(), codec)) {
-      throw refusal(family, qualifier, "the aggregation reads or filters a column being migrated, whose stored"
-          + " cells are in two forms the region servers cannot combine; retry when the migration is done");
-    }
+      byte[] groupQualifier, StoredRange range) throws IOException {
+    AdditiveAggregation additive = check(scan, family, qualifier, groupFamily, groupQualifier);
     Scan server = serverScan(scan);
+    if (range.start().length > 0 || range.stop().length > 0) {
+      server = RegionFanOut.within(server, range.start(), range.stop());
+      if (server == null) {
+        return new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      }
+    }
     AggregationRequest request = new AggregationRequest(mode(additive), family,
         codec.encodeQualifier(family, qualifier),
         groupFamily == null ? new byte[0] : groupFamily,
@@ -178,6 +236,28 @@ public final class AggregationClient {
     return out;
   }
 
+  /** The measure's addition, once the measure, the group column and the filter are checked. */
+  private AdditiveAggregation check(Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily,
+      byte[] groupQualifier) throws IOException {
+    AdditiveAggregation additive = codec.additive(family, qualifier).orElseThrow(() -> refusal(family, qualifier,
+        "sums run on the region servers only for ASHE (encrypted) and PLAIN columns; a "
+            + kindOf(family, qualifier) + " column must be fetched and summed on the client"));
+    if (groupFamily != null) {
+      requireGroupable(groupFamily, groupQualifier);
+    }
+    requireNotMigrating(scan, family, qualifier, groupFamily, groupQualifier);
+    return additive;
+  }
+
+  private void requireNotMigrating(Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily,
+      byte[] groupQualifier) throws IOException {
+    if (codec.isMigrating(family, qualifier) || (groupFamily != null && codec.isMigrating(groupFamily, groupQualifier))
+        || MigratingColumns.touchedBy(scan.getFilter(), codec)) {
+      throw refusal(family, qualifier, "the aggregation reads or filters a column being migrated, whose stored"
+          + " cells are in two forms the region servers cannot combine; retry when the migration is done");
+    }
+  }
+
   private byte[] groupOf(AggregationRequest request, byte[] responseQualifier) throws CellDecodingException {
     try {
       return request.groupOf(responseQualifier);
@@ -201,13 +281,7 @@ public final class AggregationClient {
 
   /** The encoded scan, made to return only each region's aggregate. */
   private Scan serverScan(Scan scan) throws IOException {
-    ScanPlan plan = planner.plan(scan);
-    if (plan.evaluatesOnClient()) {
-      throw new UnsupportedSecureOperationException(codec.table(), "aggregation",
-          "aggregates run on the region servers, but this scan needs client-side evaluation ("
-              + plan.clientSideReason() + ")");
-    }
-    Scan server = plan.serverScan();
+    Scan server = serverPlan(scan).serverScan();
     // The region must read every column the filter needs; the aggregate is all that returns.
     server.setFamilyMap(new TreeMap<>(Bytes.BYTES_COMPARATOR));
     server.setCacheBlocks(false);
@@ -219,6 +293,17 @@ public final class AggregationClient {
       server.withStartRow(server.getStopRow(), server.includeStopRow()).withStopRow(start, startInclusive);
     }
     return server;
+  }
+
+  /** The plan of {@code scan}, refused if any of it would run on the client. */
+  private ScanPlan serverPlan(Scan scan) throws IOException {
+    ScanPlan plan = planner.plan(scan);
+    if (plan.evaluatesOnClient()) {
+      throw new UnsupportedSecureOperationException(codec.table(), "aggregation",
+          "aggregates run on the region servers, but this scan needs client-side evaluation ("
+              + plan.clientSideReason() + ")");
+    }
+    return plan;
   }
 
   /** The region-side addition the measure's box asks for, as the protocol names it (alike). */

@@ -1,6 +1,8 @@
 package dev.cryptoworker.client.cell;
 
+import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.SecureTableOptions;
@@ -109,7 +111,7 @@ public final class CellLayout implements StorageLayout {
 
   @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
-    ScanPlan plan = plan(scan);
+    ScanPlan plan = scanPlan(scan);
     if (plan.searchesIndex()) {
       return new DecodingResultScanner(new ListResultScanner(regions.scanEachRegion(plan.serverScan())), decoder, plan,
           codec.table(), this::currentValue);
@@ -124,7 +126,7 @@ public final class CellLayout implements StorageLayout {
           "a scan of a stored-key range runs forward only (it serves work split by region, such as MapReduce);"
               + " use getScanner(Scan) for reversed scans");
     }
-    ScanPlan plan = plan(scan);
+    ScanPlan plan = scanPlan(scan);
     Scan piece = RegionFanOut.within(plan.serverScan(), storedStartRow, storedStopRow);
     ResultScanner stored = piece == null ? new ListResultScanner(List.of()) : raw.getScanner(piece);
     return new DecodingResultScanner(stored, decoder, plan, codec.table(), this::currentValue);
@@ -138,12 +140,12 @@ public final class CellLayout implements StorageLayout {
   }
 
   @Override
-  public String explain(Scan scan) throws IOException {
-    return planner.plan(scan).describe();
+  public QueryPlan plan(Scan scan) throws IOException {
+    return planner.plan(scan).toQueryPlan(codec.table());
   }
 
   /** Plans {@code scan}, saying so when part of it runs on the client. */
-  private ScanPlan plan(Scan scan) throws IOException {
+  private ScanPlan scanPlan(Scan scan) throws IOException {
     ScanPlan plan = planner.plan(scan);
     if (plan.evaluatesOnClient()) {
       // Once per table and reason at WARN (the caller opted in, but should know the cost), then DEBUG.
@@ -337,6 +339,17 @@ public final class CellLayout implements StorageLayout {
   public NavigableMap<byte[], AggregateResult> aggregateBy(
       Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException {
     return aggregations.aggregateBy(scan, family, qualifier, groupFamily, groupQualifier);
+  }
+
+  @Override
+  public QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
+    return aggregations.plan(scan, query);
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+      byte[] storedStopRow) throws IOException {
+    return aggregations.aggregateRange(scan, query, storedStartRow, storedStopRow);
   }
 
   @Override

@@ -79,7 +79,7 @@ public final class RegionFanOut {
    * The part of forward {@code scan} whose stored rows lie in [{@code rangeStart}, {@code rangeEnd})
    * (an empty array is unbounded), or null if they do not overlap.
    */
-  static Scan within(Scan scan, byte[] rangeStart, byte[] rangeEnd) throws IOException {
+  public static Scan within(Scan scan, byte[] rangeStart, byte[] rangeEnd) throws IOException {
     byte[] start = scan.getStartRow();
     byte[] stop = scan.getStopRow();
     boolean beforeStop = stop.length == 0 || Bytes.compareTo(rangeStart, stop) < 0

@@ -1,6 +1,8 @@
 package dev.cryptoworker.client.cell;
 
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.search.SearchCheck;
+import java.util.List;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -36,15 +38,29 @@ public record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange row
     return clientSideReason != null;
   }
 
-  /** Where each part of the scan runs, naming filters by type only (operands may be secret). */
-  public String describe() {
-    StringBuilder s = new StringBuilder(searchesIndex() ? "region servers: SSE index search in every region"
-        : serverScan.getStartRow().length == 0 && serverScan.getStopRow().length == 0
-            ? "region servers: scan of the whole table" : "region servers: scan of a stored key range");
+  /** Where each part of the scan runs and what the servers learn, naming filters by type only (operands may be secret). */
+  public QueryPlan toQueryPlan(String table) {
+    return new QueryPlan(table, List.of(serverStep(), clientStep()), clientSideReason);
+  }
+
+  private QueryPlan.Step serverStep() {
+    boolean wholeTable = serverScan.getStartRow().length == 0 && serverScan.getStopRow().length == 0;
+    StringBuilder work = new StringBuilder(searchesIndex() ? "SSE index search in every region"
+        : wholeTable ? "scan of the whole table" : "scan of a stored key range");
+    StringBuilder leaks = new StringBuilder(searchesIndex()
+        ? "the search token (a repeated search for one value is seen as such) and the rows it finds"
+        : wholeTable ? "the number of stored rows and cells" : "the stored bounds of the range (for OPE row keys,"
+            + " their place in the order) and the rows in it");
     if (serverScan.getFilter() != null) {
-      s.append(", filter ").append(describe(serverScan.getFilter()));
+      work.append(", filter ").append(describe(serverScan.getFilter()));
+      leaks.append("; which rows pass each condition: an equality on DET or PLAIN values compares stored bytes,"
+          + " a range on OPE values their order");
     }
-    s.append("; client: decrypts").append(searchesIndex() ? ", checks each row holds the searched values" : "");
+    return QueryPlan.Step.onServers(work.toString(), leaks.toString());
+  }
+
+  private QueryPlan.Step clientStep() {
+    StringBuilder s = new StringBuilder("decrypts").append(searchesIndex() ? ", checks each row holds the searched values" : "");
     if (rowRange != null) {
       s.append(", checks the row range");
     }
@@ -54,10 +70,7 @@ public record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange row
     if (limit > 0) {
       s.append(", limit ").append(limit);
     }
-    if (clientSideReason != null) {
-      s.append(" (client-side evaluation: ").append(clientSideReason).append(')');
-    }
-    return s.toString();
+    return QueryPlan.Step.onClient(s.toString());
   }
 
   private static String describe(Filter filter) {

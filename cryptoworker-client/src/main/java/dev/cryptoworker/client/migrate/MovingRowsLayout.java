@@ -2,6 +2,7 @@ package dev.cryptoworker.client.migrate;
 
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.CellDecodingException;
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTable;
@@ -203,7 +204,7 @@ public final class MovingRowsLayout implements StorageLayout {
 
   @Override
   public SecureResultScanner getScanner(Scan scan) throws IOException {
-    ScanPlan plan = plan(scan);
+    ScanPlan plan = scanPlan(scan);
     if (codec.firstClientSideScan(plan.clientSideReason())) {
       LOG.warn("Table {}: scans read the whole table and evaluate on the client while its rows move to new"
           + " stored keys (migration). Further such scans are logged at DEBUG.", codec.table());
@@ -213,11 +214,11 @@ public final class MovingRowsLayout implements StorageLayout {
   }
 
   @Override
-  public String explain(Scan scan) throws IOException {
-    return plan(scan).describe();
+  public QueryPlan plan(Scan scan) throws IOException {
+    return scanPlan(scan).toQueryPlan(codec.table());
   }
 
-  private ScanPlan plan(Scan scan) throws IOException {
+  private ScanPlan scanPlan(Scan scan) throws IOException {
     if (scan.isReversed() || scan.getBatch() > 0 || scan.getAllowPartialResults()) {
       throw refused("reversed or partial-row scan");
     }

@@ -1,6 +1,8 @@
 package dev.cryptoworker.client.spi;
 
+import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.TableCodec;
@@ -99,6 +101,17 @@ public abstract class ClientOnlyLayout implements StorageLayout {
   @Override
   public Result increment(Increment increment) throws IOException {
     throw refused("increment", noReadModifyWrite);
+  }
+
+  @Override
+  public QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
+    throw refused("aggregate", noServerWork + "; scan and sum on the client");
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+      byte[] storedStopRow) throws IOException {
+    throw refused("aggregate", noServerWork + "; scan and sum on the client");
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.cryptoworker.client.spi;
 
+import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
@@ -22,6 +24,7 @@ import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.coprocessor.Batch;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * How one logical table is stored: takes logical (plaintext) operations and carries them out on
@@ -61,8 +64,8 @@ public interface StorageLayout extends Closeable {
 
   SecureResultScanner getScanner(Scan scan) throws IOException;
 
-  /** How {@code scan} would run (see {@link SecureTable#explain}); refuses what getScanner refuses. */
-  String explain(Scan scan) throws IOException;
+  /** How {@code scan} would run (see {@link SecureTable#plan(Scan)}); refuses what getScanner refuses. */
+  QueryPlan plan(Scan scan) throws IOException;
 
   /** The rows of forward {@code scan} stored in [{@code storedStartRow}, {@code storedStopRow}). */
   SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException;
@@ -112,4 +115,30 @@ public interface StorageLayout extends Closeable {
 
   NavigableMap<byte[], AggregateResult> aggregateBy(
       Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier) throws IOException;
+
+  /**
+   * How {@code query} over the rows of {@code scan} would run (see {@link SecureTable#plan(Scan,
+   * AggregateQuery)}); refuses what {@link #aggregateBy} refuses. This default refuses: layouts
+   * whose region servers cannot add stored values.
+   */
+  default QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
+    throw noRegionAggregates(query);
+  }
+
+  /**
+   * The part of {@code query} over the rows of forward {@code scan} stored in [{@code
+   * storedStartRow}, {@code storedStopRow}): sum and count per group, decrypted; partials of
+   * disjoint ranges add up to the whole (see {@link SecureTable#aggregateRange}). This default
+   * refuses, as {@link #plan(Scan, AggregateQuery)} does.
+   */
+  default NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+      byte[] storedStopRow) throws IOException {
+    throw noRegionAggregates(query);
+  }
+
+  private UnsupportedSecureOperationException noRegionAggregates(AggregateQuery query) {
+    return new UnsupportedSecureOperationException(storedTables().get(0).getName().getNameAsString(),
+        "aggregate of " + Bytes.toString(query.family()) + ":" + Bytes.toString(query.qualifier()),
+        "this layout cannot add values on the region servers; scan and sum on the client");
+  }
 }

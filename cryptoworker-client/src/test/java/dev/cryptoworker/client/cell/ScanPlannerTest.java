@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import java.nio.charset.StandardCharsets;
@@ -85,14 +86,19 @@ class ScanPlannerTest {
   @Test
   void describeSaysWhereEachPartRunsWithoutOperands() throws Exception {
     SeamFixture s = new SeamFixture("OPE");
-    String onServer = s.planner.plan(new Scan().withStartRow(toBytes("P0010")).withStopRow(toBytes("P0020"))
+    QueryPlan serverPlan = s.planner.plan(new Scan().withStartRow(toBytes("P0010")).withStopRow(toBytes("P0020"))
         .setFilter(new org.apache.hadoop.hbase.filter.SingleColumnValueFilter(toBytes("f"), toBytes("det"),
-            org.apache.hadoop.hbase.CompareOperator.EQUAL, toBytes("Porto")))).describe();
+            org.apache.hadoop.hbase.CompareOperator.EQUAL, toBytes("Porto")))).toQueryPlan("t");
     assertEquals("region servers: scan of a stored key range, filter SingleColumnValueFilter; client: decrypts",
-        onServer);
+        serverPlan.describe());
+    assertFalse(serverPlan.evaluatesOnClient());
+    QueryPlan.Step server = serverPlan.stepsAt(QueryPlan.Site.REGION_SERVERS).get(0);
+    assertTrue(server.leaks().contains("stored bounds of the range") && server.leaks().contains("which rows pass"),
+        server.leaks());
+    assertFalse(server.leaks().contains("Porto") || serverPlan.describeWithLeakage().contains("Porto"));
     String onClient = s.planner.plan(SecureScans.allowClientSideEvaluation(new Scan().setLimit(5)
         .setFilter(new org.apache.hadoop.hbase.filter.SingleColumnValueFilter(toBytes("f"), toBytes("std"),
-            org.apache.hadoop.hbase.CompareOperator.EQUAL, toBytes("secret-operand"))))).describe();
+            org.apache.hadoop.hbase.CompareOperator.EQUAL, toBytes("secret-operand"))))).toQueryPlan("t").describe();
     assertTrue(onClient.startsWith("region servers: scan of the whole table; client: decrypts, filter"
         + " SingleColumnValueFilter, limit 5 (client-side evaluation: "), onClient);
     assertFalse(onClient.contains("secret-operand"), onClient);

@@ -1,6 +1,7 @@
 package dev.cryptoworker.layout.packed;
 
 import dev.cryptoworker.client.CellDecodingException;
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.cell.CellLayout;
@@ -502,14 +503,16 @@ public final class PackedLayout extends ClientOnlyLayout {
   }
 
   @Override
-  public String explain(Scan scan) throws IOException {
+  public QueryPlan plan(Scan scan) throws IOException {
     boolean filtered = clientSideFilter(scan) != null;
     boolean ranged = scan.getStartRow().length > 0 || scan.getStopRow().length > 0;
-    return "PACKED " + spec.mode() + " (" + spec.rowsPerPack() + " rows per pack, " + spec.compression() + "): "
-        + (entries == null ? "" : "the entries not merged yet in the range, then ")
-        + (ranged ? "the pack holding the start row and every pack up to the stop row" : "every pack")
-        + " fetched and opened on the client" + (filtered ? "; the filter runs on the client over every row of them"
-        : "");
+    String packs = (entries == null ? "" : "the entries not merged yet in the range, then ")
+        + (ranged ? "the pack holding the start row and every pack up to the stop row" : "every pack");
+    return new QueryPlan(codec.table(), List.of(
+        QueryPlan.Step.onServers("PACKED " + spec.mode() + " (" + spec.rowsPerPack() + " rows per pack, "
+            + spec.compression() + "): scan of " + packs, "which packs are read, and their sizes"),
+        QueryPlan.Step.onClient("opens the packs" + (filtered ? ", filter over every row of them" : ""))),
+        filtered ? "the PACKED layout's servers see packs, not rows" : null);
   }
 
   // ---- writes

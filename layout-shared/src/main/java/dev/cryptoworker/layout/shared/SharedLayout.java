@@ -1,5 +1,6 @@
 package dev.cryptoworker.layout.shared;
 
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
@@ -523,14 +524,17 @@ public final class SharedLayout extends ClientOnlyLayout {
   }
 
   @Override
-  public String explain(Scan scan) throws IOException {
+  public QueryPlan plan(Scan scan) throws IOException {
     boolean filtered = clientSideFilter(scan) != null;
     Scan stored = encode(scan);
-    return "SHARED " + spec.scheme() + " (n=" + n() + ", r=" + spec.parameters().r() + ", z=" + spec.parameters().z()
-        + ") over clusters " + spec.clusters() + ": each runs "
-        + (stored.getStartRow().length > 0 || stored.getStopRow().length > 0 ? "a row-range scan" : "a full scan")
-        + "; rows are merged and their cells decoded on the client from " + sharing.threshold() + " shares"
-        + (filtered ? "; the filter runs on the client over every decoded row" : "");
+    return new QueryPlan(codec.table(), List.of(
+        QueryPlan.Step.onServers("SHARED " + spec.scheme() + " (n=" + n() + ", r=" + spec.parameters().r() + ", z="
+            + spec.parameters().z() + ") over clusters " + spec.clusters() + ": each runs "
+            + (stored.getStartRow().length > 0 || stored.getStopRow().length > 0 ? "a row-range scan" : "a full scan"),
+            "to each cluster, the rows read and the sizes of their shares"),
+        QueryPlan.Step.onClient("merges rows and decodes their cells from " + sharing.threshold() + " shares"
+            + (filtered ? ", filter over every decoded row" : ""))),
+        filtered ? "the SHARED layout's servers hold shares, which no comparison can read" : null);
   }
 
   // ---- refused

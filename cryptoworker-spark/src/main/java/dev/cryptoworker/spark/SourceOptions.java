@@ -1,0 +1,160 @@
+package dev.cryptoworker.spark;
+
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.keys.KeyEncryptionKey;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.schema.TableSchema;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * The options of a {@code cryptoworker} read or write, checked on the driver: unknown names are
+ * refused before any task runs. Values are references (file paths, an environment variable's
+ * name), never key material, so the options can travel to executors as they are.
+ *
+ * <ul>
+ *   <li>{@code table}: the table's name (default: the schema's);
+ *   <li>{@code schema}: the YAML schema file (required);
+ *   <li>{@code keyset}: the encrypted keyset file (required);
+ *   <li>{@code kek}: where the key-encryption key is read, {@code env:NAME} or {@code file:PATH}
+ *       (default {@code env:CRYPTOWORKER_KEK});
+ *   <li>{@code quorum}: the HBase ZooKeeper quorum (default: {@code hbase-site.xml});
+ *   <li>{@code hbase.*}: any HBase client setting.
+ * </ul>
+ *
+ * Each also comes from the Spark conf as {@code spark.cryptoworker.NAME}; an option given to the
+ * reader or writer wins. Files must be readable at the same path on every executor.
+ */
+final class SourceOptions implements Serializable {
+  private static final long serialVersionUID = 1L;
+  static final String SPARK_CONF_PREFIX = "spark.cryptoworker.";
+  private static final Set<String> NAMES = Set.of("table", "schema", "keyset", "kek", "quorum");
+
+  private final Map<String, String> values;
+  private transient TableSchema schema;
+
+  private SourceOptions(Map<String, String> values) {
+    this.values = values;
+  }
+
+  /**
+   * {@code given} (the reader's or writer's options, names in any case) over {@code sparkConf}
+   * ({@code spark.cryptoworker.*} entries).
+   *
+   * @throws IllegalArgumentException naming an unknown option or a missing required one
+   */
+  static SourceOptions of(Map<String, String> given, Map<String, String> sparkConf) {
+    Map<String, String> values = new TreeMap<>();
+    sparkConf.forEach((k, v) -> {
+      if (k.startsWith(SPARK_CONF_PREFIX)) {
+        values.put(checked(k.substring(SPARK_CONF_PREFIX.length()), "Spark conf " + k), v);
+      }
+    });
+    given.forEach((k, v) -> values.put(checked(k, "option " + k), v));
+    for (String required : new String[] {"schema", "keyset"}) {
+      if (!values.containsKey(required)) {
+        throw new IllegalArgumentException("cryptoworker data source: option '" + required + "' is required (or Spark"
+            + " conf " + SPARK_CONF_PREFIX + required + ")");
+      }
+    }
+    return new SourceOptions(Map.copyOf(values));
+  }
+
+  private static String checked(String name, String where) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (!NAMES.contains(lower) && !lower.startsWith("hbase.")) {
+      throw new IllegalArgumentException("cryptoworker data source: unknown " + where + "; known options: "
+          + new java.util.TreeSet<>(NAMES) + " and hbase.*");
+    }
+    // HBase settings keep their case (Spark passes options lower-cased; HBase names are camel case).
+    return lower.startsWith("hbase.") ? name : lower;
+  }
+
+  /** The table's schema, read from the schema file once per JVM. */
+  synchronized TableSchema schema() {
+    if (schema == null) {
+      schema = readSchema();
+    }
+    return schema;
+  }
+
+  private TableSchema readSchema() {
+    try {
+      TableSchema schema = TableSchema.load(Path.of(values.get("schema")));
+      String table = values.get("table");
+      if (table != null && !table.equals(schema.tableName())) {
+        throw new IllegalArgumentException("cryptoworker data source: option table '" + table + "' is not the table of"
+            + " schema file " + values.get("schema") + " ('" + schema.tableName() + "')");
+      }
+      return schema;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cryptoworker data source: cannot read schema file " + values.get("schema"), e);
+    }
+  }
+
+  /** A new connection to the table's cluster with this source's keys and schema. */
+  SecureConnection connect() throws IOException {
+    TableSchema schema = schema();
+    KeyProvider keys;
+    try {
+      keys = KeyProvider.fromKeysetFile(Path.of(values.get("keyset")), kek());
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cryptoworker data source: cannot open keyset file " + values.get("keyset") + ": "
+          + e.getMessage(), e);
+    }
+    org.apache.hadoop.hbase.client.Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration());
+    try {
+      return SecureConnection.builder().connection(hbase).keys(keys).schema(schema).build();
+    } catch (RuntimeException e) {
+      hbase.close();
+      throw e;
+    }
+  }
+
+  private KeyEncryptionKey kek() throws IOException {
+    String source = values.getOrDefault("kek", "env:" + KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE);
+    int colon = source.indexOf(':');
+    String where = source.substring(colon + 1);
+    if (source.startsWith("env:") && !where.isEmpty()) {
+      return KeyEncryptionKey.fromEnvironment(where);
+    }
+    if (source.startsWith("file:") && !where.isEmpty()) {
+      return KeyEncryptionKey.fromFile(Path.of(where));
+    }
+    throw new IllegalArgumentException("cryptoworker data source: option kek must be env:NAME (an environment variable"
+        + " of every executor) or file:PATH (a file on every executor), got: " + source);
+  }
+
+  private Configuration hbaseConfiguration() {
+    Configuration conf = HBaseConfiguration.create();
+    values.forEach((k, v) -> {
+      if (k.startsWith("hbase.")) {
+        conf.set(k, v);
+      }
+    });
+    if (values.containsKey("quorum")) {
+      conf.set("hbase.zookeeper.quorum", values.get("quorum"));
+    }
+    return conf;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SourceOptions other && values.equals(other.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return values.hashCode();
+  }
+}
