@@ -2,11 +2,13 @@ package dev.cryptoworker.keys;
 
 import java.io.IOException;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -16,6 +18,14 @@ import java.util.stream.Collectors;
  * jars) and this module's.
  */
 public final class KekSources {
+  /** The query parameter that turns on {@link KeyEncryptionKey#cached caching}: seconds to keep a keyset. */
+  public static final String CACHE_TTL = "cache-ttl";
+  /** The query parameter that turns on {@link KeyEncryptionKey#cached caching}: opens before a keyset is decrypted again. */
+  public static final String CACHE_USES = "cache-uses";
+  private static final long DEFAULT_CACHE_SECONDS = 300;
+  /** Caching keys opened in this process, by source class and URI: one per URI, so that every open shares its cache. */
+  private static final Map<List<Object>, KeyEncryptionKey> CACHED = new ConcurrentHashMap<>();
+
   private final Map<String, KekSource> byScheme;
 
   private KekSources(Collection<KekSource> sources) {
@@ -50,7 +60,31 @@ public final class KekSources {
   public KeyEncryptionKey open(String uri, Map<String, String> environment)
       throws IOException, GeneralSecurityException {
     KekUri parsed = KekUri.parse(uri);
-    return sourceOf(parsed).open(parsed, environment);
+    if (!parsed.query().containsKey(CACHE_TTL) && !parsed.query().containsKey(CACHE_USES)) {
+      return sourceOf(parsed).open(parsed, environment);
+    }
+    KekSource source = sourceOf(parsed);
+    List<Object> name = List.of(source.getClass(), parsed.text()); // standard() makes new instances each time
+    KeyEncryptionKey cached = CACHED.get(name);
+    if (cached == null) {
+      KekUri key = parsed.without(CACHE_TTL, CACHE_USES);
+      cached = KeyEncryptionKey.cached(source.open(key, environment),
+          Duration.ofSeconds(number(parsed, CACHE_TTL, DEFAULT_CACHE_SECONDS)),
+          number(parsed, CACHE_USES, Long.MAX_VALUE));
+      KeyEncryptionKey raced = CACHED.putIfAbsent(name, cached);
+      cached = raced != null ? raced : cached;
+    }
+    return cached;
+  }
+
+  private static long number(KekUri uri, String parameter, long fallback) {
+    String value = uri.parameter(parameter, null);
+    try {
+      return value == null ? fallback : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("key-encryption key URI " + uri + ": " + parameter + " must be a number, got "
+          + value);
+    }
   }
 
   /**

@@ -84,6 +84,20 @@ public record KekUri(String text, String scheme, String body, Map<String, String
     }
   }
 
+  /** This URI without the query parameters {@code names}. */
+  public KekUri without(String... names) {
+    StringBuilder s = new StringBuilder(text.substring(0, text.indexOf(':') + 1)).append(body);
+    String separator = "?";
+    for (Map.Entry<String, String> p : query.entrySet()) {
+      if (!java.util.List.of(names).contains(p.getKey())) {
+        s.append(separator).append(p.getKey()).append('=').append(p.getValue());
+        separator = "&";
+      }
+    }
+    fragment.ifPresent(f -> s.append('#').append(f));
+    return parse(s.toString());
+  }
+
   @Override
   public String toString() {
     return text;

@@ -16,6 +16,10 @@ import java.util.Map;
  * KekSource} ({@code env:NAME}, {@code file:PATH}, {@code pkcs12:PATH#alias}, {@code
  * pkcs11:CONFIG#label}, and {@code kms://http@host:port/kms#key} with module {@code
  * kek-hadoop-kms}). The other factories are that URI's older spellings and still work.
+ *
+ * <p>Any URI may end its query with {@code cache-ttl=SECONDS} and/or {@code cache-uses=N}: the
+ * process then opens the key once and remembers each keyset it decrypts for that long and that
+ * many opens ({@link #cached}; defaults 300 seconds and no limit on uses).
  */
 public interface KeyEncryptionKey {
   /** The environment variable {@link #fromEnvironment()} reads. */
@@ -30,6 +34,18 @@ public interface KeyEncryptionKey {
   /** A key-encryption key that is {@code aead}; {@code description} says where its key is. */
   static KeyEncryptionKey of(Aead aead, String description) {
     return new AeadKeyEncryptionKey(aead, description);
+  }
+
+  /**
+   * {@code kek}, remembering each keyset it decrypts for {@code ttl} and {@code maxUses} opens: within
+   * them, opening the keyset again makes no call to the key's KMS or token. A revoked key, or a
+   * changed ACL, takes effect for this process only when the entry expires.
+   *
+   * @throws IllegalArgumentException if {@code ttl} is not positive or {@code maxUses} below 1
+   */
+  static KeyEncryptionKey cached(KeyEncryptionKey kek, java.time.Duration ttl, long maxUses) {
+    return of(new CachingAead(kek.aead(), ttl, maxUses, java.time.Clock.systemUTC()),
+        kek.description() + ", keysets cached for " + ttl + " or " + maxUses + " opens");
   }
 
   /**
