@@ -23,7 +23,8 @@ final class KeysetOptions {
   static final class KekSource {
     @Option(names = "--kek", paramLabel = "URI",
         description = "The key-encryption key's URI: env:NAME, file:PATH, pkcs12:PATH[?password-env=NAME]#alias,"
-            + " or pkcs11:CONFIG[?pin-env=NAME]#label; any may take the query parameters cache-ttl=SECONDS and"
+            + " pkcs11:CONFIG[?pin-env=NAME]#label or kms://http@HOST:PORT/kms#KEY; any may take the query"
+            + " parameters cache-ttl=SECONDS and"
             + " cache-uses=N (docs/keks.md)."
             + " The options below are older spellings of the first three.")
     String uri;
