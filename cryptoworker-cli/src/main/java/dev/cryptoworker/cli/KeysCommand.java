@@ -28,6 +28,7 @@ import picocli.CommandLine.TypeConversionException;
       KeysCommand.ListKeys.class,
       KeysCommand.Disable.class,
       KeysCommand.Enable.class,
+      KeysCommand.Rewrap.class,
       KeysCommand.Kek.class
     })
 final class KeysCommand {
@@ -40,7 +41,7 @@ final class KeysCommand {
       return keysetOptions.keyset;
     }
 
-    KeyEncryptionKey kek() throws IOException {
+    KeyEncryptionKey kek() throws IOException, GeneralSecurityException {
       return keysetOptions.keyEncryptionKey(root().environment());
     }
 
@@ -161,13 +162,33 @@ final class KeysCommand {
     }
   }
 
+  @Command(name = "rewrap", mixinStandardHelpOptions = true,
+      description = {"Encrypt the keyset under another key-encryption key (--to), keeping its keys: stored data is"
+          + " untouched. Afterwards the old key-encryption key no longer opens the file (copies and backups of the"
+          + " old file still open with it)."})
+  static final class Rewrap extends OnKeyset {
+    @Option(names = "--to", required = true, paramLabel = "URI",
+        description = "The new key-encryption key's URI (same forms as --kek).")
+    String to;
+
+    @Override
+    public Integer call() throws Exception {
+      KeyEncryptionKey from = kek();
+      KeyEncryptionKey target = KeyEncryptionKey.fromUri(to, root().environment());
+      KeysetFiles.rewrap(keyset(), from, target);
+      out().println("rewrapped " + keyset() + " under " + to + "; the key-encryption key "
+          + keysetOptions.uri() + " no longer opens it");
+      return OK;
+    }
+  }
+
   @Command(name = "kek", mixinStandardHelpOptions = true,
       description = "Key-encryption keys.", subcommands = KeysCommand.KekGenerate.class)
   static final class Kek {}
 
   @Command(name = "generate", mixinStandardHelpOptions = true,
       description = {"Print a new random base64 32-byte key-encryption key to stdout.",
-          "Store it in your secret manager; pass it with --kek-env, --kek-file or a keystore."})
+          "Store it in your secret manager; pass it with --kek env:NAME or --kek file:PATH."})
   static final class KekGenerate extends Subcommand {
     @Override
     public Integer call() {

@@ -3,6 +3,7 @@ package dev.cryptoworker.cli;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -20,6 +21,14 @@ final class KeysetOptions {
   KekSource kek;
 
   static final class KekSource {
+    @Option(names = "--kek", paramLabel = "URI",
+        description = "The key-encryption key's URI: env:NAME, file:PATH, pkcs12:PATH[?password-env=NAME]#alias,"
+            + " pkcs11:CONFIG[?pin-env=NAME]#label or kms://http@HOST:PORT/kms#KEY; any may take the query"
+            + " parameters cache-ttl=SECONDS and"
+            + " cache-uses=N (docs/keks.md)."
+            + " The options below are older spellings of the first three.")
+    String uri;
+
     @Option(names = "--kek-env", paramLabel = "NAME",
         description = "Environment variable holding the base64 32-byte KEK.")
     String environmentVariable;
@@ -47,24 +56,24 @@ final class KeysetOptions {
   }
 
   /** The key-encryption key from the chosen source, reading variables from {@code environment}. */
-  KeyEncryptionKey keyEncryptionKey(Map<String, String> environment) throws IOException {
+  KeyEncryptionKey keyEncryptionKey(Map<String, String> environment) throws IOException, GeneralSecurityException {
+    return KeyEncryptionKey.fromUri(uri(), environment);
+  }
+
+  /** The chosen source as a URI: the older options are spellings of {@code env:}, {@code file:} and {@code pkcs12:}. */
+  String uri() {
     if (kek == null) {
-      return KeyEncryptionKey.fromEnvironment(
-          KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE, environment);
+      return "env:" + KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE;
+    }
+    if (kek.uri != null) {
+      return kek.uri;
     }
     if (kek.environmentVariable != null) {
-      return KeyEncryptionKey.fromEnvironment(kek.environmentVariable, environment);
+      return "env:" + kek.environmentVariable;
     }
     if (kek.file != null) {
-      return KeyEncryptionKey.fromFile(kek.file);
+      return "file:" + kek.file;
     }
-    KeyStoreSource store = kek.keyStore;
-    String password = environment.get(store.passwordVariable);
-    if (password == null) {
-      throw new IllegalStateException(
-          "environment variable " + store.passwordVariable + " is not set");
-    }
-    char[] chars = password.toCharArray();
-    return KeyEncryptionKey.fromKeyStore(store.file, chars, store.alias, chars);
+    return "pkcs12:" + kek.keyStore.file + "?password-env=" + kek.keyStore.passwordVariable + "#" + kek.keyStore.alias;
   }
 }

@@ -38,7 +38,7 @@ final class TableOptions {
     throw new IllegalArgumentException("no --schema file describes table " + table + "; they describe " + described);
   }
 
-  KeyEncryptionKey kek(Map<String, String> environment) throws IOException {
+  KeyEncryptionKey kek(Map<String, String> environment) throws IOException, GeneralSecurityException {
     return keyset.keyEncryptionKey(environment);
   }
 

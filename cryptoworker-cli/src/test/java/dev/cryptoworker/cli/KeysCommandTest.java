@@ -193,6 +193,34 @@ class KeysCommandTest {
     assertEquals(2, missingAlias.exitCode(), "the keystore options go together");
   }
 
+  /** --kek takes a URI; rewrap moves the keyset to another key, after which the old one no longer opens it. */
+  @Test
+  void kekUriAndRewrap() throws Exception {
+    Map<String, String> env = Map.of("MY_KEK", KEK);
+    ok(Cli.run(env, "keys", "generate", "--keyset", keyset().toString(), "--kek", "env:MY_KEK"));
+    ok(Cli.run(env, "keys", "rotate", "--keyset", keyset().toString(), "--kek", "env:MY_KEK"));
+    String ids = listJson().toString();
+    Path newKek = Files.writeString(dir.resolve("new.b64"), KeyEncryptionKey.generateBase64());
+
+    Cli.Result rewrapped = ok(Cli.run(env, "keys", "rewrap", "--keyset", keyset().toString(), "--kek", "env:MY_KEK",
+        "--to", "file:" + newKek));
+    assertEquals("rewrapped " + keyset() + " under file:" + newKek + "; the key-encryption key env:MY_KEK no longer"
+        + " opens it" + System.lineSeparator(), rewrapped.out());
+
+    Cli.Result old = Cli.run(env, "keys", "list", "--keyset", keyset().toString(), "--kek", "env:MY_KEK");
+    assertEquals(1, old.exitCode());
+    assertTrue(old.err().startsWith("cryptoworker: cannot decrypt keyset file " + keyset()), old.err());
+    Cli.Result moved = ok(Cli.run(Map.of(), "keys", "list", "--keyset", keyset().toString(), "--json",
+        "--kek", "file:" + newKek));
+    assertEquals(ids, new ObjectMapper().readTree(moved.out()).get("keys").toString());
+
+    Cli.Result unknown = Cli.run(env, "keys", "list", "--keyset", keyset().toString(), "--kek", "vault:x");
+    assertEquals(1, unknown.exitCode());
+    assertTrue(unknown.err().startsWith("cryptoworker: no key-encryption key source for scheme 'vault' of vault:x;"),
+        unknown.err());
+    assertEquals(2, Cli.run(env, "keys", "rewrap", "--keyset", keyset().toString()).exitCode(), "--to is required");
+  }
+
   @Test
   void kekFailuresAreOneLine() {
     keysetWithTwoKeys();
@@ -228,7 +256,7 @@ class KeysCommandTest {
   @Test
   void everyCommandHasHelp() {
     for (String[] command : new String[][] {{}, {"keys"}, {"keys", "generate"}, {"keys", "rotate"},
-        {"keys", "list"}, {"keys", "disable"}, {"keys", "enable"}, {"keys", "kek"},
+        {"keys", "list"}, {"keys", "disable"}, {"keys", "enable"}, {"keys", "rewrap"}, {"keys", "kek"},
         {"keys", "kek", "generate"}, {"schema"}, {"schema", "check"}, {"schema", "show"},
         {"schema", "diff"}}) {
       Cli.Result help = Cli.run(concat(command, new String[] {"--help"}));

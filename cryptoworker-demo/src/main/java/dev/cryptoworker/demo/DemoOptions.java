@@ -9,7 +9,7 @@ import java.util.List;
  * directly, the class takes the options themselves.
  */
 record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dropExisting, Path dataDir, boolean processes,
-    boolean help) {
+    String keyset, String kek, boolean help) {
 
   /** One line of the help: the option, the Maven property that sets it (if any), its meaning. */
   private record Help(String option, String property, String meaning) {}
@@ -23,6 +23,10 @@ record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dro
       new Help("--data-dir=path", "", "where the embedded HBase keeps its files (cryptoworker-demo/target/demo-hbase)"),
       new Help("--cluster=embedded|processes", "-Ddemo.cluster=processes",
           "embedded: one child JVM (default); processes: ZooKeeper, master and 2 region servers, each its own JVM"),
+      new Help("--keyset=path", "-Ddemo.keyset=path",
+          "a keyset file for the keys (default: the master key of CRYPTOWORKER_MASTER_KEY, or a random one)"),
+      new Help("--kek=URI", "-Ddemo.kek=URI", "the keyset's key-encryption key URI (env:CRYPTOWORKER_KEK), as --kek of"
+          + " cryptoworker takes it"),
       new Help("--help, -h", "-Ddemo.args=--help", "prints this help and exits"));
 
   static DemoOptions parse(String[] args) {
@@ -32,12 +36,14 @@ record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dro
     boolean drop = false;
     Path dataDir = Path.of("target", "demo-hbase");
     boolean processes = false;
+    String keyset = "";
+    String kek = "";
     for (String arg : args) {
       if (arg.isBlank()) {
         continue; // an empty -Ddemo.args
       }
       if (arg.equals("--help") || arg.equals("-h")) {
-        return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, processes, true);
+        return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, processes, keyset, kek, true);
       }
       int eq = arg.indexOf('=');
       if (arg.equals("--drop-existing")) {
@@ -56,10 +62,12 @@ record DemoOptions(int patients, String zookeeper, String hbaseSite, boolean dro
         case "drop-existing" -> drop = bool(arg, value);
         case "data-dir" -> dataDir = Path.of(value);
         case "cluster" -> processes = cluster(arg, value);
+        case "keyset" -> keyset = value;
+        case "kek" -> kek = value;
         default -> throw new IllegalArgumentException("unknown option --" + name + "; see --help");
       }
     }
-    return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, processes, false);
+    return new DemoOptions(patients, zookeeper, hbaseSite, drop, dataDir, processes, keyset, kek, false);
   }
 
   private static boolean cluster(String arg, String value) {

@@ -3,6 +3,7 @@ package dev.cryptoworker.demo;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.embedded.ProcessCluster;
+import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.TableSchema;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -118,10 +120,10 @@ public final class PatientsDemo {
     }
   }
 
-  private void demo(Connection connection, DemoOptions options) throws IOException {
+  private void demo(Connection connection, DemoOptions options) throws IOException, GeneralSecurityException {
     TableSchema schema = ExampleSchemas.patients();
     TableSchema appointmentsSchema = ExampleSchemas.appointments();
-    try (SecureConnection secure = SecureConnection.wrap(connection, keys(), List.of(schema, appointmentsSchema))) {
+    try (SecureConnection secure = SecureConnection.wrap(connection, keys(options), List.of(schema, appointmentsSchema))) {
       demo(connection, secure, schema, appointmentsSchema, options);
     }
   }
@@ -209,7 +211,12 @@ public final class PatientsDemo {
     }
   }
 
-  private KeyProvider keys() {
+  private KeyProvider keys(DemoOptions options) throws IOException, GeneralSecurityException {
+    if (!options.keyset().isEmpty()) {
+      String kek = options.kek().isEmpty() ? "env:" + KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE : options.kek();
+      out.printf("Keys: keyset %s under the key-encryption key %s.%n", options.keyset(), kek);
+      return KeyProvider.fromKeysetFile(Path.of(options.keyset()), kek);
+    }
     String env = System.getenv(MASTER_KEY_ENV);
     if (env != null && !env.isBlank()) {
       out.printf("Keys: derived with HKDF from the master key in %s.%n", MASTER_KEY_ENV);

@@ -13,13 +13,21 @@ class DemoOptionsTest {
   @Test
   void mavenArgumentsWithEmptyProperties() {
     DemoOptions o = DemoOptions.parse(new String[] {"--patients=3000", "--zookeeper=", "--hbase-site=",
-        "--drop-existing=false", "--data-dir=target/demo-hbase", "--cluster=embedded", ""});
+        "--drop-existing=false", "--data-dir=target/demo-hbase", "--cluster=embedded", "--keyset=", "--kek=", ""});
     assertEquals(3000, o.patients());
     assertTrue(o.embedded());
     assertFalse(o.dropExisting());
     assertFalse(o.help());
     assertEquals(Path.of("target/demo-hbase"), o.dataDir());
     assertFalse(o.processes());
+    assertEquals("", o.keyset());
+  }
+
+  @Test
+  void keysetAndKekUri() {
+    DemoOptions o = DemoOptions.parse(new String[] {"--keyset=keyset.json", "--kek=pkcs11:/etc/hsm.cfg#kek"});
+    assertEquals("keyset.json", o.keyset());
+    assertEquals("pkcs11:/etc/hsm.cfg#kek", o.kek());
   }
 
   @Test
@@ -53,7 +61,7 @@ class DemoOptionsTest {
   void usageNamesEveryOptionAndItsMavenProperty() {
     String usage = DemoOptions.usage();
     for (String s : new String[] {"--patients=", "-Ddemo.patients=", "--zookeeper=", "-Ddemo.zookeeper=",
-        "--hbase-site=", "-Ddemo.hbaseSite=", "--drop-existing", "-Ddemo.dropExisting=true", "--data-dir=", "--help"}) {
+        "--hbase-site=", "-Ddemo.hbaseSite=", "--drop-existing", "-Ddemo.dropExisting=true", "--data-dir=", "--keyset=", "-Ddemo.keyset=", "--kek=", "-Ddemo.kek=", "--help"}) {
       assertTrue(usage.contains(s), s);
     }
   }

@@ -1,45 +1,82 @@
 package dev.cryptoworker.keys;
 
 import com.google.crypto.tink.Aead;
-import com.google.crypto.tink.subtle.AesGcmJce;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.io.InputStream;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.SecureRandom;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.Map;
 
 /**
- * The 32-byte AES-256-GCM key that encrypts a keyset file, read as base64 from an environment
- * variable or a file. In production, prefer a KMS-held key; this form keeps the keyset file
- * useless on its own.
+ * The key that encrypts a keyset file: an {@link Aead} and a description of where the key is, as
+ * Tink's {@code KmsClient.getAead(uri)} gives one. Where the key is held outside the JVM (a PKCS#11
+ * token, a key management server) the AEAD calls out to it and the key never enters this process;
+ * the keyset it decrypts does.
+ *
+ * <p>One way to obtain one: {@link #fromUri(String)}, with a URI whose scheme picks a {@link
+ * KekSource} ({@code env:NAME}, {@code file:PATH}, {@code pkcs12:PATH#alias}, {@code
+ * pkcs11:CONFIG#label}, and {@code kms://http@host:port/kms#key} with module {@code
+ * kek-hadoop-kms}). The other factories are that URI's older spellings and still work.
+ *
+ * <p>Any URI may end its query with {@code cache-ttl=SECONDS} and/or {@code cache-uses=N}: the
+ * process then opens the key once and remembers each keyset it decrypts for that long and that
+ * many opens ({@link #cached}; defaults 300 seconds and no limit on uses).
  */
-public final class KeyEncryptionKey {
+public interface KeyEncryptionKey {
   /** The environment variable {@link #fromEnvironment()} reads. */
-  public static final String DEFAULT_ENVIRONMENT_VARIABLE = "CRYPTOWORKER_KEK";
+  String DEFAULT_ENVIRONMENT_VARIABLE = "CRYPTOWORKER_KEK";
 
-  private final Aead aead;
+  /** The AEAD that encrypts and decrypts keysets. */
+  Aead aead();
 
-  private KeyEncryptionKey(byte[] key) throws GeneralSecurityException {
-    this.aead = new AesGcmJce(key);
+  /** Where the key is (a URI, a file, a variable name), for messages; never key material. */
+  String description();
+
+  /** A key-encryption key that is {@code aead}; {@code description} says where its key is. */
+  static KeyEncryptionKey of(Aead aead, String description) {
+    return new AeadKeyEncryptionKey(aead, description);
   }
 
-  /** Reads the key from {@value #DEFAULT_ENVIRONMENT_VARIABLE}. */
-  public static KeyEncryptionKey fromEnvironment() {
+  /**
+   * {@code kek}, remembering each keyset it decrypts for {@code ttl} and {@code maxUses} opens: within
+   * them, opening the keyset again makes no call to the key's KMS or token. A revoked key, or a
+   * changed ACL, takes effect for this process only when the entry expires.
+   *
+   * @throws IllegalArgumentException if {@code ttl} is not positive or {@code maxUses} below 1
+   */
+  static KeyEncryptionKey cached(KeyEncryptionKey kek, java.time.Duration ttl, long maxUses) {
+    return of(new CachingAead(kek.aead(), ttl, maxUses, java.time.Clock.systemUTC()),
+        kek.description() + ", keysets cached for " + ttl + " or " + maxUses + " opens");
+  }
+
+  /**
+   * The key the URI names, found through the {@link KekSource} registered for its scheme; variables
+   * it names are read from the process's environment.
+   *
+   * @throws IllegalArgumentException if the URI is malformed or its scheme has no source
+   * @throws IOException if the key's store or server cannot be read or reached
+   * @throws GeneralSecurityException if the store refuses the key (wrong password or PIN, denied)
+   */
+  static KeyEncryptionKey fromUri(String uri) throws IOException, GeneralSecurityException {
+    return fromUri(uri, System.getenv());
+  }
+
+  /** As {@link #fromUri(String)}, reading variables from {@code environment}. */
+  static KeyEncryptionKey fromUri(String uri, Map<String, String> environment)
+      throws IOException, GeneralSecurityException {
+    return KekSources.standard().open(uri, environment);
+  }
+
+  /** Reads the key from {@value #DEFAULT_ENVIRONMENT_VARIABLE}; as {@code env:CRYPTOWORKER_KEK}. */
+  static KeyEncryptionKey fromEnvironment() {
     return fromEnvironment(DEFAULT_ENVIRONMENT_VARIABLE);
   }
 
   /**
-   * Reads a base64 32-byte key from the environment variable {@code name}.
+   * Reads a base64 32-byte key from the environment variable {@code name}; as {@code env:NAME}.
    *
    * @throws IllegalStateException if the variable is unset or not a base64 32-byte key
    */
-  public static KeyEncryptionKey fromEnvironment(String name) {
+  static KeyEncryptionKey fromEnvironment(String name) {
     return fromEnvironment(name, System.getenv());
   }
 
@@ -49,105 +86,36 @@ public final class KeyEncryptionKey {
    *
    * @throws IllegalStateException if the variable is unset or not a base64 32-byte key
    */
-  public static KeyEncryptionKey fromEnvironment(String name, Map<String, String> environment) {
-    String value = environment.get(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalStateException("environment variable " + name + " is not set");
-    }
-    return fromBase64(value, "environment variable " + name);
+  static KeyEncryptionKey fromEnvironment(String name, Map<String, String> environment) {
+    return RawKeyEncryptionKeys.fromEnvironment(name, environment);
   }
 
-  /** Reads a base64 32-byte key from a file (surrounding whitespace ignored). */
-  public static KeyEncryptionKey fromFile(Path file) throws IOException {
-    return fromBase64(Files.readString(file, StandardCharsets.US_ASCII), "file " + file);
+  /** Reads a base64 32-byte key from a file (surrounding whitespace ignored); as {@code file:PATH}. */
+  static KeyEncryptionKey fromFile(Path file) throws IOException {
+    return RawKeyEncryptionKeys.fromFile(file);
   }
 
   /**
-   * Reads the 32-byte AES secret key stored under {@code alias} in a PKCS#12 keystore.
+   * Reads the 32-byte AES secret key stored under {@code alias} in a PKCS#12 keystore; as {@code
+   * pkcs12:PATH#alias}. The key's bytes enter this JVM.
    *
    * @param password the keystore's password
    * @param entryPassword the entry's password (for PKCS#12 usually the keystore's)
    * @throws IOException if the keystore cannot be read or its password is wrong
    * @throws IllegalStateException if the alias is missing or is not a 32-byte secret key
    */
-  public static KeyEncryptionKey fromKeyStore(
-      Path keyStore, char[] password, String alias, char[] entryPassword) throws IOException {
-    String source = "keystore " + keyStore + " alias " + alias;
-    KeyStore.Entry entry;
-    try (InputStream in = Files.newInputStream(keyStore)) {
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      store.load(in, password);
-      if (!store.containsAlias(alias)) {
-        throw new IllegalStateException("keystore " + keyStore + " has no entry " + alias);
-      }
-      entry = store.getEntry(alias, new KeyStore.PasswordProtection(entryPassword));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot read " + source + ": " + e.getMessage(), e);
-    }
-    if (!(entry instanceof KeyStore.SecretKeyEntry secret)) {
-      throw new IllegalStateException(source + " is not a secret key entry");
-    }
-    byte[] encoded = secret.getSecretKey().getEncoded();
-    if (encoded == null) {
-      throw new IllegalStateException(source + " cannot be exported as raw key bytes");
-    }
-    return fromTemporary(encoded, source);
+  static KeyEncryptionKey fromKeyStore(Path keyStore, char[] password, String alias, char[] entryPassword)
+      throws IOException {
+    return RawKeyEncryptionKeys.fromKeyStore(keyStore, password, alias, entryPassword);
   }
 
   /** Uses {@code key} (32 bytes) directly; the array is copied. */
-  public static KeyEncryptionKey fromBytes(byte[] key) {
-    return fromBytes(key, "key bytes");
+  static KeyEncryptionKey fromBytes(byte[] key) {
+    return RawKeyEncryptionKeys.fromBytes(key, "key bytes");
   }
 
   /** A fresh random key, base64-encoded, for storing in a secret manager or file. */
-  public static String generateBase64() {
-    byte[] key = new byte[32];
-    new SecureRandom().nextBytes(key);
-    String encoded = Base64.getEncoder().encodeToString(key);
-    Arrays.fill(key, (byte) 0);
-    return encoded;
-  }
-
-  Aead aead() {
-    return aead;
-  }
-
-  private static KeyEncryptionKey fromBase64(String value, String source) {
-    byte[] key;
-    try {
-      key = Base64.getDecoder().decode(value.strip());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("key-encryption key in " + source + " is not base64");
-    }
-    return fromTemporary(key, source);
-  }
-
-  /**
-   * Builds the key from {@code key}, a temporary this class owns (decoded base64), and overwrites
-   * it with zeros whether that succeeds or not: the AEAD keeps its own copy.
-   */
-  static KeyEncryptionKey fromTemporary(byte[] key, String source) {
-    try {
-      return fromBytes(key, source);
-    } finally {
-      Arrays.fill(key, (byte) 0);
-    }
-  }
-
-  private static KeyEncryptionKey fromBytes(byte[] key, String source) {
-    if (key.length != 32) {
-      throw new IllegalStateException(
-          "key-encryption key in " + source + " must be 32 bytes, got " + key.length);
-    }
-    try {
-      return new KeyEncryptionKey(key);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot use key-encryption key from " + source, e);
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "KeyEncryptionKey[AES-256-GCM]";
+  static String generateBase64() {
+    return RawKeyEncryptionKeys.generateBase64();
   }
 }

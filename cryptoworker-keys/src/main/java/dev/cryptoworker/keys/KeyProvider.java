@@ -49,6 +49,19 @@ public interface KeyProvider {
   }
 
   /**
+   * A provider reading an encrypted keyset file under the key-encryption key {@code kekUri} names
+   * ({@link KeyEncryptionKey#fromUri}): the one way every entry point (builder, CLI, MapReduce,
+   * YCSB, demo) obtains keys.
+   *
+   * @throws IllegalArgumentException if the URI is malformed or its scheme has no source
+   * @throws GeneralSecurityException as {@link #fromKeysetFile(Path, KeyEncryptionKey)}, or if the
+   *     key's store refuses it
+   */
+  static KeyProvider fromKeysetFile(Path keysetFile, String kekUri) throws IOException, GeneralSecurityException {
+    return fromKeysetFile(keysetFile, KeyEncryptionKey.fromUri(kekUri));
+  }
+
+  /**
    * A provider reading the contents of an encrypted keyset file, for processes that receive the
    * file's text rather than a path (MapReduce tasks get it in the job's credentials).
    *

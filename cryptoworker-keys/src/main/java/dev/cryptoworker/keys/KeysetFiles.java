@@ -105,6 +105,20 @@ public final class KeysetFiles {
   }
 
   /**
+   * Encrypts the keyset in {@code file} under {@code to} instead of {@code from}, keeping its keys,
+   * their ids, status and creation times: stored data is untouched and reads as before. The file is
+   * replaced atomically; afterwards {@code from} no longer opens it (copies of the old file, such as
+   * backups, still open with {@code from}).
+   *
+   * @throws GeneralSecurityException if {@code from} does not open the file, or {@code to} cannot
+   *     encrypt (a key server or token refusing)
+   */
+  public static void rewrap(Path file, KeyEncryptionKey from, KeyEncryptionKey to)
+      throws IOException, GeneralSecurityException {
+    write(file, readStored(file, from), to, true);
+  }
+
+  /**
    * The keys of the keyset in {@code file}, in keyset order (oldest first): ids, status, which is
    * primary and which is the oldest enabled one. No key material.
    */

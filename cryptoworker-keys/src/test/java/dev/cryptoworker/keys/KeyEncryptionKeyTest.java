@@ -31,7 +31,7 @@ class KeyEncryptionKeyTest {
   void temporaryKeyBytesAreWipedAfterUse() throws Exception {
     byte[] key = randomKey();
     byte[] temporary = key.clone();
-    KeyEncryptionKey kek = KeyEncryptionKey.fromTemporary(temporary, "test");
+    KeyEncryptionKey kek = RawKeyEncryptionKeys.fromTemporary(temporary, "test");
     assertArrayEquals(new byte[32], temporary);
     byte[] m = "keyset".getBytes(StandardCharsets.UTF_8);
     assertArrayEquals(m, KeyEncryptionKey.fromBytes(key).aead().decrypt(kek.aead().encrypt(m, AD), AD));
@@ -41,7 +41,7 @@ class KeyEncryptionKeyTest {
   void temporaryKeyBytesAreWipedWhenRejected() {
     byte[] temporary = {1, 2, 3, 4, 5, 6, 7, 8};
     IllegalStateException e =
-        assertThrows(IllegalStateException.class, () -> KeyEncryptionKey.fromTemporary(temporary, "test"));
+        assertThrows(IllegalStateException.class, () -> RawKeyEncryptionKeys.fromTemporary(temporary, "test"));
     assertEquals("key-encryption key in test must be 32 bytes, got 8", e.getMessage());
     assertArrayEquals(new byte[8], temporary);
   }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.mapreduce;
 
+import dev.cryptoworker.keys.KekSources;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
@@ -36,9 +37,10 @@ import org.apache.hadoop.security.UserGroupInformation;
  *
  * <p>Keys: the keyset file's contents (encrypted under the key-encryption key) travel in the job's
  * {@link Credentials}, which Hadoop hands to tasks without writing them to the job's configuration
- * file; the key-encryption key itself never leaves the machines that hold it: each task reads it
- * from the source given here ({@code env:NAME}, an environment variable of the task, or {@code
- * file:PATH}, a file on every node), as the client does. The input scan travels in the Credentials
+ * file; the key-encryption key itself never leaves the machines or servers that hold it: each task
+ * opens the key-encryption key URI given here ({@link KeyEncryptionKey#fromUri}: {@code env:NAME}, an
+ * environment variable of the task, {@code file:PATH}, a file on every node, or a token or key
+ * server every node reaches), as the client does. The input scan travels in the Credentials
  * too: its row bounds and filter operands are plaintext, and the configuration is written to the
  * job's files (job.xml, the job history) and shown by the cluster's web pages. Schemas are not
  * secret and travel in the configuration.
@@ -46,7 +48,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 public final class SecureJob {
   /** Credentials alias of the keyset file's contents. */
   static final Text KEYSET_ALIAS = new Text("cryptoworker.keyset");
-  /** Where tasks read the key-encryption key: {@code env:NAME} or {@code file:PATH}. */
+  /** The key-encryption key URI tasks open ({@link KeyEncryptionKey#fromUri}). */
   public static final String KEK_SOURCE = "cryptoworker.kek.source";
   /** Prefix of the configuration keys holding schemas (YAML), one per table. */
   public static final String SCHEMA_PREFIX = "cryptoworker.schema.";
@@ -64,12 +66,12 @@ public final class SecureJob {
   /**
    * Gives the job's tasks the keys of an encrypted keyset file.
    *
-   * @param kekSource where each task reads the key-encryption key: {@code env:NAME} or {@code
-   *     file:PATH}
-   * @throws IllegalArgumentException if {@code kekSource} is neither form
+   * @param kekSource the key-encryption key's URI, which each task opens ({@link KeyEncryptionKey#fromUri}):
+   *     {@code env:NAME}, {@code file:PATH}, or any other scheme with a source on the tasks' classpath
+   * @throws IllegalArgumentException if {@code kekSource} is malformed or no source here opens its scheme
    */
   public static void setKeys(Job job, Path keysetFile, String kekSource) throws IOException {
-    checkKekSource(kekSource);
+    KekSources.standard().check(kekSource);
     job.getCredentials().addSecretKey(KEYSET_ALIAS, Files.readAllBytes(keysetFile));
     job.getConfiguration().set(KEK_SOURCE, kekSource);
     shareWithLocalTasks(job);
@@ -200,22 +202,9 @@ public final class SecureJob {
     }
     try {
       return KeyProvider.fromKeysetFileContents(new String(keyset, StandardCharsets.UTF_8),
-          "keyset of the job's credentials", keyEncryptionKey(source));
+          "keyset of the job's credentials", KeyEncryptionKey.fromUri(source));
     } catch (GeneralSecurityException e) {
       throw new IOException(e.getMessage(), e);
-    }
-  }
-
-  private static KeyEncryptionKey keyEncryptionKey(String source) throws IOException {
-    checkKekSource(source);
-    String where = source.substring(source.indexOf(':') + 1);
-    return source.startsWith("env:") ? KeyEncryptionKey.fromEnvironment(where) : KeyEncryptionKey.fromFile(Path.of(where));
-  }
-
-  private static void checkKekSource(String source) {
-    if (source == null || !(source.startsWith("env:") || source.startsWith("file:")) || source.indexOf(':') == source.length() - 1) {
-      throw new IllegalArgumentException("key-encryption key source must be env:NAME (an environment variable of"
-          + " every task) or file:PATH (a file on every node), got: " + source);
     }
   }
 }

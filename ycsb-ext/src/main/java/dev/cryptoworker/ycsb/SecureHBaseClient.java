@@ -5,12 +5,14 @@ import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.cryptobox.ope.OrderPreservingBox;
 import dev.cryptoworker.cryptobox.ope.OrderPreservingBoxProvider;
+import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ExampleSchemas;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -51,7 +53,8 @@ import site.ycsb.Status;
  * and closed by the last {@link #cleanup()}.
  *
  * <p>Properties ({@link BindingOptions} documents each): {@code cryptoworker.mode},
- * {@code cryptoworker.schema}, {@code cryptoworker.masterkey}, {@code cryptoworker.clientside},
+ * {@code cryptoworker.schema}, {@code cryptoworker.keyset} with {@code cryptoworker.kek} (or {@code
+ * cryptoworker.masterkey}), {@code cryptoworker.clientside},
  * {@code cryptoworker.opememo} (OPE values remembered per column, see {@link SecureTableOptions}),
  * {@code columnfamily}, {@code hbase.zookeeper.quorum}, {@code hbase.zookeeper.property.clientPort},
  * {@code hbase.site}, and YCSB's HBase binding's {@code clientbuffering} and {@code writebuffersize}:
@@ -96,9 +99,10 @@ public class SecureHBaseClient extends DB implements FilterScans {
       try {
         Shared shared = SHARED.get(sharedKey);
         if (shared == null) {
+          KeyProvider keys = options.secure() ? options.keys() : null; // before connecting: a failure leaks nothing
           Connection c = ConnectionFactory.createConnection(options.hbaseConfiguration());
-          shared = new Shared(c, options.secure()
-              ? SecureConnection.wrap(c, KeyProvider.fromMasterKey(options.masterKey()), List.of(options.schema()),
+          shared = new Shared(c, keys != null
+              ? SecureConnection.wrap(c, keys, List.of(options.schema()),
                   SecureTableOptions.builder().boxOption(OrderPreservingBoxProvider.MEMO_ENTRIES, options.orderPreservingMemo()).build())
               : null);
           SHARED.put(sharedKey, shared);
@@ -361,6 +365,7 @@ public class SecureHBaseClient extends DB implements FilterScans {
     /** Clients with equal keys share one connection. */
     String sharingKey() {
       return (secure ? "secure|" + schema.tableName() + "|" + p.getProperty("cryptoworker.masterkey", "")
+          + "|" + p.getProperty("cryptoworker.keyset", "") + "|" + p.getProperty("cryptoworker.kek", "")
           + "|" + p.getProperty("cryptoworker.opememo", "") : "plain")
           + "|" + p.getProperty("hbase.zookeeper.quorum", "") + ":" + p.getProperty("hbase.zookeeper.property.clientPort", "")
           + "|" + p.getProperty("hbase.site", "");
@@ -410,10 +415,30 @@ public class SecureHBaseClient extends DB implements FilterScans {
       return Boolean.parseBoolean(p.getProperty("cryptoworker.clientside", "false"));
     }
 
-    byte[] masterKey() throws DBException {
+    /**
+     * The keys: the keyset file {@code cryptoworker.keyset} under the key-encryption key URI {@code
+     * cryptoworker.kek} (default {@code env:CRYPTOWORKER_KEK}), the way every entry point obtains keys;
+     * without a keyset, the master key of {@code cryptoworker.masterkey} as before.
+     */
+    KeyProvider keys() throws DBException {
+      String keyset = p.getProperty("cryptoworker.keyset");
+      if (keyset == null) {
+        return KeyProvider.fromMasterKey(masterKey());
+      }
+      String kek = p.getProperty("cryptoworker.kek", "env:" + KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE);
+      try {
+        return KeyProvider.fromKeysetFile(Path.of(keyset), kek);
+      } catch (IOException | GeneralSecurityException | RuntimeException e) {
+        throw new DBException("cannot open keyset " + keyset + " with cryptoworker.kek " + kek + ": " + e.getMessage(),
+            e);
+      }
+    }
+
+    private byte[] masterKey() throws DBException {
       String key = p.getProperty("cryptoworker.masterkey", System.getenv("CRYPTOWORKER_MASTER_KEY"));
       if (key == null) {
-        throw new DBException("secure mode needs cryptoworker.masterkey (base64, 32 bytes) or CRYPTOWORKER_MASTER_KEY");
+        throw new DBException("secure mode needs cryptoworker.keyset (with cryptoworker.kek), cryptoworker.masterkey"
+            + " (base64, 32 bytes) or CRYPTOWORKER_MASTER_KEY");
       }
       return Base64.getDecoder().decode(key.strip());
     }
