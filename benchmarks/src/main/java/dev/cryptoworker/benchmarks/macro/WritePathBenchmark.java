@@ -50,7 +50,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * value sizes.
  *
  * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
- * {@code --out=dir}.
+ * {@code --sides=plain,...} (all: plain, format 1, format 2, sized plain, sized plain in order, det field, sse
+ * field), {@code --out=dir}.
  */
 public final class WritePathBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
@@ -67,7 +68,20 @@ public final class WritePathBenchmark {
   private static final String SIZED = "sized plain";
   /** A control: the same sizes in plain's order, which separates what the bytes cost from what DET's order costs. */
   private static final String SIZED_IN_ORDER = "sized plain in order"; // no comma: a CSV field
-  private static final List<String> SIDES = List.of("plain", "format 1", "format 2", SIZED, SIZED_IN_ORDER);
+  /** Secure sides in the default stored format with field0 under DET or SSE: what SSE's index costs a load. */
+  private static final String DET_FIELD = "det field";
+  private static final String SSE_FIELD = "sse field";
+  private static final List<String> SIDES = List.of("plain", "format 1", "format 2", SIZED, SIZED_IN_ORDER, DET_FIELD,
+      SSE_FIELD);
+  private static final String SECURE_FIELD = """
+      table: NAME
+      rowKey: { box: DET }
+      families:
+        f:
+          default: { box: STD }
+          columns:
+            field0: { box: BOX }
+      """;
   private static final String SECURE = """
       table: NAME
       storedFormat: FORMAT
@@ -90,19 +104,25 @@ public final class WritePathBenchmark {
     int rows = 200_000;
     int regions = 4;
     Path outDir = null;
+    List<String> sides = SIDES;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       switch (kv[0]) {
         case "rows" -> rows = Integer.parseInt(kv[1]);
         case "regions" -> regions = Integer.parseInt(kv[1]);
         case "out" -> outDir = Path.of(kv[1]);
-        default -> throw new IllegalArgumentException("unknown option " + a + " (options: --rows, --regions, --out)");
+        case "sides" -> sides = List.of(kv[1].split(","));
+        default -> throw new IllegalArgumentException(
+            "unknown option " + a + " (options: --rows, --regions, --sides, --out)");
       }
     }
     if (rows < 1000 || regions < 1) {
       throw new IllegalArgumentException("--rows must be at least 1000 and --regions at least 1");
     }
-    new WritePathBenchmark().run(rows, regions, outDir == null ? RunDirectories.newRunDirectory() : outDir,
+    if (!sides.contains("plain") || !SIDES.containsAll(sides)) {
+      throw new IllegalArgumentException("--sides: plain and any of " + SIDES + ", got " + sides);
+    }
+    new WritePathBenchmark().run(rows, regions, sides, outDir == null ? RunDirectories.newRunDirectory() : outDir,
         String.join(" ", args));
   }
 
@@ -159,7 +179,7 @@ public final class WritePathBenchmark {
   private record Loaded(String method, String side, double seconds, long storedBytes, double keyBytes,
       double valueBytes) {}
 
-  private void run(int rows, int regions, Path outDir, String args) throws Exception {
+  private void run(int rows, int regions, List<String> sides, Path outDir, String args) throws Exception {
     Path data = Files.createTempDirectory("writes-bench-");
     List<Loaded> results = new ArrayList<>();
     Map<String, SecureBulkLoad.Report> bulkPhases = new LinkedHashMap<>();
@@ -168,8 +188,8 @@ public final class WritePathBenchmark {
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       KeyProvider keys = KeyProvider.fromMasterKey(key);
-      Map<String, TableSchema> schemas = schemas("writes_");
-      Map<String, TableSchema> warmUps = schemas("warmup_");
+      Map<String, TableSchema> schemas = schemas("writes_", sides);
+      Map<String, TableSchema> warmUps = schemas("warmup_", sides);
       List<TableSchema> all = new ArrayList<>(schemas.values());
       all.addAll(warmUps.values());
       Path staging = data.resolve("staging");
@@ -214,7 +234,7 @@ public final class WritePathBenchmark {
   private record Timed(Loaded loaded, SecureBulkLoad.Report bulk) {}
 
   /** The tables of one run, keyed "method|side", their names starting with {@code prefix}. */
-  private static Map<String, TableSchema> schemas(String prefix) {
+  private static Map<String, TableSchema> schemas(String prefix, List<String> sides) {
     Map<String, TableSchema> schemas = new LinkedHashMap<>();
     for (String method : List.of("put", "bulk")) {
       schemas.put(method + "|plain", TableSchema.parse(PLAIN.replace("NAME", prefix + method + "_plain"), "plain"));
@@ -225,7 +245,12 @@ public final class WritePathBenchmark {
         schemas.put(method + "|format " + format, TableSchema.parse(SECURE.replace("NAME", prefix + method
             + "_secure_v" + format).replace("FORMAT", format), "secure format " + format));
       }
+      schemas.put(method + "|" + DET_FIELD, TableSchema.parse(SECURE_FIELD.replace("NAME", prefix + method + "_det_field")
+          .replace("BOX", "DET"), DET_FIELD));
+      schemas.put(method + "|" + SSE_FIELD, TableSchema.parse(SECURE_FIELD.replace("NAME", prefix + method + "_sse_field")
+          .replace("BOX", "SSE"), SSE_FIELD));
     }
+    schemas.keySet().removeIf(k -> !sides.contains(k.split("\\|")[1]));
     return schemas;
   }
 
@@ -340,18 +365,20 @@ public final class WritePathBenchmark {
   private void report(int rows, int regions, List<Loaded> results, Map<String, SecureBulkLoad.Report> bulkPhases,
       Path outDir, String args) throws IOException {
     StringBuilder md = new StringBuilder("# Write paths: plain HBase vs CryptoWorker, one run\n\n");
+    List<String> sides = results.stream().map(Loaded::side).distinct().toList();
     md.append("| method | table | rows/s | of plain | stored MB | stored vs plain | stored row key bytes |"
         + " stored value bytes |\n");
     md.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
     StringBuilder csv = new StringBuilder("method,side,rows,seconds,rows_per_s,stored_bytes,key_bytes,value_bytes\n");
     for (String method : List.of("put", "bulk")) {
       Loaded p = find(results, method, "plain");
-      for (String side : SIDES) {
+      for (String side : sides) {
         Loaded l = find(results, method, side);
         md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %.2f | %.1f | %.2f | %.0f | %.0f |%n",
             method.equals("put") ? "put, batches of " + BATCH : "bulk load (HFiles)",
             side.equals("plain") ? "plain" : side.equals(SIZED) ? "plain, padded to format 2's sizes and order"
                 : side.equals(SIZED_IN_ORDER) ? "plain, padded to format 2's sizes, in plain order"
+                : side.equals(DET_FIELD) || side.equals(SSE_FIELD) ? "secure, default format, " + side
                 : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
             l.storedBytes() / 1e6, (double) l.storedBytes() / p.storedBytes(), l.keyBytes(), l.valueBytes()));
         csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", method, side, rows,
@@ -368,8 +395,9 @@ public final class WritePathBenchmark {
         + " SecureConnection.uniformSplitKeys); puts from one thread in batches of %d; bulk loads in rounds of %,d"
         + " rows, encrypted on one thread per processor; before the timed loads, every table's method and side"
         + " loads " + String.format(Locale.ROOT, "%,d", WARM_UP_ROWS) + " untimed rows into a table dropped after,"
-        + " so the client's JIT has compiled each path whichever side loads first; secure schema DET row key, STD values, in stored format 1 and 2 (format 3, the default, stores STD"
-        + " and DET as format 2); the control table is plain, its rows padded with zeros to format 2's stored sizes"
+        + " so the client's JIT has compiled each path whichever side loads first; secure schema DET row key, STD values, in stored format 1 and 2 (format 3 stores STD"
+        + " and DET as format 2), and in the default format with field0 under DET (det field) or SSE (sse field, one"
+        + " index entry per row, its values unique); the control table is plain, its rows padded with zeros to format 2's stored sizes"
         + " (a 17-byte row key: a header byte and 16 bytes of SHA-256 of the key, in pseudorandom order as DET's;"
         + " each value +29 bytes) and pre-split as the secure ones: the ceiling of any encryption storing that many"
         + " bytes in that order; the in-order control pads the same way but keeps plain's order (9 zero bytes after"
