@@ -22,6 +22,7 @@ import java.util.SplittableRandom;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
@@ -50,8 +51,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * value sizes.
  *
  * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
- * {@code --sides=plain,...} (all: plain, format 1, format 2, sized plain, sized plain in order, det field, sse
- * field), {@code --out=dir}.
+ * {@code --sides=plain,...} (all: plain, format-1, format-2, sized-plain, sized-plain-in-order, det-field,
+ * sse-field; a dash for each space of a side's name), {@code --out=dir}.
  */
 public final class WritePathBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
@@ -111,7 +112,7 @@ public final class WritePathBenchmark {
         case "rows" -> rows = Integer.parseInt(kv[1]);
         case "regions" -> regions = Integer.parseInt(kv[1]);
         case "out" -> outDir = Path.of(kv[1]);
-        case "sides" -> sides = List.of(kv[1].split(","));
+        case "sides" -> sides = Stream.of(kv[1].split(",")).map(side -> side.replace('-', ' ')).toList();
         default -> throw new IllegalArgumentException(
             "unknown option " + a + " (options: --rows, --regions, --sides, --out)");
       }
