@@ -109,12 +109,15 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       ObserverContext<RegionCoprocessorEnvironment> ctx, MiniBatchOperationInProgress<Mutation> batch)
       throws IOException {
     RegionCounters taken = counters;
-    if (taken == null) {
-      return;
-    }
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.getOperation(i);
       if (m.getAttribute(RegionCounters.TAKE_ATTRIBUTE) != null) {
+        if (taken == null) {
+          // Only a take's own batch carries the attribute: never write its placeholder value.
+          throw new DoNotRetryIOException("refused write to region " + ctx.getEnvironment().getRegionInfo()
+              .getRegionNameAsString() + ": the attribute " + RegionCounters.TAKE_ATTRIBUTE
+              + " belongs on the Puts of counter takes, which this region has not answered");
+        }
         taken.apply(m);
       }
     }
