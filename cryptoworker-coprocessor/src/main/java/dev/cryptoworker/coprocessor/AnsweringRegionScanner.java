@@ -3,8 +3,6 @@ package dev.cryptoworker.coprocessor;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellBuilderFactory;
-import org.apache.hadoop.hbase.CellBuilderType;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
@@ -27,9 +25,8 @@ abstract class AnsweringRegionScanner implements RegionScanner {
   static RegionScanner answering(RegionScanner delegate, String reseekRefusal, RegionInfo region, byte[] qualifier,
       byte[] value) {
     byte[] row = region.getStartKey().length == 0 ? new byte[1] : region.getStartKey();
-    Cell cell = CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(qualifier)
-        .setQualifier(qualifier).setTimestamp(0).setType(Cell.Type.Put).setValue(value).build();
-    return new ListedAnswersScanner(reseekRefusal, delegate, List.of(cell));
+    return new ListedAnswersScanner(reseekRefusal, delegate,
+        List.of(ListedAnswersScanner.answer(row, qualifier, qualifier, value)));
   }
 
   /** @param reseekRefusal the message a reseek is refused with */

@@ -8,8 +8,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellBuilderFactory;
-import org.apache.hadoop.hbase.CellBuilderType;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
@@ -51,19 +49,15 @@ final class CounterTakingRegionScanner extends ListedAnswersScanner {
     if (request.packedAnswer()) {
       if (!takes.isEmpty()) {
         int[] positions = mine.stream().mapToInt(Integer::intValue).toArray();
-        answers.add(answer(takes.get(0).row(), request.family(), CounterTakeRequest.packAnswer(positions, values)));
+        answers.add(answer(takes.get(0).row(), request.family(), CounterTakeRequest.ANSWER_QUALIFIER,
+            CounterTakeRequest.packAnswer(positions, values)));
       }
     } else {
       for (int i = 0; i < takes.size(); i++) {
-        answers.add(answer(takes.get(i).row(), request.family(), Bytes.toBytes(values[i])));
+        answers.add(answer(takes.get(i).row(), request.family(), CounterTakeRequest.ANSWER_QUALIFIER,
+            Bytes.toBytes(values[i])));
       }
     }
     return new CounterTakingRegionScanner(delegate, answers);
-  }
-
-  private static Cell answer(byte[] row, byte[] family, byte[] value) {
-    return CellBuilderFactory.create(CellBuilderType.DEEP_COPY).setRow(row).setFamily(family)
-        .setQualifier(CounterTakeRequest.ANSWER_QUALIFIER).setTimestamp(0).setType(Cell.Type.Put).setValue(value)
-        .build();
   }
 }

@@ -192,13 +192,7 @@ final class RegionCounters {
         return;
       }
       Scan scan = new Scan().setFilter(new FirstKeyOnlyFilter()).setCacheBlocks(false);
-      byte[][] last = {null};
-      RegionCells.forEach(region, scan, cell -> {
-        if (last[0] == null || !CellUtil.matchingRows(cell, last[0])) {
-          last[0] = CellUtil.cloneRow(cell);
-          presence.add(last[0]);
-        }
-      });
+      RegionCells.forEach(region, scan, cell -> presence.add(CellUtil.cloneRow(cell))); // one cell per row
       built = true;
     }
   }
