@@ -125,6 +125,11 @@ public final class ValueIndex {
     return out;
   }
 
+  /** {@link #searchTokens(long) searchTokens(count)} as the region servers take them ({@link SubtreeToken#toBytes()}). */
+  public List<byte[]> encodedSearchTokens(long count) {
+    return searchTokens(count).stream().map(SubtreeToken::toBytes).toList();
+  }
+
   @Override
   public String toString() {
     return "ValueIndex[key=" + Integer.toUnsignedString(keyId, 16) + "]";

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.cryptoworker.cryptobox.search.CounterTree;
+import dev.cryptoworker.cryptobox.search.SubtreeToken;
 import dev.cryptoworker.schema.TableLayout;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,6 +100,37 @@ class ArchitectureTest {
             "dev.cryptoworker.cryptobox.sse..")
         .because("boxes are built by their BoxProvider and asked for capabilities (CryptoBox.capability), never cast")
         .check(client);
+  }
+
+  /**
+   * Searchable boxes own their scheme ({@code IndexedSearch}): which index a value's entry goes
+   * under, which conditions a search answers, the tokens and the check of a search's rows. The
+   * client only carries entry numbers, index cells and requests, so it never touches the trees
+   * entries and tokens come from.
+   */
+  @Test
+  void theClientDerivesNoSearchIndexItself() {
+    noClasses().should().dependOnClassesThat().belongToAnyOf(CounterTree.class, SubtreeToken.class)
+        .because("entries and tokens come from the box (IndexedSearch, ValueIndex), so a new searchable box needs no"
+            + " client change").check(client);
+  }
+
+  /** Messages name a searchable column's kind from its box ({@code box.kind()}), never a scheme's name. */
+  @Test
+  void noClientMessageNamesASearchScheme() throws IOException {
+    Pattern literal = Pattern.compile("\"[^\"]*\\bSSE\\b[^\"]*\"");
+    List<String> found = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) {
+          if (literal.matcher(lines.get(i)).find()) {
+            found.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), found, "a searchable column's messages name its kind through box.kind()");
   }
 
   @Test

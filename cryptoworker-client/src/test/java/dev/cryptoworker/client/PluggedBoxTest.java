@@ -5,22 +5,29 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.plugin.FoldedSearchBoxProvider;
 import dev.cryptoworker.client.plugin.PaddedBoxProvider;
 import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,7 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * A box kind the repository does not ship ({@link PaddedBoxProvider}) plugs in with one {@code
  * META-INF/services} line: schemas accept it, its rules refuse what it cannot protect, and the
- * client stores and reads it on a real HBase without naming it anywhere.
+ * client stores and reads it on a real HBase without naming it anywhere. A searchable kind ({@link
+ * FoldedSearchBoxProvider}) plugs in the same way: its index, the conditions it answers and the
+ * check of a search's rows are the box's, so the client searches it unchanged.
  */
 @ExtendWith(SharedHBaseCluster.class)
 class PluggedBoxTest {
@@ -71,6 +80,53 @@ class PluggedBoxTest {
     assertEquals(2, lengths.size(), "one stored length per block count, got " + lengths);
   }
 
+  /**
+   * A case-insensitive searchable kind: a search for one spelling finds every row whose value
+   * differs only in case, through the region servers' index (the region walk returns them; no
+   * filter runs on plaintext), and the rows pass the box's own check, which SSE's byte equality
+   * would fail. Raw cells hold no plaintext.
+   */
+  @Test
+  void aSearchableKindFromAnotherModuleIsSearchedThroughItsOwnIndexAndCheck(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("folded", "table: TABLE\nrowKey: { box: DET }\nfamilies:\n  f:\n"
+        + "    default: { box: STD }\n    columns:\n      name: { box: FOLDED, type: string }\n");
+    assertEquals(FoldedSearchBoxProvider.FOLDED, schema.family("f").orElseThrow().policyFor("name").box());
+    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+    SecureFixture.create(secure, schema, 1, null);
+    List<String> names = List.of("Alice Liddell", "ALICE LIDDELL", "Bob Dylan", "alice liddell", "Alice Lidell");
+    byte[] name = toBytes("name");
+    try (SecureTable table = secure.getSecureTable(SecureFixture.name(schema))) {
+      for (int i = 0; i < names.size(); i++) {
+        table.put(new Put(toBytes("row-" + i)).addColumn(F, name, toBytes(names.get(i))));
+      }
+      SingleColumnValueFilter search = new SingleColumnValueFilter(F, name, CompareOperator.EQUAL,
+          new BinaryComparator(toBytes("aLiCe LiDdElL")));
+      search.setFilterIfMissing(true);
+      Scan scan = new Scan().setFilter(search);
+      assertTrue(table.plan(scan).describe().startsWith("region servers: index search in every region"),
+          table.plan(scan).describe());
+      List<String> found = new ArrayList<>();
+      try (ResultScanner rows = table.getScanner(scan)) {
+        for (Result r : rows) {
+          found.add(Bytes.toString(r.getRow()) + "=" + Bytes.toString(r.getValue(F, name)));
+        }
+      }
+      found.sort(null); // stored order is the DET row keys' order
+      assertEquals(List.of("row-0=Alice Liddell", "row-1=ALICE LIDDELL", "row-3=alice liddell"), found);
+    }
+    try (Table raw = hbase.getTable(SecureFixture.name(schema)); var scanner = raw.getScanner(new Scan())) {
+      for (Result r : scanner) {
+        for (Cell c : r.rawCells()) {
+          byte[] value = CellUtil.cloneValue(c);
+          for (String n : names) {
+            assertFalse(Bytes.contains(value, toBytes(n)) || Bytes.contains(value, toBytes(n.toLowerCase())),
+                "plaintext stored: " + n);
+          }
+        }
+      }
+    }
+  }
+
   @Test
   void theKindsRulesComeFromItsProvider() {
     InvalidSchemaException e = assertThrows(InvalidSchemaException.class, () -> TableSchema.parse(
@@ -80,6 +136,6 @@ class PluggedBoxTest {
     InvalidSchemaException unknown = assertThrows(InvalidSchemaException.class, () -> TableSchema.parse(
         "table: t\nrowKey: { box: PLAIN }\nfamilies:\n  f:\n    default: { box: PADED }\n"));
     assertEquals("<schema>:5: families.f.default.box: unknown box 'PADED'"
-        + " (installed: PLAIN, STD, DET, OPE, ASHE, SSE, SPLASHE, PADDED)", unknown.getMessage());
+        + " (installed: PLAIN, STD, DET, OPE, ASHE, SSE, SPLASHE, FOLDED, PADDED)", unknown.getMessage());
   }
 }

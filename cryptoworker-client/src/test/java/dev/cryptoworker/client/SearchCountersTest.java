@@ -45,7 +45,7 @@ class SearchCountersTest {
   @Test
   void aCounterThatGoesBackIsRefusedOnWriteAndSearch(Connection hbase) throws Exception {
     SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_restore");
-    ValueIndex flu = fx.codec.valueIndexes(F, TAG, toBytes("flu")).get(0);
+    ValueIndex flu = fx.codec.writeIndex(F, TAG, toBytes("flu"));
     byte[] snapshot;
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       fx.table.put(new Put(toBytes("r-0")).addColumn(F, TAG, toBytes("flu")));
@@ -76,7 +76,7 @@ class SearchCountersTest {
   @Test
   void aCounterRestoredByLessThanATakeIsRefusedBeforeAnEntryNumberIsReused(Connection hbase) throws Exception {
     SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_short_restore");
-    ValueIndex mumps = fx.codec.valueIndexes(F, TAG, toBytes("mumps")).get(0);
+    ValueIndex mumps = fx.codec.writeIndex(F, TAG, toBytes("mumps"));
     byte[] snapshot;
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       for (int i = 0; i < 4; i++) {
@@ -116,7 +116,7 @@ class SearchCountersTest {
       table.put(List.of(new Put(toBytes("p-4")).addColumn(F, TAG, toBytes("pertussis")),
           new Put(toBytes("q-0")).addColumn(F, TAG, toBytes("tetanus"))));
     }
-    ValueIndex pertussis = fx.codec.valueIndexes(F, TAG, toBytes("pertussis")).get(0);
+    ValueIndex pertussis = fx.codec.writeIndex(F, TAG, toBytes("pertussis"));
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       long stored = Bytes.toLong(ids.get(new Get(pertussis.counterName())).getValue(HBaseIdentifierSource.FAMILY, SSE));
       assertEquals(5, pertussis.count(stored));
@@ -154,7 +154,7 @@ class SearchCountersTest {
       f.get();
     }
     pool.shutdown();
-    ValueIndex cholera = fx.codec.valueIndexes(F, TAG, toBytes("cholera")).get(0);
+    ValueIndex cholera = fx.codec.writeIndex(F, TAG, toBytes("cholera"));
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       long stored = Bytes.toLong(ids.get(new Get(cholera.counterName())).getValue(HBaseIdentifierSource.FAMILY, SSE));
       assertEquals(writers * batches * 2, cholera.count(stored), "every take counted");
@@ -170,7 +170,7 @@ class SearchCountersTest {
       batch.add(new Put(toBytes("m-" + i)).addColumn(F, TAG, toBytes("measles")));
     }
     fx.table.put(batch);
-    ValueIndex measles = fx.codec.valueIndexes(F, TAG, toBytes("measles")).get(0);
+    ValueIndex measles = fx.codec.writeIndex(F, TAG, toBytes("measles"));
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       long stored = Bytes.toLong(ids.get(new Get(measles.counterName())).getValue(HBaseIdentifierSource.FAMILY, SSE));
       // The region started the counter from the mask, so the stored value does not show the count.

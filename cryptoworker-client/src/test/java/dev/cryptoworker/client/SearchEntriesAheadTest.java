@@ -39,15 +39,15 @@ class SearchEntriesAheadTest {
     // The counter of a "damaged" value exists and holds 3 bytes, so its region's takes fail; the
     // counter of "fresh" lives in another counter region (they split on the first 4 bits), whose
     // take succeeds, so the failed batch took entry 0 of "fresh".
-    ValueIndex fresh = fx.codec.valueIndexes(F, TAG, toBytes("fresh")).get(0);
+    ValueIndex fresh = fx.codec.writeIndex(F, TAG, toBytes("fresh"));
     int d = 0;
-    while ((fx.codec.valueIndexes(F, TAG, toBytes("damaged-" + d)).get(0).counterName()[0] & 0xf0)
+    while ((fx.codec.writeIndex(F, TAG, toBytes("damaged-" + d)).counterName()[0] & 0xf0)
         == (fresh.counterName()[0] & 0xf0)) {
       d++;
     }
     String damagedTag = "damaged-" + d;
     fx.table.put(tagged("b-0", damagedTag));
-    ValueIndex damaged = fx.codec.valueIndexes(F, TAG, toBytes(damagedTag)).get(0);
+    ValueIndex damaged = fx.codec.writeIndex(F, TAG, toBytes(damagedTag));
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       ids.put(new Put(damaged.counterName()).addColumn(HBaseIdentifierSource.FAMILY, toBytes("sse"), new byte[3]));
     }

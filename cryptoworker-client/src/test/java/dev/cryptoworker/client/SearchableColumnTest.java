@@ -391,7 +391,7 @@ class SearchableColumnTest {
       rows.add(put(new Row("r" + i, "flu", 1L, "a", 1)));
     }
     fx.table.put(rows);
-    ValueIndex flu = fx.codec.valueIndexes(F, TAG, toBytes("flu")).get(0);
+    ValueIndex flu = fx.codec.writeIndex(F, TAG, toBytes("flu"));
     assertEquals(StoredFormat.of(format).counterTree(), flu.searchTokens(20).get(0).tree());
     Set<ByteBuffer> expected = new HashSet<>();
     for (int entry = 0; entry < 20; entry++) {

@@ -4,12 +4,13 @@ import com.google.crypto.tink.subtle.Hkdf;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.KeyedPrimitives;
-import dev.cryptoworker.cryptobox.SearchableEquality;
 import dev.cryptoworker.cryptobox.SecretKeyAccess;
 import dev.cryptoworker.cryptobox.SecretKeyBytes;
 import dev.cryptoworker.cryptobox.StoredFormat;
+import dev.cryptoworker.cryptobox.ValueCondition;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import dev.cryptoworker.cryptobox.search.CounterTree;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -38,7 +40,7 @@ import javax.crypto.spec.SecretKeySpec;
  * tokens, how many entries the value ever had, and which rows match; per insert, which counter
  * moved. See the module's README.
  */
-public final class SearchableBox implements CryptoBox, SearchableEquality {
+public final class SearchableBox implements CryptoBox, IndexedSearch {
   /** Length of the keys this box takes from a {@link KeyRing}. */
   public static final int KEY_LENGTH_BYTES = 32;
   /** Length of a counter's name. */
@@ -131,7 +133,10 @@ public final class SearchableBox implements CryptoBox, SearchableEquality {
     return values.decrypt(ciphertext, associatedData);
   }
 
-  @Override
+  /**
+   * The index of {@code plaintext} in one column under every key this box reads, primary first:
+   * a search covers all, since entries written before a rotation keep their old keys.
+   */
   public List<ValueIndex> indexesOf(byte[] plaintext, byte[] column) {
     Objects.requireNonNull(plaintext, "plaintext");
     Objects.requireNonNull(column, "column");
@@ -142,11 +147,28 @@ public final class SearchableBox implements CryptoBox, SearchableEquality {
     return out;
   }
 
+  /** The primary key's index of {@code plaintext}, derived alone so that writes after a rotation do not pay for older keys. */
   @Override
-  public ValueIndex writeIndexOf(byte[] plaintext, byte[] column) {
+  public ValueIndex writeIndex(byte[] plaintext, byte[] column) {
     Objects.requireNonNull(plaintext, "plaintext");
     Objects.requireNonNull(column, "column");
     return indexKeys.primary().indexOf(plaintext, column, tree);
+  }
+
+  /** Equality only: one value's entries under every key. */
+  @Override
+  public Optional<List<ValueIndex>> searchIndexes(ValueCondition condition, byte[] column) {
+    return condition.operator() == ValueCondition.Operator.EQUAL
+        ? Optional.of(indexesOf(condition.operand(), column))
+        : Optional.empty();
+  }
+
+  @Override
+  public boolean satisfies(ValueCondition condition, byte[] plaintext) {
+    if (condition.operator() != ValueCondition.Operator.EQUAL) {
+      throw new IllegalArgumentException("SSE answers equality only, not " + condition.operator());
+    }
+    return Arrays.equals(condition.operand(), plaintext);
   }
 
   /**

@@ -12,10 +12,11 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CiphertextChecks;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
+import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.KeyRing;
-import dev.cryptoworker.cryptobox.SearchableEquality;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.TestKeys;
+import dev.cryptoworker.cryptobox.ValueCondition;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.cryptobox.VersionedKey;
 import dev.cryptoworker.cryptobox.search.CounterTree;
@@ -288,7 +289,7 @@ class SearchableBoxTest {
     assertEquals("871bd1d40adeb4398c9cf6659575ddf1", HEX.formatHex(index.entryKey(0)));
     byte[] root = HEX.parseHex("35eaf0136f9ea6a1553884aacc2fb1f3");
     assertArrayEquals(CounterTree.WIDE.leaf(root, 4), index.entryKey(5));
-    assertEquals(describe(index), describe(box.writeIndexOf(utf8("alice"), COLUMN)), "writes use the same index");
+    assertEquals(describe(index), describe(box.writeIndex(utf8("alice"), COLUMN)), "writes use the same index");
 
     byte[] c = box.encrypt(utf8("alice"), AD);
     assertEquals(5 + 24 + 5 + 16, c.length, "prefix, XAES nonce, value, tag");
@@ -337,10 +338,28 @@ class SearchableBoxTest {
         describe(SearchableBox.create(ring, CounterTree.BINARY).indexesOf(utf8("v"), COLUMN).get(1)));
   }
 
+  /**
+   * Searches answer equality with one value's indexes under every key, primary first, and nothing
+   * else; a row passes the check only if its value equals the operand byte for byte.
+   */
+  @Test
+  void answersEqualityOnlyAndChecksRowsByteForByte() throws Exception {
+    VersionedKey current = key(2);
+    SearchableBox box = SearchableBox.create(new KeyRing(current, List.of(key(1), current)), StoredFormat.V5);
+    ValueCondition alice = new ValueCondition(ValueCondition.Operator.EQUAL, utf8("alice"));
+    List<ValueIndex> indexes = box.searchIndexes(alice, COLUMN).orElseThrow();
+    assertEquals(2, indexes.size());
+    assertEquals(describe(box.writeIndex(utf8("alice"), COLUMN)), describe(indexes.get(0)), "primary first");
+    assertTrue(box.searchIndexes(new ValueCondition(ValueCondition.Operator.STARTS_WITH, utf8("al")), COLUMN).isEmpty());
+    assertTrue(box.satisfies(alice, utf8("alice")));
+    assertFalse(box.satisfies(alice, utf8("Alice")));
+    assertFalse(box.satisfies(alice, utf8("alice ")));
+  }
+
   @Test
   void isSearchableButOffersNoEqualityOnCiphertext() throws Exception {
     SearchableBox box = box(key(1));
-    assertTrue(box.capability(SearchableEquality.class).isPresent());
+    assertTrue(box.capability(IndexedSearch.class).isPresent());
     assertFalse(box.capability(EqualityOnCiphertext.class).isPresent());
   }
 

@@ -4,16 +4,19 @@ import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.search.IndexSearchPlanner;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.RangeBounds;
-import dev.cryptoworker.cryptobox.SearchableEquality;
+import dev.cryptoworker.cryptobox.ValueCondition;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
@@ -196,12 +199,14 @@ public final class FilterTranslator {
               : FilterList.Operator.MUST_PASS_ALL, perVersion));
     }
     BoxKind kind = box.kind();
-    if (box.capability(SearchableEquality.class).isPresent()) {
-      return refuseOrClient(f, column, op == CompareOperator.EQUAL && binary
-          ? "on an SSE column is answered from the search index only as the scan's whole filter, a child of an AND"
-              + " FilterList, or one of an OR FilterList of SSE equalities; here it is nested elsewhere"
+    if (box.capability(IndexedSearch.class).isPresent()) {
+      Optional<ValueCondition> condition = IndexSearchPlanner.condition(f);
+      boolean indexed = condition.isPresent() && codec.searchIndexes(family, qualifier, condition.get()).isPresent();
+      return refuseOrClient(f, column, indexed
+          ? "on a " + kind + " column is answered from the search index only as the scan's whole filter, a child of"
+              + " an AND FilterList, or one of an OR FilterList of such conditions; here it is nested elsewhere"
           : op + " with " + f.getComparator().getClass().getSimpleName() + " cannot run on " + kind
-              + " ciphertext (the search index answers EQUAL with a BinaryComparator)", clientSideAllowed);
+              + " ciphertext (its search index does not answer it)", clientSideAllowed);
     }
     String what =
         ordered

@@ -130,7 +130,7 @@ public final class ScanPlanner {
         : null;
     if (problem != null) {
       throw new UnsupportedSecureOperationException(codec.table(), "scan",
-          "an equality on an SSE column is answered from the search index, which does not support " + problem);
+          "a condition on a searchable column is answered from its search index, which does not support " + problem);
     }
   }
 }

@@ -12,13 +12,14 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
+import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.KeyRing;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.RangeBounds;
-import dev.cryptoworker.cryptobox.SearchableEquality;
 import dev.cryptoworker.cryptobox.StoredFormat;
+import dev.cryptoworker.cryptobox.ValueCondition;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
@@ -83,7 +84,7 @@ public final class TableCodec {
   /** A column's policy and box, and whether the box is searchable (asked per cell on every write). */
   private record Column(ColumnPolicy policy, CryptoBox box, boolean searchable) {
     Column(ColumnPolicy policy, CryptoBox box) {
-      this(policy, box, box.capability(SearchableEquality.class).isPresent());
+      this(policy, box, box.capability(IndexedSearch.class).isPresent());
     }
   }
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
@@ -649,7 +650,7 @@ public final class TableCodec {
     return searchIndexed;
   }
 
-  /** Whether the column is found through the search index (its box has {@link SearchableEquality}). */
+  /** Whether the column is found through the region servers' entry index (its box has {@link IndexedSearch}). */
   public boolean isSearchable(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
     return column(family, qualifier).searchable();
   }
@@ -666,38 +667,44 @@ public final class TableCodec {
   }
 
   /**
-   * The index of {@code value} in a searchable column under every active key, primary first.
-   *
-   * @throws IllegalStateException if the column's box has no {@link SearchableEquality}
-   */
-  public List<ValueIndex> valueIndexes(byte[] family, byte[] qualifier, byte[] value) throws IOException {
-    return searchIndex(family, qualifier, value, SearchableEquality::indexesOf);
-  }
-
-  /**
    * The index a new entry of {@code value} in a searchable column goes under (the primary key's).
    *
-   * @throws IllegalStateException if the column's box has no {@link SearchableEquality}
+   * @throws IllegalStateException if the column's box has no {@link IndexedSearch}
    */
   public ValueIndex writeIndex(byte[] family, byte[] qualifier, byte[] value) throws IOException {
-    return searchIndex(family, qualifier, value, SearchableEquality::writeIndexOf);
-  }
-
-  private interface IndexDerivation<T> {
-    T derive(SearchableEquality box, byte[] value, byte[] column) throws GeneralSecurityException;
-  }
-
-  private <T> T searchIndex(byte[] family, byte[] qualifier, byte[] value, IndexDerivation<T> derivation)
-      throws IOException {
     checkType(family, qualifier, value, "value");
-    CryptoBox box = valueBox(family, qualifier);
-    SearchableEquality searchable = box.capability(SearchableEquality.class)
-        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no search index"));
     try {
-      return derivation.derive(searchable, value, AssociatedData.of("search", tableBytes, family, qualifier));
+      return indexedSearch(family, qualifier).writeIndex(value, searchColumn(family, qualifier));
     } catch (GeneralSecurityException e) {
       throw new IOException("table " + table + ": cannot derive the search index of a value: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The indexes a search of a searchable column for {@code condition} covers, under every active
+   * key, or empty if the column's box cannot answer it through its index.
+   *
+   * @throws IllegalStateException if the column's box has no {@link IndexedSearch}
+   */
+  public Optional<List<ValueIndex>> searchIndexes(byte[] family, byte[] qualifier, ValueCondition condition)
+      throws IOException {
+    checkType(family, qualifier, condition.operand(), "filter operand");
+    try {
+      return indexedSearch(family, qualifier).searchIndexes(condition, searchColumn(family, qualifier));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("table " + table + ": cannot derive the search index of a value: " + e.getMessage(), e);
+    }
+  }
+
+  /** The index search of a searchable column's box. */
+  public IndexedSearch indexedSearch(byte[] family, byte[] qualifier) throws UnsupportedSecureOperationException {
+    CryptoBox box = valueBox(family, qualifier);
+    return box.capability(IndexedSearch.class)
+        .orElseThrow(() -> new IllegalStateException(box.kind() + " has no search index"));
+  }
+
+  private byte[] searchColumn(byte[] family, byte[] qualifier) {
+    return AssociatedData.of("search", tableBytes, family, qualifier);
   }
 
   /** Stores a 64-bit number in an additive column (SPLASHE indicators and splays). */

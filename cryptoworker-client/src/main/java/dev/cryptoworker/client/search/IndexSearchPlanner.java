@@ -4,8 +4,9 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.cell.FilterTranslator;
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.cryptobox.IndexedSearch;
+import dev.cryptoworker.cryptobox.ValueCondition;
 import dev.cryptoworker.cryptobox.ValueIndex;
-import dev.cryptoworker.cryptobox.search.SubtreeToken;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
@@ -14,22 +15,27 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.BinaryPrefixComparator;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.SingleColumnValueExcludeFilter;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 
 /**
- * Finds the part of a scan's filter the search index answers, and turns it into a {@link
- * SearchRequest}: an equality ({@code SingleColumnValueFilter EQUAL} with a {@code
- * BinaryComparator}) on an SSE column, an OR of such equalities (their union), or such conditions
- * inside an AND {@code FilterList} (the index selects candidate rows; the region server applies the
- * rest of the AND to them). Tokens cover each value's entries under every active key, as many as
- * its counter has handed out when the search starts.
+ * Finds the part of a scan's filter the entry index answers, and turns it into a {@link
+ * SearchRequest}: a condition on a column whose box has {@link IndexedSearch} and answers it
+ * ({@link IndexedSearch#searchIndexes}; SSE answers {@code SingleColumnValueFilter EQUAL} with a
+ * {@code BinaryComparator}), an OR of such conditions (their union), or such conditions inside an
+ * AND {@code FilterList} (the index selects candidate rows; the region server applies the rest of
+ * the AND to them). Tokens cover each index's entries, as many as its counter has handed out when
+ * the search starts.
  */
 public final class IndexSearchPlanner {
   /** A search: the request, the rest of the filter (null if none), and the check of the rows it returns. */
   public record IndexSearch(SearchRequest request, Filter rest, SearchCheck check) {}
+
+  /** One searched condition and the indexes it covers. */
+  private record Term(SearchCheck.Term check, List<ValueIndex> indexes) {}
 
   private final TableCodec codec;
 
@@ -37,20 +43,34 @@ public final class IndexSearchPlanner {
     this.codec = codec;
   }
 
+  /**
+   * The condition a {@code SingleColumnValueFilter} puts on its column's values, if it compares
+   * with an operator and comparator a box can be asked about.
+   */
+  public static Optional<ValueCondition> condition(SingleColumnValueFilter f) {
+    if (f.getCompareOperator() != CompareOperator.EQUAL) {
+      return Optional.empty();
+    }
+    return f.getComparator() instanceof BinaryComparator c ? Optional.of(new ValueCondition(ValueCondition.Operator.EQUAL, c.getValue()))
+        : f.getComparator() instanceof BinaryPrefixComparator c
+            ? Optional.of(new ValueCondition(ValueCondition.Operator.STARTS_WITH, c.getValue()))
+            : Optional.empty();
+  }
+
   /** The search in {@code filter}, if it has one the index can answer. */
   public Optional<IndexSearch> plan(Filter filter) throws IOException {
     if (filter == null) {
       return Optional.empty();
     }
-    List<List<SearchCheck.Equality>> clauses = new ArrayList<>();
+    List<List<Term>> clauses = new ArrayList<>();
     Filter rest = null;
-    List<SearchCheck.Equality> whole = clause(filter);
+    List<Term> whole = clause(filter);
     if (whole != null) {
       clauses.add(whole);
     } else if (filter instanceof FilterList && ((FilterList) filter).getOperator() == FilterList.Operator.MUST_PASS_ALL) {
       List<Filter> others = new ArrayList<>();
       for (Filter child : ((FilterList) filter).getFilters()) {
-        List<SearchCheck.Equality> c = clause(child);
+        List<Term> c = clause(child);
         if (c != null) {
           clauses.add(c);
         } else {
@@ -63,32 +83,37 @@ public final class IndexSearchPlanner {
     if (clauses.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new IndexSearch(request(clauses), rest, new SearchCheck(clauses)));
+    return Optional.of(new IndexSearch(request(clauses), rest,
+        new SearchCheck(clauses.stream().map(c -> c.stream().map(Term::check).toList()).toList())));
   }
 
-  /** The equalities of {@code f} if it is one searchable equality or an OR of them, else null. */
-  private List<SearchCheck.Equality> clause(Filter f) throws IOException {
+  /** The terms of {@code f} if it is one condition the index answers or an OR of them, else null. */
+  private List<Term> clause(Filter f) throws IOException {
     if (f instanceof SingleColumnValueFilter && !(f instanceof SingleColumnValueExcludeFilter)) {
       SingleColumnValueFilter s = (SingleColumnValueFilter) f;
       if (!codec.isSearchable(s.getFamily(), s.getQualifier())) {
         return null;
       }
-      if (s.getCompareOperator() != CompareOperator.EQUAL || !(s.getComparator() instanceof BinaryComparator)) {
+      ValueCondition condition = condition(s).orElse(null);
+      Optional<List<ValueIndex>> indexes = condition == null ? Optional.empty()
+          : codec.searchIndexes(s.getFamily(), s.getQualifier(), condition);
+      if (indexes.isEmpty()) {
         return null; // refused with the reason by the FilterTranslator
       }
       if (!s.getFilterIfMissing() || !s.getLatestVersionOnly()) {
         throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(s.getFamily(), s.getQualifier()),
-            "an SSE column is searched through its index, which finds rows by their current value only: set"
+            "the column is searched through its index, which finds rows by their current value only: set"
                 + " setFilterIfMissing(true) (rows without the column cannot be found through the index) and keep"
                 + " setLatestVersionOnly(true)");
       }
-      return List.of(new SearchCheck.Equality(s.getFamily(), s.getQualifier(), s.getComparator().getValue()));
+      return List.of(new Term(new SearchCheck.Term(s.getFamily(), s.getQualifier(), condition,
+          codec.indexedSearch(s.getFamily(), s.getQualifier())), indexes.get()));
     }
     if (f instanceof FilterList && ((FilterList) f).getOperator() == FilterList.Operator.MUST_PASS_ONE
         && !((FilterList) f).getFilters().isEmpty()) {
-      List<SearchCheck.Equality> out = new ArrayList<>();
+      List<Term> out = new ArrayList<>();
       for (Filter child : ((FilterList) f).getFilters()) {
-        List<SearchCheck.Equality> c = clause(child);
+        List<Term> c = clause(child);
         if (c == null) {
           return null;
         }
@@ -99,33 +124,26 @@ public final class IndexSearchPlanner {
     return null;
   }
 
-  private SearchRequest request(List<List<SearchCheck.Equality>> clauses) throws IOException {
+  private SearchRequest request(List<List<Term>> clauses) throws IOException {
     List<ValueIndex> indexes = new ArrayList<>();
-    List<List<List<ValueIndex>>> perTerm = new ArrayList<>();
-    for (List<SearchCheck.Equality> clause : clauses) {
-      List<List<ValueIndex>> terms = new ArrayList<>();
-      for (SearchCheck.Equality e : clause) {
-        List<ValueIndex> versions = codec.valueIndexes(e.family(), e.qualifier(), e.value());
-        indexes.addAll(versions);
-        terms.add(versions);
+    for (List<Term> clause : clauses) {
+      for (Term t : clause) {
+        indexes.addAll(t.indexes());
       }
-      perTerm.add(terms);
     }
     List<Long> counts = counts(indexes);
     List<List<SearchRequest.Term>> out = new ArrayList<>();
     int at = 0;
-    for (int i = 0; i < clauses.size(); i++) {
+    for (List<Term> clause : clauses) {
       List<SearchRequest.Term> terms = new ArrayList<>();
-      for (int j = 0; j < clauses.get(i).size(); j++) {
-        SearchCheck.Equality e = clauses.get(i).get(j);
+      for (Term t : clause) {
         List<byte[]> tokens = new ArrayList<>();
-        for (ValueIndex version : perTerm.get(i).get(j)) {
-          for (SubtreeToken t : version.searchTokens(counts.get(at++))) {
-            tokens.add(t.toBytes());
-          }
+        for (ValueIndex index : t.indexes()) {
+          tokens.addAll(index.encodedSearchTokens(counts.get(at++)));
         }
-        terms.add(new SearchRequest.Term(e.family(), SearchIndexCells.qualifier(codec.encodeQualifier(e.family(), e.qualifier())),
-            tokens));
+        byte[] family = t.check().family();
+        terms.add(new SearchRequest.Term(family,
+            SearchIndexCells.qualifier(codec.encodeQualifier(family, t.check().qualifier())), tokens));
       }
       out.add(terms);
     }

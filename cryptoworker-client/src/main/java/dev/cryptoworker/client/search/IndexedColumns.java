@@ -35,7 +35,7 @@ public final class IndexedColumns implements ColumnExpansion {
       byte[] qualifier = CellUtil.cloneQualifier(cell);
       if (SearchIndexCells.isIndexQualifier(qualifier)) {
         throw new IllegalArgumentException("table " + codec.table() + ", family " + Bytes.toString(family)
-            + ": qualifier " + Bytes.toStringBinary(qualifier) + " starts with bytes reserved for SSE index cells");
+            + ": qualifier " + Bytes.toStringBinary(qualifier) + " starts with bytes reserved for search index cells");
       }
       cells.encode(row, family, List.of(cell), out);
       if (codec.isSearchable(family, qualifier)) {

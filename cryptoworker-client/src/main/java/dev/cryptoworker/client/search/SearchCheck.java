@@ -1,7 +1,8 @@
 package dev.cryptoworker.client.search;
 
+import dev.cryptoworker.cryptobox.IndexedSearch;
+import dev.cryptoworker.cryptobox.ValueCondition;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.hbase.Cell;
@@ -10,18 +11,20 @@ import org.apache.hadoop.hbase.client.Result;
 
 /**
  * What an index search asked, checked on each decrypted row the servers return: for every clause,
- * the row's current value of one searched column equals the searched value. The index cells that
- * select rows are not bound to their rows (a server can copy one into another row), so the rows
- * are checked, not trusted; a row without the column in hand (the caller's columns or filter left
- * it out) is checked by reading the column.
+ * the row's current value of one searched column satisfies its condition, as the column's box
+ * judges ({@link IndexedSearch#satisfies}). The index cells that select rows are not bound to their
+ * rows (a server can copy one into another row), so the rows are checked, not trusted; a row
+ * without the column in hand (the caller's columns or filter left it out) is checked by reading
+ * the column.
  */
 public final class SearchCheck {
-  /** One searched equality: column and plaintext value. */
-  public record Equality(byte[] family, byte[] qualifier, byte[] value) {
-    public Equality {
+  /** One searched condition: column, condition, and the box that judges it. */
+  public record Term(byte[] family, byte[] qualifier, ValueCondition condition, IndexedSearch box) {
+    public Term {
       Objects.requireNonNull(family, "family");
       Objects.requireNonNull(qualifier, "qualifier");
-      Objects.requireNonNull(value, "value");
+      Objects.requireNonNull(condition, "condition");
+      Objects.requireNonNull(box, "box");
     }
   }
 
@@ -31,16 +34,16 @@ public final class SearchCheck {
     byte[] read(byte[] row, byte[] family, byte[] qualifier) throws IOException;
   }
 
-  private final List<List<Equality>> clauses;
+  private final List<List<Term>> clauses;
 
-  /** A check of {@code clauses}: all of them hold, each when one of its equalities does. */
-  public SearchCheck(List<List<Equality>> clauses) {
+  /** A check of {@code clauses}: all of them hold, each when one of its terms does. */
+  public SearchCheck(List<List<Term>> clauses) {
     this.clauses = clauses.stream().map(List::copyOf).toList();
   }
 
   /** Whether decoded {@code row} holds every clause; columns it lacks are read through {@code reader}. */
   public boolean holds(Result row, ColumnReader reader) throws IOException {
-    for (List<Equality> clause : clauses) {
+    for (List<Term> clause : clauses) {
       if (!holdsOne(row, clause, reader)) {
         return false;
       }
@@ -48,11 +51,11 @@ public final class SearchCheck {
     return true;
   }
 
-  private static boolean holdsOne(Result row, List<Equality> clause, ColumnReader reader) throws IOException {
-    for (Equality e : clause) {
-      Cell latest = row.getColumnLatestCell(e.family(), e.qualifier());
-      byte[] current = latest != null ? CellUtil.cloneValue(latest) : reader.read(row.getRow(), e.family(), e.qualifier());
-      if (current != null && Arrays.equals(current, e.value())) {
+  private static boolean holdsOne(Result row, List<Term> clause, ColumnReader reader) throws IOException {
+    for (Term t : clause) {
+      Cell latest = row.getColumnLatestCell(t.family(), t.qualifier());
+      byte[] current = latest != null ? CellUtil.cloneValue(latest) : reader.read(row.getRow(), t.family(), t.qualifier());
+      if (current != null && t.box().satisfies(t.condition(), current)) {
         return true;
       }
     }

@@ -85,17 +85,17 @@ public class SearchCounters {
     return new SearchCounters(null) {
       @Override
       long nextEntry(ValueIndex index) throws IOException {
-        throw new IOException("table " + table + ": no counter table configured for SSE columns");
+        throw new IOException("table " + table + ": no counter table configured for searchable columns");
       }
 
       @Override
       public void takeAhead(Map<Cell, ValueIndex> indexes) throws IOException {
-        throw new IOException("table " + table + ": no counter table configured for SSE columns");
+        throw new IOException("table " + table + ": no counter table configured for searchable columns");
       }
 
       @Override
       List<Long> counts(List<ValueIndex> indexes) throws IOException {
-        throw new IOException("table " + table + ": no counter table configured for SSE columns");
+        throw new IOException("table " + table + ": no counter table configured for searchable columns");
       }
     };
   }
@@ -305,7 +305,7 @@ public class SearchCounters {
   }
 
   private static IllegalStateException wentBack(ValueIndex index, long least, String now) {
-    return new IllegalStateException("an SSE entry counter in " + HBaseIdentifierSource.TABLE + " went back (it should"
+    return new IllegalStateException("a search-index entry counter in " + HBaseIdentifierSource.TABLE + " went back (it should"
         + " hold at least " + least + " entries, now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
         + " keys and earlier rows would drop out of searches; refused. Restore the counter table together with the"
         + " data tables from one snapshot (docs/operations.md: Restoring the counter table)");
