@@ -1,64 +1,32 @@
 package dev.cryptoworker.client;
 
+import static dev.cryptoworker.client.RepositoryFiles.ROOT;
+import static dev.cryptoworker.client.RepositoryFiles.files;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The repository's documents stand on their own: every relative link in its Markdown resolves, no
  * source, build or document file cites a path outside the repository, and the docs name the commit
- * of each benchmark result they cite.
+ * of each benchmark result they cite. Their figures are checked against those results by
+ * {@link DocumentedFiguresTest}.
  */
 class RepositoryDocsTest {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
   private static final Pattern FENCE = Pattern.compile("```.*?```", Pattern.DOTALL);
   /** The design notes beside the repository (written so that this file does not match itself). */
   private static final Pattern OUTSIDE = Pattern.compile("shared[/]design|[.][.]/shared/");
-  /** A link to a committed benchmark result (its file name in group 1). */
-  private static final Pattern RESULT_LINK = Pattern.compile("\\]\\((?:\\.\\./)?benchmarks/results/([\\w.-]+\\.md)[)#]");
   /** How result files state the commit they measured ({@code Commit: 5d82359}, {@code commit 0f26d30}, {@code commit (5d82359)}). */
   private static final Pattern STATED_COMMIT = Pattern.compile("(?i)commit\\W{0,3}([0-9a-f]{7})[0-9a-f]*\\b");
-  /** A paragraph or a list item of Markdown. */
-  private static final Pattern PARAGRAPHS = Pattern.compile("\\n\\s*\\n|\\n(?=- )");
-
-  /**
-   * Files of the repository with these endings, outside build output and hidden folders. Those are
-   * never entered: tests running beside this one create and delete folders under target/.
-   */
-  private static List<Path> files(String... endings) throws IOException {
-    List<Path> out = new ArrayList<>();
-    Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
-        String name = dir.getFileName().toString();
-        boolean skipped = !dir.equals(ROOT) && (name.equals("target") || name.startsWith(".") || name.equals("runs"));
-        return skipped ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-        String name = file.getFileName().toString();
-        if (attributes.isRegularFile() && Stream.of(endings).anyMatch(name::endsWith)) {
-          out.add(file);
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
-    return out;
-  }
 
   @Test
   void everyRelativeMarkdownLinkResolves() throws IOException {
@@ -98,32 +66,29 @@ class RepositoryDocsTest {
 
   /**
    * A figure in README.md or docs/ names the result file it comes from and the commit that file
-   * measured: each link to a result file that states a commit sits in a paragraph (or list item)
-   * naming one of its commits, so a stale figure shows its age.
+   * measured: each link to a result file that states a commit sits in a paragraph, list item or
+   * table (a table with the paragraph introducing it) naming one of its commits, so a stale figure
+   * shows its age.
    */
   @Test
   void everyCitedResultNamesItsCommit() throws IOException {
-    List<Path> documents = new ArrayList<>(List.of(ROOT.resolve("README.md")));
-    try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
-      docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(documents::add);
-    }
     List<String> unnamed = new ArrayList<>();
     int cited = 0;
-    for (Path doc : documents) {
-      for (String paragraph : PARAGRAPHS.split(FENCE.matcher(Files.readString(doc)).replaceAll(""))) {
-        Matcher link = RESULT_LINK.matcher(paragraph);
+    for (Path doc : RepositoryFiles.userDocs()) {
+      for (MarkdownUnits.Unit unit : MarkdownUnits.of(Files.readString(doc))) {
+        Matcher link = CitedFigures.RESULT_LINK.matcher(unit.text());
         while (link.find()) {
           if (link.group(1).equals("README.md")) {
             continue; // the results' index, not a result
           }
           List<String> stated = new ArrayList<>();
-          Matcher commit = STATED_COMMIT.matcher(Files.readString(ROOT.resolve("benchmarks/results").resolve(link.group(1))));
+          Matcher commit = STATED_COMMIT.matcher(RepositoryFiles.result(link.group(1)).orElse(""));
           while (commit.find()) {
             stated.add(commit.group(1));
           }
           cited++;
-          if (!stated.isEmpty() && stated.stream().noneMatch(c -> Pattern.compile("\\b" + c).matcher(paragraph).find())) {
-            unnamed.add(ROOT.relativize(doc) + ": " + link.group(1) + " (states " + stated + ")");
+          if (!stated.isEmpty() && stated.stream().noneMatch(c -> Pattern.compile("\\b" + c).matcher(unit.withIntroduction()).find())) {
+            unnamed.add(ROOT.relativize(doc) + ":" + unit.line() + ": " + link.group(1) + " (states " + stated + ")");
           }
         }
       }
