@@ -1,7 +1,10 @@
 package dev.cryptoworker.cryptobox;
 
+import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
+import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import java.security.GeneralSecurityException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A kind of box: builds the kind's boxes for columns and says what its stored form implies ({@link
@@ -26,6 +29,14 @@ public interface BoxProvider {
    */
   default Map<String, Integer> options() {
     return Map.of();
+  }
+
+  /**
+   * How this kind stores {@code family}'s columns, if not one stored cell per logical cell (a kind
+   * whose traits declare {@link BoxTraits#severalCellsPerValue()}); none by default.
+   */
+  default Optional<FamilyExpansion> expansion(FamilyStore family) {
+    return Optional.empty();
   }
 
   /**

@@ -1,11 +1,13 @@
 package dev.cryptoworker.client;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.cryptobox.search.CounterTree;
 import dev.cryptoworker.cryptobox.search.SubtreeToken;
 import dev.cryptoworker.schema.TableLayout;
@@ -115,10 +117,13 @@ class ArchitectureTest {
             + " client change").check(client);
   }
 
-  /** Messages name a searchable column's kind from its box ({@code box.kind()}), never a scheme's name. */
+  /**
+   * Messages name a column's kind from its box or policy ({@code box.kind()}), never the name of a
+   * scheme that expands columns or searches them: those schemes' code lives in their box modules.
+   */
   @Test
-  void noClientMessageNamesASearchScheme() throws IOException {
-    Pattern literal = Pattern.compile("\"[^\"]*\\bSSE\\b[^\"]*\"");
+  void noClientMessageNamesASearchOrExpansionScheme() throws IOException {
+    Pattern literal = Pattern.compile("\"[^\"]*\\b(SSE|SPLASHE)\\b[^\"]*\"");
     List<String> found = new ArrayList<>();
     try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
@@ -130,7 +135,16 @@ class ArchitectureTest {
         }
       }
     }
-    assertEquals(List.of(), found, "a searchable column's messages name its kind through box.kind()");
+    assertEquals(List.of(), found, "name a column's kind through box.kind() or its policy");
+  }
+
+  /** Kinds that store a family as several cells per value own that code ({@code FamilyExpansion}). */
+  @Test
+  void theClientHoldsNoExpansionOfItsOwn() {
+    classes().that().implement(ColumnExpansion.class).should().haveSimpleName("OneCellPerColumn")
+        .orShould().haveSimpleName("BoxOwnedExpansion").orShould().haveSimpleName("IndexedColumns")
+        .because("a kind that stores values as several cells gives its FamilyExpansion through its BoxProvider;"
+            + " the client keeps only the generic expansions").check(client);
   }
 
   @Test

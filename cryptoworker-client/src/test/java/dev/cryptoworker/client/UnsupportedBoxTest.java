@@ -33,9 +33,9 @@ class UnsupportedBoxTest {
   @Test
   void everyKindOfThisVersionIsFoundThroughServiceLoader() {
     // One META-INF/services line per box module: no kind is wired into the client. The test
-    // classes add one more, PADDED (PluggedBoxTest).
+    // classes add two more, FOLDED and PADDED (PluggedBoxTest).
     assertEquals(List.of(BoxKind.PLAIN, BoxKind.STD, BoxKind.DET, BoxKind.OPE, BoxKind.ASHE, BoxKind.SSE,
-        BoxKind.SPLASHE, BoxKind.of("PADDED")), BoxProviders.installed().stream().map(BoxProvider::kind).toList());
+        BoxKind.SPLASHE, BoxKind.of("FOLDED"), BoxKind.of("PADDED")), BoxProviders.installed().stream().map(BoxProvider::kind).toList());
   }
 
   @Test

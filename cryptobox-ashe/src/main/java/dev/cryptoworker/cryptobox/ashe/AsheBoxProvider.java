@@ -8,6 +8,8 @@ import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.IdentifierSource;
+import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
+import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import java.security.GeneralSecurityException;
 import java.util.HashSet;
 import java.util.List;
@@ -119,6 +121,12 @@ public final class AsheBoxProvider implements BoxProvider {
     @Override
     public BoxRules rules() {
       return RULES;
+    }
+
+    /** A dimension's indicators and the measures it splays ({@code SplayedFamily}). */
+    @Override
+    public Optional<FamilyExpansion> expansion(FamilyStore family) {
+      return Optional.of(new SplayedFamily(family));
     }
 
     @Override

@@ -8,7 +8,7 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.cell.RegionFanOut;
 import dev.cryptoworker.client.cell.ScanPlan;
 import dev.cryptoworker.client.cell.ScanPlanner;
-import dev.cryptoworker.client.codec.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.migrate.MigratingColumns;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
@@ -112,7 +112,7 @@ public final class AggregationClient {
     String adds;
     if (presplit != null || c != null) {
       requireNotMigrating(rows, query.family(), query.qualifier(), null, null);
-      adds = "adds the SPLASHE parts of the measure stored for the dimension's "
+      adds = "adds the parts of the measure stored presplit by the dimension's "
           + (presplit != null ? "values (one sum per value)" : "value");
     } else {
       check(rows, query.family(), query.qualifier(), query.groupFamily(), query.groupQualifier());

@@ -5,10 +5,13 @@ import dev.cryptoworker.cryptobox.BoxProvider;
 import dev.cryptoworker.cryptobox.BoxProviders;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
+import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import java.security.GeneralSecurityException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The boxes this client can build: one {@link BoxProvider} per {@link BoxKind}, as installed on the
@@ -63,6 +66,14 @@ public final class BoxRegistry {
    */
   public BoxTraits traits(BoxKind kind) {
     return provider(kind).traits();
+  }
+
+  /**
+   * How {@code kind} stores a family's columns, if its provider expands them ({@link
+   * BoxProvider#expansion}).
+   */
+  Optional<FamilyExpansion> expansion(BoxKind kind, FamilyStore family) {
+    return provider(kind).expansion(family);
   }
 
   private BoxProvider provider(BoxKind kind) {

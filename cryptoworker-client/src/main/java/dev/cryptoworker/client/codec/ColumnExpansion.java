@@ -1,6 +1,7 @@
 package dev.cryptoworker.client.codec;
 
 import dev.cryptoworker.client.search.IndexedColumns;
+import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
 import java.util.List;
@@ -11,8 +12,8 @@ import org.apache.hadoop.hbase.client.Put;
 /**
  * How the logical columns of one family map to stored cells, for the layout that stores one
  * encrypted cell per logical cell. Usually one to one ({@link OneCellPerColumn}); a box that keeps
- * extra cells beside a column (SPLASHE's indicators and splays, {@link SplayedColumns}; SSE's index
- * cells, {@link IndexedColumns}) expands it here, and nowhere else.
+ * extra cells beside a column (a kind's own {@link BoxOwnedExpansion}, such as SPLASHE's indicators and splays;
+ * search index cells, {@link IndexedColumns}) expands it here, and nowhere else.
  */
 public interface ColumnExpansion {
 

@@ -5,22 +5,30 @@ import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.schema.FamilySchema;
 import java.util.List;
-import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
  * Which {@link ColumnExpansion} a family gets, chosen by the traits its kinds declare: a kind whose
- * values take several cells ({@link BoxTraits#severalCellsPerValue()}: SPLASHE's splays) or keep a
- * search index ({@link BoxTraits#searchIndex()}: SSE's index cells) claims its family; else one
- * stored cell per logical cell.
+ * values take several cells ({@link BoxTraits#severalCellsPerValue()}) stores the family as its
+ * provider's expansion says ({@link BoxOwnedExpansion}); a kind that keeps a search index ({@link
+ * BoxTraits#searchIndex()}) gets index cells beside its values; else one stored cell per logical
+ * cell.
  */
 final class ColumnExpansions {
-  /** An expansion, and the traits of the kinds that need it. */
-  private record Factory(Predicate<BoxTraits> claims, BiFunction<TableCodec, FamilySchema, ColumnExpansion> create) {}
+  /**
+   * An expansion, the traits of the kinds that need it, and whether one family may hold only one
+   * such kind (an expansion owned by its kind does not compose with another kind's).
+   */
+  private record Factory(Predicate<BoxTraits> claims, Creator create, boolean oneKind) {}
+
+  @FunctionalInterface
+  private interface Creator {
+    ColumnExpansion create(TableCodec codec, FamilySchema family, BoxKind kind);
+  }
 
   private static final List<Factory> FACTORIES = List.of(
-      new Factory(BoxTraits::severalCellsPerValue, SplayedColumns::new),
-      new Factory(BoxTraits::searchIndex, (codec, family) -> new IndexedColumns(codec)));
+      new Factory(BoxTraits::severalCellsPerValue, ColumnExpansions::ownedBy, true),
+      new Factory(BoxTraits::searchIndex, (codec, family, kind) -> new IndexedColumns(codec), false));
 
   private ColumnExpansions() {}
 
@@ -28,18 +36,33 @@ final class ColumnExpansions {
    * The expansion of {@code family}.
    *
    * @throws UnsupportedOperationException if the family mixes kinds whose expansions do not
-   *     compose (SPLASHE and SSE)
+   *     compose (two kinds that expand, or one that expands and one that keeps a search index)
    */
   static ColumnExpansion forFamily(TableCodec codec, FamilySchema family) {
     List<Factory> claiming = FACTORIES.stream().filter(f -> !codec.kindsIn(family, f.claims()).isEmpty()).toList();
     if (claiming.size() > 1) {
-      String first = names(codec.kindsIn(family, claiming.get(0).claims()));
-      String second = names(codec.kindsIn(family, claiming.get(1).claims()));
-      throw new UnsupportedOperationException("table " + codec.table() + ", family " + family.name() + ": " + first
-          + " and " + second + " columns in one family are not supported; put the " + second
-          + " columns in another family");
+      refuse(codec, family, codec.kindsIn(family, claiming.get(0).claims()), codec.kindsIn(family, claiming.get(1).claims()));
     }
-    return claiming.isEmpty() ? new OneCellPerColumn(codec) : claiming.get(0).create().apply(codec, family);
+    if (claiming.isEmpty()) {
+      return new OneCellPerColumn(codec);
+    }
+    List<BoxKind> kinds = codec.kindsIn(family, claiming.get(0).claims());
+    if (claiming.get(0).oneKind() && kinds.size() > 1) {
+      refuse(codec, family, kinds.subList(0, 1), kinds.subList(1, kinds.size()));
+    }
+    return claiming.get(0).create().create(codec, family, kinds.get(0));
+  }
+
+  private static ColumnExpansion ownedBy(TableCodec codec, FamilySchema family, BoxKind kind) {
+    return BoxOwnedExpansion.of(codec, family, store -> codec.registry().expansion(kind, store).orElseThrow(
+        () -> new UnsupportedOperationException("box kind " + kind + " declares several cells per value but its"
+            + " provider gives no expansion (BoxProvider.expansion)")));
+  }
+
+  private static void refuse(TableCodec codec, FamilySchema family, List<BoxKind> first, List<BoxKind> second) {
+    throw new UnsupportedOperationException("table " + codec.table() + ", family " + family.name() + ": " + names(first)
+        + " and " + names(second) + " columns in one family are not supported; put the " + names(second)
+        + " columns in another family");
   }
 
   private static String names(List<BoxKind> kinds) {

@@ -655,6 +655,11 @@ public final class TableCodec {
     return column(family, qualifier).searchable();
   }
 
+  /** The box kinds this codec builds from. */
+  BoxRegistry registry() {
+    return registry;
+  }
+
   /** The kinds of {@code family}'s policies (its default included) whose traits pass {@code test}, in kind order. */
   List<BoxKind> kindsIn(FamilySchema family, Predicate<BoxTraits> test) {
     return Stream.concat(Stream.of(family.defaultPolicy()), family.columns().values().stream())

@@ -66,7 +66,9 @@ public final class ColumnMigration {
         if (was.severalCellsPerValue() || becomes.severalCellsPerValue()
             || ((old.hasSplayedColumns() || now.hasSplayedColumns()) && column.equals("*"))) {
           throw unsupported(table, "column " + old.name() + ":" + column, "columns stored as several cells per value"
-              + " (SPLASHE dimensions, and the measures splayed beside them) cannot be migrated by this version");
+              + " (" + (was.severalCellsPerValue() ? before.box() + " columns"
+                  : becomes.severalCellsPerValue() ? after.box() + " columns" : "the default of a family that has them")
+              + ", and the columns stored beside them) cannot be migrated by this version");
         }
         if (was.searchIndex() && !becomes.searchIndex()) {
           throw unsupported(table, "column " + old.name() + ":" + column, "moving a column off " + before.box()

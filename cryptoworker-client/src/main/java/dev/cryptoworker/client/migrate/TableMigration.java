@@ -215,7 +215,7 @@ public final class TableMigration {
             + (codec.rowsMove() && codec.previousForm().orElseThrow().keyCheck().keyId() != codec.keyCheck().keyId()
                 ? ", row keys and qualifier names too (rows move: copied, then the old forms deleted)"
                 : " (row keys and qualifier names stay under the oldest key: "
-                    + (rowKeysCanMove(to) ? "the table has columns whose identifier counters stay under it (ASHE, SPLASHE)"
+                    + (rowKeysCanMove(to) ? "the table has columns whose identifier counters stay under it"
                         : to.rowKeyPolicy().box() + " row keys") + ")")
             : codec.rowsMove() ? "; row keys change protection (rows move: copied, then the old forms deleted)" : "");
   }

@@ -1,4 +1,4 @@
-package dev.cryptoworker.client.codec;
+package dev.cryptoworker.cryptobox.expansion;
 
 import java.util.List;
 import java.util.Objects;
@@ -8,7 +8,7 @@ import java.util.Optional;
  * A measure whose stored cells are already split by the values of a dimension (SPLASHE's splayed
  * columns): the sum of the measure over rows whose dimension is {@code v} is the sum of the stored
  * column {@link Part#sumColumn()}, and their count the sum of {@link Part#countColumn()}, both
- * additive on the region servers. Asked of a family's {@link ColumnExpansion}.
+ * additive on the region servers. Asked of a family's {@link FamilyExpansion}.
  *
  * @param dimension the column whose values split the measure
  * @param parts one per declared value of the dimension, in declared order

@@ -1,0 +1,50 @@
+package dev.cryptoworker.cryptobox.expansion;
+
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How a box kind stores one family's columns when not one stored cell per logical cell (SPLASHE:
+ * a dimension as 0/1 indicators, the measures it splays beside it). Built by the kind's {@link
+ * dev.cryptoworker.cryptobox.BoxProvider#expansion} for a family that uses the kind; the client
+ * calls it on every write, delete and read of the family, and for aggregates. No HBase types.
+ */
+public interface FamilyExpansion {
+  /** One cell of one family of one row: its qualifier, timestamp and value (logical or stored). */
+  record CellValue(byte[] qualifier, long timestamp, byte[] value) {
+    public CellValue {
+      Objects.requireNonNull(qualifier, "qualifier");
+      Objects.requireNonNull(value, "value");
+    }
+  }
+
+  /**
+   * The stored cells of one row's logical cells of the family, written together (one Put).
+   *
+   * @throws IllegalArgumentException naming table, column and reason (never the value) if the cells
+   *     cannot be stored together
+   */
+  List<CellValue> encode(byte[] row, List<CellValue> logical) throws IOException;
+
+  /**
+   * The stored qualifiers of a logical column: those a read fetches, or ({@code forDelete}) every
+   * cell that must go with it.
+   */
+  List<byte[]> storedQualifiers(byte[] qualifier, boolean forDelete);
+
+  /**
+   * The logical cell of a stored cell, or empty if the stored cell is internal.
+   *
+   * @throws GeneralSecurityException with the reason if the stored cells were altered
+   */
+  Optional<CellValue> decode(byte[] row, CellValue stored) throws IOException, GeneralSecurityException;
+
+  /** What an internal stored qualifier is part of, if it is one (else it is its own column). */
+  Optional<StoredPart> storedPart(byte[] storedQualifier);
+
+  /** How the stored cells already split {@code measure} by a dimension's values, if they do. */
+  Optional<PresplitMeasure> presplit(byte[] measure);
+}
