@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.plugin.FoldedSearchBoxProvider;
+import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.client.plugin.PaddedBoxProvider;
 import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableSchema;
@@ -46,11 +47,9 @@ class PluggedBoxTest {
 
   @Test
   void aKindFromAnotherModuleStoresPaddedCiphertextsAndReadsThemBack(Connection hbase) throws Exception {
-    TableSchema schema = SecureFixture.schema("plugged", "table: TABLE\nrowKey: { box: DET }\nfamilies:\n  f:\n"
-        + "    default: { box: STD }\n    columns:\n      note: { box: PADDED, type: string }\n");
-    assertEquals(PaddedBoxProvider.PADDED, schema.family("f").orElseThrow().policyFor("note").box());
-    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
-    SecureFixture.create(secure, schema, 1, null);
+    Plugged plugged = Plugged.create(hbase, "plugged", "note", PaddedBoxProvider.PADDED);
+    TableSchema schema = plugged.schema();
+    SecureConnection secure = plugged.secure();
     List<String> notes = List.of("a", "seen by dr. house", "x".repeat(27), "x".repeat(28) + "!", "");
     try (SecureTable table = secure.getSecureTable(SecureFixture.name(schema))) {
       for (int i = 0; i < notes.size(); i++) {
@@ -88,11 +87,9 @@ class PluggedBoxTest {
    */
   @Test
   void aSearchableKindFromAnotherModuleIsSearchedThroughItsOwnIndexAndCheck(Connection hbase) throws Exception {
-    TableSchema schema = SecureFixture.schema("folded", "table: TABLE\nrowKey: { box: DET }\nfamilies:\n  f:\n"
-        + "    default: { box: STD }\n    columns:\n      name: { box: FOLDED, type: string }\n");
-    assertEquals(FoldedSearchBoxProvider.FOLDED, schema.family("f").orElseThrow().policyFor("name").box());
-    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
-    SecureFixture.create(secure, schema, 1, null);
+    Plugged plugged = Plugged.create(hbase, "folded", "name", FoldedSearchBoxProvider.FOLDED);
+    TableSchema schema = plugged.schema();
+    SecureConnection secure = plugged.secure();
     List<String> names = List.of("Alice Liddell", "ALICE LIDDELL", "Bob Dylan", "alice liddell", "Alice Lidell");
     byte[] name = toBytes("name");
     try (SecureTable table = secure.getSecureTable(SecureFixture.name(schema))) {
@@ -137,5 +134,16 @@ class PluggedBoxTest {
         "table: t\nrowKey: { box: PLAIN }\nfamilies:\n  f:\n    default: { box: PADED }\n"));
     assertEquals("<schema>:5: families.f.default.box: unknown box 'PADED'"
         + " (installed: PLAIN, STD, DET, OPE, ASHE, SSE, SPLASHE, FOLDED, PADDED)", unknown.getMessage());
+  }
+  /** A table whose family {@code f} lists one string column of {@code kind}, created on the shared cluster. */
+  private record Plugged(TableSchema schema, SecureConnection secure) {
+    static Plugged create(Connection hbase, String prefix, String column, BoxKind kind) throws Exception {
+      TableSchema schema = SecureFixture.schema(prefix, "table: TABLE\nrowKey: { box: DET }\nfamilies:\n  f:\n"
+          + "    default: { box: STD }\n    columns:\n      " + column + ": { box: " + kind.name() + ", type: string }\n");
+      assertEquals(kind, schema.family("f").orElseThrow().policyFor(column).box());
+      SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+      SecureFixture.create(secure, schema, 1, null);
+      return new Plugged(schema, secure);
+    }
   }
 }
