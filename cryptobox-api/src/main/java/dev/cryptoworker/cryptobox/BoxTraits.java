@@ -13,8 +13,8 @@ import java.util.Objects;
  *     plaintext (PLAIN, DET, OPE): rows can be looked up, and moved by a migration
  * @param regionWork whether region servers work on the kind's values (the observer is installed)
  * @param searchIndex whether columns of the kind keep a search index in every region (SSE)
- * @param identifierCounters whether the kind leases identifiers from counters named under the
- *     keyset's oldest key (ASHE, SPLASHE), which a re-key must keep
+ * @param identifierCounters whether the kind leases identifiers from counters (ASHE, SPLASHE),
+ *     named under the table's identity key, which a re-key that moves rows moves them with
  * @param severalCellsPerValue whether a value is stored as several cells (SPLASHE's splays), which
  *     migrations cannot rewrite
  */

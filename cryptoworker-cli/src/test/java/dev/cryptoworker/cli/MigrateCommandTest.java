@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.inspect.InspectedCell;
 import dev.cryptoworker.client.migrate.TableMigration;
 import dev.cryptoworker.keys.KeyEncryptionKey;
@@ -29,13 +31,17 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -232,6 +238,80 @@ class MigrateCommandTest {
         Table t = after.getTable(TableName.valueOf(table))) {
       assertEquals("m-123", Bytes.toString(t.get(new Get(Bytes.toBytes(PatientsUnderLoad.row(123))))
           .getValue(PatientsUnderLoad.ID, PatientsUnderLoad.MAIN_ID)));
+    }
+  }
+
+  /**
+   * Tables with ASHE and SPLASHE columns can retire their oldest key too: the re-key moves their
+   * rows and their identifier counters' names to the primary key, the audit finds nothing left
+   * under the old one once it is disabled, sums come out right, and new rows lease identifiers
+   * from the new counters.
+   */
+  @Test
+  void aTableWithAsheAndSplasheColumnsRetiresItsOldestKey(Connection hbase, Configuration conf) throws Exception {
+    table = SharedHBaseCluster.uniqueTableName("migrate_ashe").getNameAsString();
+    Path schemaFile = Files.writeString(dir.resolve("sums.yaml"), String.join("\n",
+        "table: " + table,
+        "rowKey: { box: DET, type: string }",
+        "families:",
+        "  e:",
+        "    default: { box: STD, type: string }",
+        "    columns:",
+        "      salary: { box: ASHE, type: long }",
+        "      gender: { box: SPLASHE, values: [F, M], splays: [salary] }",
+        ""));
+    keyset = dir.resolve("keyset.json");
+    KeysetFiles.generate(keyset, kek());
+    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+    TableSchema schema = TableSchema.load(schemaFile);
+    byte[] e = Bytes.toBytes("e");
+    byte[] salary = Bytes.toBytes("salary");
+    int rows = TestSize.scaled(80);
+    long[] women = new long[2]; // sum, count
+    long total = 0;
+    try (SecureConnection secure = SecureConnection.wrap(hbase, keys(), List.of(schema))) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(TableName.valueOf(table))) {
+        for (int i = 0; i < rows; i++) {
+          String gender = i % 3 == 0 ? "F" : "M";
+          t.put(new Put(Bytes.toBytes("p" + i)).addColumn(e, salary, Bytes.toBytes(1000L + i))
+              .addColumn(e, Bytes.toBytes("gender"), Bytes.toBytes(gender)));
+          total += 1000L + i;
+          if (gender.equals("F")) {
+            women[0] += 1000L + i;
+            women[1]++;
+          }
+        }
+      }
+    }
+    String oldest = KeysetFiles.describe(keyset, kek()).get(0).hexId();
+    assertEquals(0, Cli.run(ENV, "keys", "rotate", "--keyset", keyset.toString()).exitCode());
+
+    Cli.Result rekey = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table", table,
+        "--from", schemaFile.toString(), "--rekey", "--cleanup-delay", "0", "--no-progress");
+    assertEquals(0, rekey.exitCode(), rekey.out() + rekey.err());
+    assertTrue(rekey.err().contains("row keys and qualifier names too"), rekey.err());
+    assertTrue(rekey.out().contains("old forms of moved rows deleted " + rows), rekey.out());
+
+    assertEquals(0, Cli.run(ENV, "keys", "disable", oldest, "--force", "--keyset", keyset.toString()).exitCode());
+    Cli.Result audit = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table", table,
+        "--schema", schemaFile.toString(), "--retiring", oldest, "--json");
+    assertEquals(0, audit.exitCode(), audit.out() + audit.err());
+    JsonNode report = new ObjectMapper().readTree(audit.out());
+    assertEquals(rows, report.get("rows").asLong());
+    assertTrue(report.get("ok").asBoolean(), audit.out());
+
+    try (SecureConnection after = SecureConnection.wrap(hbase, keys(), List.of(schema));
+        SecureTable t = after.getSecureTable(TableName.valueOf(table))) {
+      SingleColumnValueFilter female = new SingleColumnValueFilter(e, Bytes.toBytes("gender"), CompareOperator.EQUAL,
+          new BinaryComparator(Bytes.toBytes("F")));
+      assertEquals(new AggregateResult(total, rows), t.aggregate(new Scan(), e, salary));
+      assertEquals(new AggregateResult(women[0], women[1]), t.aggregate(new Scan().setFilter(female), e, salary));
+      // New rows lease identifiers from the counters named under the new key (the old one is disabled).
+      t.put(new Put(Bytes.toBytes("p-new")).addColumn(e, salary, Bytes.toBytes(5L))
+          .addColumn(e, Bytes.toBytes("gender"), Bytes.toBytes("F")));
+      assertEquals(new AggregateResult(total + 5, rows + 1), t.aggregate(new Scan(), e, salary));
+      assertEquals(new AggregateResult(women[0] + 5, women[1] + 1), t.aggregate(new Scan().setFilter(female), e, salary));
     }
   }
 

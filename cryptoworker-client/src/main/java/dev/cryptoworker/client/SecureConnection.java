@@ -658,7 +658,8 @@ public final class SecureConnection implements Closeable {
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
       Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
-      ColumnBoxContext.IdentifierSources identifiers = scope -> identifierSource(connection, keyProvider, scope);
+      ColumnBoxContext.CounterSources identifiers = counterRow -> new HBaseIdentifierSource(connection, counterRow,
+          IDENTIFIER_BLOCK);
       SearchCounters searchCounters = new SearchCounters(connection);
       for (TableSchema schema : schemas) {
         TableName name = TableName.valueOf(schema.tableName());
@@ -730,11 +731,6 @@ public final class SecureConnection implements Closeable {
         }
         return StoredFormat.V1;
       }
-    }
-
-    private static HBaseIdentifierSource identifierSource(Connection connection, KeyProvider keys, KeyScope scope)
-        throws GeneralSecurityException {
-      return new HBaseIdentifierSource(connection, CounterRows.name(keys, scope), IDENTIFIER_BLOCK);
     }
   }
 }

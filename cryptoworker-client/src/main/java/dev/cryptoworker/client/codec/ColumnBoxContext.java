@@ -24,6 +24,15 @@ public final class ColumnBoxContext implements BoxContext {
     IdentifierSource forScope(KeyScope scope) throws GeneralSecurityException;
   }
 
+  /**
+   * Creates an identifier source from its counter's row name ({@link CounterRows}), which the
+   * table's codec derives under the table's identity key.
+   */
+  @FunctionalInterface
+  public interface CounterSources {
+    IdentifierSource forCounterRow(byte[] counterRow);
+  }
+
   private final ColumnPolicy policy;
   private final KeyScope scope;
   private final KeyProvider keys;

@@ -17,7 +17,10 @@ import java.security.GeneralSecurityException;
 public final class CounterRows {
   private CounterRows() {}
 
-  /** The counter row of the ASHE column {@code scope} (under the keyset's oldest key: names never rotate). */
+  /**
+   * The counter row of the ASHE column {@code scope}, under {@code keys}' oldest key: the table's
+   * identity key (its row keys'), which names stay under until a re-key moves the rows.
+   */
   public static byte[] name(KeyProvider keys, KeyScope scope) throws GeneralSecurityException {
     // kind: key-derivation label of counter names, kept so that existing counters are found
     KeyScope counter = new KeyScope(scope.table(), scope.family(), scope.column(), "identifier-counter", BoxKind.ASHE);

@@ -116,8 +116,9 @@ public final class TableCodec {
 
   /** A codec whose ASHE and SSE columns cannot write (no identifier leases, no counters): for tests and tools. */
   public TableCodec(TableSchema schema, KeyProvider keys) {
-    this(schema, keys, BoxRegistry.standard(), scope -> () -> {
-      throw new IOException("no identifier source configured for ASHE column " + scope.family() + ":" + scope.column());
+    this(schema, keys, BoxRegistry.standard(), counterRow -> () -> {
+      throw new IOException("table " + schema.tableName() + ": this codec has no identifier source (a tool's: it"
+          + " does not write columns that lease identifiers)");
     }, SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().boxOptions());
   }
 
@@ -125,7 +126,7 @@ public final class TableCodec {
   private TableCodec previous;
   private ColumnMigration migration;
 
-  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.IdentifierSources identifiers,
+  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.CounterSources identifiers,
       SearchCounters searchCounters, Map<String, Integer> boxOptions) {
     this(schema, keys, registry, identifiers, searchCounters, boxOptions, OptionalInt.empty(),
         schema.storedFormat().orElse(StoredFormat.LATEST));
@@ -136,7 +137,7 @@ public final class TableCodec {
    *     empty (always, except while a re-key moves them to another)
    * @param format the stored format of the table's keyed ciphertexts
    */
-  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.IdentifierSources identifiers,
+  public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.CounterSources identifiers,
       SearchCounters searchCounters, Map<String, Integer> boxOptions, OptionalInt identityKeyId, StoredFormat format) {
     this.schema = schema;
     this.format = format;
@@ -152,7 +153,8 @@ public final class TableCodec {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + table + ": cannot derive keys", e);
     }
-    // Row keys and qualifier names are identities: under the oldest key (docs/operations.md, Keys), one key only.
+    // Row keys, qualifier names and identifier counters' names are identities: under the oldest key
+    // (docs/operations.md, Keys), or the one a re-key moved them to; one key only.
     KeyProvider identities = identityKeyId.isEmpty() ? (scope, length) -> keys.keyRing(scope, length).oldestOnly()
         : (scope, length) -> KeyRing.of(keys.keyRing(scope, length).byId(identityKeyId.getAsInt()).orElseThrow(
             () -> new GeneralSecurityException("no enabled key " + Integer.toUnsignedString(identityKeyId.getAsInt(), 16))));
@@ -161,8 +163,8 @@ public final class TableCodec {
     this.registry = registry;
     this.boxes = (policy, scope, provider, what) -> {
       try {
-        return registry.create(new ColumnBoxContext(policy, scope, provider, format, identifiers, boxOptions,
-            registry));
+        return registry.create(new ColumnBoxContext(policy, scope, provider, format,
+            counterScope -> identifiers.forCounterRow(CounterRows.name(identities, counterScope)), boxOptions, registry));
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException("table " + table + ", " + what + ": cannot derive keys", e);
       } catch (UnsupportedOperationException e) {

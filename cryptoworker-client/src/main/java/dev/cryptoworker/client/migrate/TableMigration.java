@@ -165,10 +165,9 @@ public final class TableMigration {
   }
 
   /**
-   * The key a re-key moves row keys and qualifier names to: the primary, for DET and OPE row keys,
-   * unless the table has ASHE or SPLASHE columns (their identifier counters are named under the
-   * oldest key, and retiring it would restart them: identifiers must never repeat under one key).
-   * Otherwise they keep the oldest (PLAIN and STD row keys: rows that cannot move).
+   * The key a re-key moves row keys, qualifier names and identifier counters' names to: the
+   * primary, for DET and OPE row keys. Otherwise they keep the oldest (PLAIN and STD row keys: rows
+   * that cannot move).
    */
   public static OptionalInt identityKeyAfterRekey(KeyProvider keys, TableSchema schema) {
     if (!rowsMoveToNewKeys(schema)) {
@@ -184,12 +183,13 @@ public final class TableMigration {
 
   /**
    * Whether a re-key moves {@code schema}'s rows to the primary key: row keys under a key whose
-   * rows can be found again (DET, OPE; PLAIN keys have no key, STD rows cannot be found to move),
-   * and no column leasing identifiers from counters named under the oldest key (ASHE, SPLASHE).
+   * rows can be found again (DET, OPE; PLAIN keys have no key, STD rows cannot be found to move).
+   * Identifier counters move with them: their names are under the same key, so the moved table
+   * leases from new counters. That restarts identifiers, which is safe: each writer binds a random
+   * nonce of its own to them (docs/aggregates.md), so only runs get shorter.
    */
   private static boolean rowsMoveToNewKeys(TableSchema schema) {
-    return rowKeysCanMove(schema)
-        && !RegionSupport.anyBox(schema, box -> BoxRegistry.standard().traits(box).identifierCounters());
+    return rowKeysCanMove(schema);
   }
 
   /** Whether {@code schema}'s row keys are under a key and can be found again, so rows could move. */
@@ -214,9 +214,8 @@ public final class TableMigration {
         + (rekey ? "; every protected value re-encrypted under primary key " + Integer.toUnsignedString(primaryKeyId, 16)
             + (codec.rowsMove() && codec.previousForm().orElseThrow().keyCheck().keyId() != codec.keyCheck().keyId()
                 ? ", row keys and qualifier names too (rows move: copied, then the old forms deleted)"
-                : " (row keys and qualifier names stay under the oldest key: "
-                    + (rowKeysCanMove(to) ? "the table has columns whose identifier counters stay under it"
-                        : to.rowKeyPolicy().box() + " row keys") + ")")
+                : " (row keys and qualifier names stay under the oldest key: " + to.rowKeyPolicy().box()
+                    + " row keys)")
             : codec.rowsMove() ? "; row keys change protection (rows move: copied, then the old forms deleted)" : "");
   }
 
