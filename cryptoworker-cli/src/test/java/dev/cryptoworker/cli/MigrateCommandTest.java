@@ -335,10 +335,12 @@ class MigrateCommandTest {
     assertEquals(0, redo.get("rowsRewritten").asLong());
     assertEquals(ROWS, redo.get("rowsSkipped").asLong());
 
-    Cli.Result backwards = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
-        "--table", table, "--from", newSchema.toString(), "--to", oldSchema.toString());
-    assertEquals(1, backwards.exitCode());
-    assertTrue(backwards.err().contains("moving a column off SSE"), backwards.err());
+    Path stdRows = Files.writeString(dir.resolve("std-rows.yaml"),
+        schema(table, "SSE").replace("rowKey: { box: DET", "rowKey: { box: STD"));
+    Cli.Result refused = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--table", table, "--from", newSchema.toString(), "--to", stdRows.toString());
+    assertEquals(1, refused.exitCode());
+    assertTrue(refused.err().contains("rows cannot move to or from STD row keys"), refused.err());
     Cli.Result wrongTable = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
         "--table", "other", "--from", oldSchema.toString(), "--to", newSchema.toString());
     assertEquals(1, wrongTable.exitCode());

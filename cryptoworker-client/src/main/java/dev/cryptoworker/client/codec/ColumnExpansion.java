@@ -45,6 +45,11 @@ public interface ColumnExpansion {
     return Optional.empty();
   }
 
+  /** Whether the family's rows hold search-index cells beside searchable values; none by default. */
+  default boolean keepsIndexCells() {
+    return false;
+  }
+
   /** The policy of an internal stored qualifier, if it is one; none by default. */
   default Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
     return Optional.empty();

@@ -212,6 +212,12 @@ public final class TableCodec {
   public void readPreviousForm(TableCodec previous, ColumnMigration migration) {
     this.previous = previous;
     this.migration = migration;
+    for (FamilyCodec f : families.values()) {
+      FamilyCodec before = previous.families.get(f.schema.name());
+      if (before != null && before.expansion.keepsIndexCells() && !f.expansion.keepsIndexCells()) {
+        f.expansion = new LeftoverIndexCells(f.expansion); // a column moving off a search index
+      }
+    }
   }
 
   /**

@@ -70,10 +70,6 @@ public final class ColumnMigration {
                   : becomes.severalCellsPerValue() ? after.box() + " columns" : "the default of a family that has them")
               + ", and the columns stored beside them) cannot be migrated by this version");
         }
-        if (was.searchIndex() && !becomes.searchIndex()) {
-          throw unsupported(table, "column " + old.name() + ":" + column, "moving a column off " + before.box()
-              + " leaves its index cells behind; not supported by this version");
-        }
       }
     }
     return migration;

@@ -41,6 +41,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -394,10 +395,16 @@ public final class TableMigration {
         return failed(storedRow, e.getMessage());
       }
       if (rewrite.cells.isEmpty()) {
-        return Counts.SKIPPED_ONE;
+        if (rewrite.orphans.isEmpty()) {
+          return Counts.SKIPPED_ONE;
+        }
+        table.delete(rewrite.orphanDelete(storedRow)); // the value was rewritten by an application meanwhile
+        return Counts.REWROTE_ONE;
       }
       Put storedPut = encoder.encodeCells(rewrite.logicalPut(row), new Put(storedRow));
-      CheckAndMutate write = CheckAndMutate.newBuilder(storedRow).ifMatches(rewrite.unchanged()).build(storedPut);
+      CheckAndMutate.Builder unchanged = CheckAndMutate.newBuilder(storedRow).ifMatches(rewrite.unchanged());
+      CheckAndMutate write = rewrite.orphans.isEmpty() ? unchanged.build(storedPut)
+          : unchanged.build(RowMutations.of(List.of(storedPut, rewrite.orphanDelete(storedRow))));
       if (table.checkAndMutate(write).isSuccess()) {
         return Counts.REWROTE_ONE;
       }
@@ -470,6 +477,16 @@ public final class TableMigration {
     final List<Cell> cells = new ArrayList<>();
     /** Latest stored value of each stored column being replaced. */
     final Map<String, Cell> latest = new LinkedHashMap<>();
+    /** Search-index cells of columns that no longer keep an index: deleted with the rewrite. */
+    final List<Cell> orphans = new ArrayList<>();
+
+    Delete orphanDelete(byte[] storedRow) {
+      Delete delete = new Delete(storedRow);
+      for (Cell c : orphans) {
+        delete.addColumns(CellUtil.cloneFamily(c), CellUtil.cloneQualifier(c));
+      }
+      return delete;
+    }
 
     Put logicalPut(byte[] row) throws IOException {
       Put put = new Put(row);
@@ -502,7 +519,12 @@ public final class TableMigration {
       String column = Bytes.toStringBinary(family) + "/" + Bytes.toStringBinary(storedQualifier);
       newest.putIfAbsent(column, cell);
       if (SearchIndexCells.isIndexQualifier(storedQualifier)) {
-        continue; // made again with its value
+        // Made again with its value while the column keeps an index; else deleted with the rewrite.
+        if (newest.get(column) == cell && !codec.isSearchable(family,
+            codec.decodeQualifier(row, family, SearchIndexCells.storedQualifierOf(storedQualifier)))) {
+          rewrite.orphans.add(cell);
+        }
+        continue;
       }
       byte[] qualifier = codec.decodeQualifier(row, family, storedQualifier);
       byte[] value = CellUtil.cloneValue(cell);

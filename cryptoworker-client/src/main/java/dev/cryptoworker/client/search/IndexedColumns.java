@@ -51,6 +51,11 @@ public final class IndexedColumns implements ColumnExpansion {
   }
 
   @Override
+  public boolean keepsIndexCells() {
+    return true;
+  }
+
+  @Override
   public List<byte[]> storedQualifiers(byte[] family, byte[] qualifier, boolean forDelete) throws IOException {
     byte[] stored = codec.encodeQualifier(family, qualifier);
     return forDelete && codec.isSearchable(family, qualifier)
