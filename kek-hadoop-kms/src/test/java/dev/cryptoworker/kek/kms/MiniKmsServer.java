@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.key.KeyProvider;
 import org.apache.hadoop.crypto.key.KeyProviderFactory;
+import org.apache.hadoop.crypto.key.kms.server.KMSWebApp;
 import org.apache.hadoop.crypto.key.kms.server.MiniKMS;
 import org.apache.hadoop.security.UserGroupInformation;
 
@@ -47,6 +48,11 @@ final class MiniKmsServer implements AutoCloseable {
     kms.start();
     createKey(KEY);
     createKey(RESTRICTED);
+  }
+
+  /** The decrypt requests ({@code decryptEncryptedKey}) the MiniKMS of this JVM received, from its own metrics. */
+  long decryptCalls() {
+    return KMSWebApp.getDecryptEEKCallsMeter().getCount();
   }
 
   /** {@code kms://http@localhost:PORT/kms}. */
