@@ -211,7 +211,8 @@ public final class PatientsDemo {
     }
   }
 
-  private KeyProvider keys(DemoOptions options) throws IOException, GeneralSecurityException {
+  /** The keys: the keyset under its key-encryption key URI, else a master key (see the class comment). */
+  KeyProvider keys(DemoOptions options) throws IOException, GeneralSecurityException {
     if (!options.keyset().isEmpty()) {
       String kek = options.kek().isEmpty() ? "env:" + KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE : options.kek();
       out.printf("Keys: keyset %s under the key-encryption key %s.%n", options.keyset(), kek);

@@ -26,8 +26,8 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  *   <li>{@code table}: the table's name (default: the schema's);
  *   <li>{@code schema}: the YAML schema file (required);
  *   <li>{@code keyset}: the encrypted keyset file (required);
- *   <li>{@code kek}: where the key-encryption key is read, {@code env:NAME} or {@code file:PATH}
- *       (default {@code env:CRYPTOWORKER_KEK});
+ *   <li>{@code kek}: the key-encryption key's URI, as every entry point takes it ({@link
+ *       KeyEncryptionKey#fromUri}; default {@code env:CRYPTOWORKER_KEK});
  *   <li>{@code quorum}: the HBase ZooKeeper quorum (default: {@code hbase-site.xml});
  *   <li>{@code hbase.*}: any HBase client setting.
  * </ul>
@@ -105,13 +105,7 @@ final class SourceOptions implements Serializable {
   /** A new connection to the table's cluster with this source's keys and schema. */
   SecureConnection connect() throws IOException {
     TableSchema schema = schema();
-    KeyProvider keys;
-    try {
-      keys = KeyProvider.fromKeysetFile(Path.of(values.get("keyset")), kek());
-    } catch (GeneralSecurityException e) {
-      throw new IOException("cryptoworker data source: cannot open keyset file " + values.get("keyset") + ": "
-          + e.getMessage(), e);
-    }
+    KeyProvider keys = keys();
     org.apache.hadoop.hbase.client.Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration());
     try {
       return SecureConnection.builder().connection(hbase).keys(keys).schema(schema).build();
@@ -121,18 +115,17 @@ final class SourceOptions implements Serializable {
     }
   }
 
-  private KeyEncryptionKey kek() throws IOException {
-    String source = values.getOrDefault("kek", "env:" + KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE);
-    int colon = source.indexOf(':');
-    String where = source.substring(colon + 1);
-    if (source.startsWith("env:") && !where.isEmpty()) {
-      return KeyEncryptionKey.fromEnvironment(where);
+  /** The keyset file's keys, opened with the key-encryption key URI of option {@code kek}. */
+  KeyProvider keys() throws IOException {
+    String kek = values.getOrDefault("kek", "env:" + KeyEncryptionKey.DEFAULT_ENVIRONMENT_VARIABLE);
+    try {
+      return KeyProvider.fromKeysetFile(Path.of(values.get("keyset")), kek);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cryptoworker data source: cannot open keyset file " + values.get("keyset") + ": "
+          + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("cryptoworker data source: option kek: " + e.getMessage(), e);
     }
-    if (source.startsWith("file:") && !where.isEmpty()) {
-      return KeyEncryptionKey.fromFile(Path.of(where));
-    }
-    throw new IllegalArgumentException("cryptoworker data source: option kek must be env:NAME (an environment variable"
-        + " of every executor) or file:PATH (a file on every executor), got: " + source);
   }
 
   private Configuration hbaseConfiguration() {

@@ -1,9 +1,11 @@
 package dev.cryptoworker.ycsb;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.kek.kms.MiniKmsProcess;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
@@ -38,5 +40,24 @@ class BindingKeysTest {
     assertTrue(unset.getMessage().equals("cannot open keyset " + keyset + " with cryptoworker.kek"
         + " env:CRYPTOWORKER_TEST_UNSET_KEK: environment variable CRYPTOWORKER_TEST_UNSET_KEK is not set"),
         unset.getMessage());
+  }
+
+  /** A kms:// URI opens the keyset through a Hadoop KMS (a MiniKMS in a child JVM) beside HBase's shaded client. */
+  @Test
+  void kmsUriOpensTheKeysetThroughTheKms() throws Exception {
+    try (MiniKmsProcess kms = MiniKmsProcess.start(dir.resolve("kms"))) {
+      Path keyset = dir.resolve("keyset.json");
+      String uri = kms.generateKeyset(keyset);
+      Properties p = new Properties();
+      p.setProperty("table", "patients");
+      p.setProperty("cryptoworker.schema", "schemas/patients.yaml");
+      p.setProperty("cryptoworker.keyset", keyset.toString());
+      p.setProperty("cryptoworker.kek", uri);
+      long decrypts = kms.decryptCalls();
+      KeyScope scope = KeyScope.rowKey("patients", BoxKind.DET);
+      assertTrue(SecureHBaseClient.BindingOptions.from(p).keys().keyRing(scope, 32).primary().key()
+          .equalsKey(KeyProvider.fromKeysetFile(keyset, uri).keyRing(scope, 32).primary().key()));
+      assertEquals(2, kms.decryptCalls() - decrypts, "KMS decrypts for the binding's open and the test's");
+    }
   }
 }

@@ -58,6 +58,28 @@ class HadoopKmsKekSourceTest {
     assertTrue(new String(envelope, java.nio.charset.StandardCharsets.ISO_8859_1).contains(MiniKmsServer.KEY + "@0"));
   }
 
+  /**
+   * Counted by the KMS itself (its decrypt meter): each uncached open is one decrypt there, and
+   * 10,000 opens through a URI with cache parameters are one.
+   */
+  @Test
+  void tenThousandCachedOpensMakeOneKmsDecrypt() throws Exception {
+    String uri = kms.kekUri(MiniKmsServer.KEY);
+    Path keyset = dir.resolve("cached.json");
+    KeysetFiles.generate(keyset, kek(uri));
+    long uncached = kms.decryptCalls();
+    for (int i = 0; i < 3; i++) {
+      KeyProvider.fromKeysetFile(keyset, uri);
+    }
+    assertEquals(3, kms.decryptCalls() - uncached, "KMS decrypts for 3 opens without the cache");
+    String cachedUri = kms.providerUri() + "?cache-ttl=600&cache-uses=10000#" + MiniKmsServer.KEY;
+    long cached = kms.decryptCalls();
+    for (int i = 0; i < 10_000; i++) {
+      KeyProvider.fromKeysetFile(keyset, cachedUri);
+    }
+    assertEquals(1, kms.decryptCalls() - cached, "KMS decrypts for 10,000 cached opens");
+  }
+
   /** Moving a keyset from a raw key onto the KMS: afterwards only the KMS opens it. */
   @Test
   void rewrapOntoTheKms() throws Exception {

@@ -1,9 +1,12 @@
 package dev.cryptoworker.kek.kms;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.Writer;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
@@ -11,16 +14,18 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.crypto.key.KeyProvider;
 import org.apache.hadoop.crypto.key.KeyProviderFactory;
+import org.apache.hadoop.crypto.key.kms.server.KMSWebApp;
 import org.apache.hadoop.crypto.key.kms.server.MiniKMS;
 import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * Hadoop's in-process MiniKMS (Jetty on localhost, HTTP, simple authentication), with a key
  * {@value #KEY} every user may use and a key {@value #RESTRICTED} only user {@value #ADMIN} may
- * generate and decrypt data keys with.
+ * generate and decrypt data keys with. {@link #main} runs it as the child JVM of {@link
+ * MiniKmsProcess}.
  */
 final class MiniKmsServer implements AutoCloseable {
-  static final String KEY = "cryptoworker-kek";
+  static final String KEY = MiniKmsProcess.KEY;
   static final String RESTRICTED = "restricted-kek";
   static final String ADMIN = "kek-admin";
 
@@ -47,6 +52,28 @@ final class MiniKmsServer implements AutoCloseable {
     kms.start();
     createKey(KEY);
     createKey(RESTRICTED);
+  }
+
+  /**
+   * Runs a MiniKMS in the configuration directory {@code args[0]}: prints {@code READY} and its
+   * provider URI, then answers {@code decrypts} with the number of data keys it decrypted, and
+   * stops at the end of its input (its parent closed it or died).
+   */
+  public static void main(String[] args) throws Exception {
+    try (MiniKmsServer kms = new MiniKmsServer(Path.of(args[0]));
+        BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
+      System.out.println(MiniKmsProcess.READY + kms.providerUri());
+      for (String command = commands.readLine(); command != null; command = commands.readLine()) {
+        System.out.println(command.equals(MiniKmsProcess.DECRYPTS)
+            ? MiniKmsProcess.DECRYPTS + " " + kms.decryptCalls() : "ERR " + command);
+      }
+    }
+    System.exit(0);
+  }
+
+  /** The decrypt requests ({@code decryptEncryptedKey}) the MiniKMS of this JVM received, from its own metrics. */
+  long decryptCalls() {
+    return KMSWebApp.getDecryptEEKCallsMeter().getCount();
   }
 
   /** {@code kms://http@localhost:PORT/kms}. */
