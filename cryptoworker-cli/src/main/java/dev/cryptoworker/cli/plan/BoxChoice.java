@@ -29,23 +29,26 @@ import java.util.stream.Collectors;
  * @param unserved the demands it does not
  */
 record BoxChoice(BoxProvider provider, BoxUse use, Set<ServerOperation> operations, List<Demand> served,
-    List<Demand> unserved) {
+    List<Demand> unserved, String passedOver) {
 
   /**
    * The choice for a use at {@code place} of values of {@code type}.
    *
    * @param declaredValues the column's declared values, which splaying kinds need
    * @param family the kinds of the family's listed columns, by qualifier
+   * @param excluded kinds not to choose, and why (for the note), or an empty map
    * @throws IllegalStateException if no installed kind that encrypts accepts the use
    */
   static BoxChoice choose(BoxUse.Place place, ValueType type, List<Demand> demands,
-      Optional<List<String>> declaredValues, Map<String, BoxKind> family, boolean protectQualifiers) {
+      Optional<List<String>> declaredValues, Map<String, BoxKind> family, boolean protectQualifiers,
+      Map<BoxKind, String> excluded) {
     List<String> splayed = demands.stream().filter(Demand::splayable).flatMap(d -> d.measures().stream())
         .distinct().toList();
     BoxChoice best = null;
     for (BoxProvider provider : BoxProviders.installed()) {
       BoxRules rules = provider.rules();
-      if (!provider.traits().keyed() || place == BoxUse.Place.ROW_KEY && !rules.protectsRowKeys()) {
+      if (!provider.traits().keyed() || place == BoxUse.Place.ROW_KEY && !rules.protectsRowKeys()
+          || excluded.containsKey(provider.kind())) {
         continue;
       }
       Map<String, List<String>> options = Map.of();
@@ -68,7 +71,8 @@ record BoxChoice(BoxProvider provider, BoxUse use, Set<ServerOperation> operatio
       for (Demand d : demands) {
         (d.answeredBy(operations) ? served : unserved).add(d);
       }
-      BoxChoice candidate = new BoxChoice(provider, use, operations, served, unserved);
+      BoxChoice candidate = new BoxChoice(provider, use, operations, served, unserved,
+          String.join("; ", excluded.values()));
       if (best == null || candidate.betterThan(best)) {
         best = candidate;
       }
@@ -141,6 +145,9 @@ record BoxChoice(BoxProvider provider, BoxUse use, Set<ServerOperation> operatio
       }
       s.append(": forced by ").append(byQuery.entrySet().stream()
           .map(e -> e.getKey() + " (" + String.join(", ", e.getValue()) + ")").collect(Collectors.joining(", ")));
+    }
+    if (!passedOver.isEmpty()) {
+      s.append(" (").append(passedOver).append(")");
     }
     return s.append("; leaks ").append(provider.rules().leakage(use)).toString();
   }

@@ -1,12 +1,14 @@
 package dev.cryptoworker.cli.plan;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.PlaintextSchema;
 import dev.cryptoworker.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,10 +21,11 @@ import java.util.Set;
  * the kind that leaks least among those answering every sample query's demands on it on the
  * servers ({@link BoxChoice}); columns no query asks anything of get the kind of lowest rank (STD).
  *
- * <p>Three rules span columns, so the plan is redone until they hold: a query whose demands on a
+ * <p>Four rules span columns, so the plan is redone until they hold: a query whose demands on a
  * column no kind answers together with the column's other demands is unservable, and its demands
  * are dropped; one column per aggregate may answer through splayed sums (SPLASHE), the first in the
- * query; and a measure is splayed by one column, the first listed.
+ * query; a measure is splayed by one column, the first listed; and a family holding splayed columns
+ * holds no indexed ones (SSE), which get their next choice (DET) instead.
  */
 public final class SchemaPlanner {
   private final PlaintextSchema schema;
@@ -46,10 +49,11 @@ public final class SchemaPlanner {
       }
     }
     Set<ColumnQuery> unsplayed = new HashSet<>();
+    Map<ColumnRef, Map<BoxKind, String>> excluded = new HashMap<>();
     while (true) {
       Map<ColumnRef, List<Demand>> demands = demands(readings, unservable, unsplayed);
-      Map<ColumnRef, BoxChoice> choices = choose(demands);
-      if (!unservable(choices, unservable) && !unsplay(choices, unsplayed)) {
+      Map<ColumnRef, BoxChoice> choices = choose(demands, excluded);
+      if (!unservable(choices, unservable) && !unsplay(choices, unsplayed) && !separate(choices, excluded)) {
         return build(choices, queries, unservable);
       }
     }
@@ -82,18 +86,20 @@ public final class SchemaPlanner {
    * Each column's choice, in two passes: splaying kinds check the kinds of the measures they
    * splay, which the first pass chooses.
    */
-  private Map<ColumnRef, BoxChoice> choose(Map<ColumnRef, List<Demand>> demands) {
-    Map<ColumnRef, BoxChoice> first = choose(demands, Map.of());
-    return choose(demands, first);
+  private Map<ColumnRef, BoxChoice> choose(Map<ColumnRef, List<Demand>> demands,
+      Map<ColumnRef, Map<BoxKind, String>> excluded) {
+    Map<ColumnRef, BoxChoice> first = choose(demands, Map.of(), excluded);
+    return choose(demands, first, excluded);
   }
 
-  private Map<ColumnRef, BoxChoice> choose(Map<ColumnRef, List<Demand>> demands, Map<ColumnRef, BoxChoice> before) {
+  private Map<ColumnRef, BoxChoice> choose(Map<ColumnRef, List<Demand>> demands, Map<ColumnRef, BoxChoice> before,
+      Map<ColumnRef, Map<BoxKind, String>> excluded) {
     Map<ColumnRef, BoxChoice> choices = new LinkedHashMap<>();
     for (Map.Entry<ColumnRef, List<Demand>> e : demands.entrySet()) {
       ColumnRef column = e.getKey();
       if (column.isRowKey()) {
         choices.put(column, BoxChoice.choose(BoxUse.Place.ROW_KEY, schema.table().rowKeyPolicy().type(), e.getValue(),
-            Optional.empty(), Map.of(), false));
+            Optional.empty(), Map.of(), false, Map.of()));
         continue;
       }
       FamilySchema family = schema.table().family(column.family()).orElseThrow();
@@ -103,7 +109,8 @@ public final class SchemaPlanner {
         kinds.put(qualifier, earlier == null ? family.columns().get(qualifier).box() : earlier.kind());
       }
       choices.put(column, BoxChoice.choose(BoxUse.Place.COLUMN, family.columns().get(column.qualifier()).type(),
-          e.getValue(), schema.declaredValues(column.family(), column.qualifier()), kinds, family.protectQualifiers()));
+          e.getValue(), schema.declaredValues(column.family(), column.qualifier()), kinds, family.protectQualifiers(),
+          excluded.getOrDefault(column, Map.of())));
     }
     return choices;
   }
@@ -156,6 +163,42 @@ public final class SchemaPlanner {
     return changed;
   }
 
+  /**
+   * Keeps kinds whose values take several cells (SPLASHE) and kinds that keep a search index (SSE)
+   * out of one family, as the client requires (their stored cells do not compose): the indexed
+   * columns of such a family are planned again without their kind; whether any was.
+   */
+  private static boolean separate(Map<ColumnRef, BoxChoice> choices, Map<ColumnRef, Map<BoxKind, String>> excluded) {
+    Map<String, List<BoxChoice>> splaying = new LinkedHashMap<>();
+    Map<String, List<ColumnRef>> indexed = new LinkedHashMap<>();
+    for (Map.Entry<ColumnRef, BoxChoice> e : choices.entrySet()) {
+      BoxTraits traits = e.getValue().provider().traits();
+      if (e.getKey().isRowKey()) {
+        continue;
+      }
+      if (traits.severalCellsPerValue()) {
+        splaying.computeIfAbsent(e.getKey().family(), f -> new ArrayList<>()).add(e.getValue());
+      }
+      if (traits.searchIndex()) {
+        indexed.computeIfAbsent(e.getKey().family(), f -> new ArrayList<>()).add(e.getKey());
+      }
+    }
+    boolean changed = false;
+    for (Map.Entry<String, List<ColumnRef>> family : indexed.entrySet()) {
+      List<BoxChoice> splays = splaying.get(family.getKey());
+      if (splays == null) {
+        continue;
+      }
+      for (ColumnRef column : family.getValue()) {
+        BoxKind kind = choices.get(column).kind();
+        changed |= excluded.computeIfAbsent(column, c -> new LinkedHashMap<>()).putIfAbsent(kind, "not " + kind
+            + ": family " + family.getKey() + " holds " + splays.get(0).kind() + " columns, whose cells a "
+            + kind + " index cannot share; list this column in another family for " + kind) == null;
+      }
+    }
+    return changed;
+  }
+
   private SchemaPlan build(Map<ColumnRef, BoxChoice> choices, List<SampleQuery> queries,
       Map<SampleQuery, String> unservable) {
     TableSchema input = schema.table();
@@ -167,7 +210,7 @@ public final class SchemaPlanner {
     for (FamilySchema family : input.families().values()) {
       ColumnPolicy given = family.defaultPolicy();
       BoxChoice defaults = BoxChoice.choose(BoxUse.Place.FAMILY_DEFAULT, given.type(), List.of(), Optional.empty(),
-          Map.of(), family.protectQualifiers());
+          Map.of(), family.protectQualifiers(), Map.of());
       FamilySchema.Builder planned = FamilySchema.builder(family.name()).defaultPolicy(defaults.policy(given.type()))
           .protectQualifiers(family.protectQualifiers());
       notes.put("families." + family.name() + ".default", List.of(defaults.note()));

@@ -76,9 +76,11 @@ class SchemaPlannerTest {
     SchemaPlan plan = plan("ads-plaintext.yaml", "ads-queries.sql");
     Map<String, ColumnPolicy> expected = new LinkedHashMap<>();
     expected.put("rowKey", of(BoxKind.OPE, ValueType.STRING));
+    expected.put("families.a.default", of(BoxKind.STD, ValueType.BYTES));
+    expected.put("families.a.columns.campaign", of(BoxKind.SSE, ValueType.STRING));
+    expected.put("families.a.columns.advertiser", of(BoxKind.DET, ValueType.STRING));
+    expected.put("families.a.columns.userAgent", of(BoxKind.STD, ValueType.STRING));
     expected.put("families.e.default", of(BoxKind.STD, ValueType.BYTES));
-    expected.put("families.e.columns.campaign", of(BoxKind.SSE, ValueType.STRING));
-    expected.put("families.e.columns.advertiser", of(BoxKind.DET, ValueType.STRING));
     expected.put("families.e.columns.country", ColumnPolicy.builder(BoxKind.SPLASHE).type(ValueType.STRING)
         .values("FR", "DE", "US", "GB", "ES").splays("revenue").build());
     expected.put("families.e.columns.device", ColumnPolicy.builder(BoxKind.SPLASHE).type(ValueType.STRING)
@@ -87,7 +89,6 @@ class SchemaPlannerTest {
     expected.put("families.e.columns.impressions", of(BoxKind.ASHE, ValueType.LONG));
     expected.put("families.e.columns.clicks", of(BoxKind.ASHE, ValueType.LONG));
     expected.put("families.e.columns.revenue", of(BoxKind.ASHE, ValueType.LONG));
-    expected.put("families.e.columns.userAgent", of(BoxKind.STD, ValueType.STRING));
     assertPlan(expected, plan);
   }
 
@@ -133,12 +134,13 @@ class SchemaPlannerTest {
         List.of("SELECT SUM(revenue) FROM ads WHERE country = 'FR' AND device = 'mobile'"));
     assertEquals(BoxKind.SPLASHE, column(both, "country").box());
     assertEquals(List.of("revenue"), column(both, "country").splays());
-    assertEquals(BoxKind.SSE, column(both, "device").box(), "the second dimension filters through the index");
+    assertEquals(BoxKind.DET, column(both, "device").box(),
+        "the second dimension filters on stored bytes (SSE would share family e with SPLASHE)");
 
     SchemaPlan shared = plan("ads-plaintext.yaml", List.of("SELECT SUM(revenue) FROM ads WHERE device = 'mobile'",
         "SELECT SUM(revenue) FROM ads WHERE country = 'FR'"));
     assertEquals(BoxKind.SPLASHE, column(shared, "country").box(), "the first listed dimension splays the measure");
-    assertEquals(BoxKind.SSE, column(shared, "device").box());
+    assertEquals(BoxKind.DET, column(shared, "device").box());
     assertEquals(List.of(), shared.unservable());
   }
 
@@ -151,6 +153,20 @@ class SchemaPlannerTest {
 
   private static ColumnPolicy column(SchemaPlan plan, String qualifier) {
     return plan.schema().family("e").orElseThrow().columns().get(qualifier);
+  }
+
+  /** The client refuses a family with SPLASHE and SSE columns: the indexed column falls back to DET, and says why. */
+  @Test
+  void aFamilyWithSplayedColumnsGetsNoIndexedOnes() throws Exception {
+    PlaintextSchema one = PlaintextSchema.parse(String.join("\n", "table: ads", "rowKey: { type: string }", "families:",
+        "  e:", "    default: { type: bytes }", "    columns:", "      campaign: { type: string }",
+        "      country: { type: string, values: [FR, DE] }", "      revenue: { type: long }", ""), "one.yaml");
+    SchemaPlan plan = new SchemaPlanner(one).plan(QueryFile.parse("SELECT SUM(revenue) FROM ads WHERE country = 'FR';"
+        + "\nSELECT * FROM ads WHERE campaign = 'x'", "q.sql"));
+    assertEquals(BoxKind.SPLASHE, column(plan, "country").box());
+    assertEquals(BoxKind.DET, column(plan, "campaign").box());
+    assertTrue(plan.notes().get("families.e.columns.campaign").get(0).startsWith("DET: forced by q.sql:2 (equality)"
+        + " (not SSE: family e holds SPLASHE columns"), plan.notes().toString());
   }
 
   @Test
