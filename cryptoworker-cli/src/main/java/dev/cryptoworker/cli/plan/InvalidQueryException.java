@@ -8,4 +8,9 @@ public final class InvalidQueryException extends RuntimeException {
   public InvalidQueryException(SampleQuery query, String reason) {
     super(query.where() + ": " + reason);
   }
+
+  /** {@code source:line: reason}, for a queries file that holds no readable query there. */
+  public InvalidQueryException(String source, int line, String reason) {
+    super(source + ":" + line + ": " + reason);
+  }
 }

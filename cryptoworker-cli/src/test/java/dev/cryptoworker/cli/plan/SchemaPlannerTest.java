@@ -170,6 +170,17 @@ class SchemaPlannerTest {
   }
 
   @Test
+  void aYamlListOfQueriesPlansAsTheSqlFile() throws Exception {
+    SchemaPlan sql = plan("patients-plaintext.yaml", "patients-queries.sql");
+    SchemaPlan yaml = plan("patients-plaintext.yaml", "patients-queries.yaml");
+    assertEquals(sql.schema(), yaml.schema());
+    assertEquals(List.of(8), yaml.unservable().stream().map(u -> u.query().line()).toList());
+    InvalidQueryException item = assertThrows(InvalidQueryException.class,
+        () -> QueryFile.parseYaml("- SELECT * FROM ads\n- { sql: x }\n", "q.yaml"));
+    assertEquals("q.yaml:2: each item is one SQL query, as a string", item.getMessage());
+  }
+
+  @Test
   void badQueriesFailNamingFileLineAndReason() throws Exception {
     PlaintextSchema ads = PlaintextSchema.load(DIR.resolve("ads-plaintext.yaml"));
     InvalidQueryException unknown = assertThrows(InvalidQueryException.class, () -> new SchemaPlanner(ads)
