@@ -2,7 +2,10 @@ package dev.cryptoworker.cli.plan;
 
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
@@ -31,7 +34,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The planned ad-analytics schema creates a table on which the sample queries run on the servers. */
+/**
+ * The planned ad-analytics schema creates a table on which the sample queries run on the servers,
+ * as the client's query plans ({@code SecureTable.plan}) say and their results show.
+ */
 @ExtendWith(SharedHBaseCluster.class)
 class PlannedTableTest {
   private static final byte[] A = toBytes("a");
@@ -71,8 +77,10 @@ class PlannedTableTest {
       table.put(puts);
 
       // SELECT * FROM ads WHERE rowkey >= '20240101' AND rowkey < '20240108'
+      Scan weekScan = new Scan().withStartRow(toBytes("20240101")).withStopRow(toBytes("20240108"));
+      assertFalse(table.plan(weekScan).evaluatesOnClient(), table.plan(weekScan).describe());
       int week = 0;
-      try (ResultScanner s = table.getScanner(new Scan().withStartRow(toBytes("20240101")).withStopRow(toBytes("20240108")))) {
+      try (ResultScanner s = table.getScanner(weekScan)) {
         for (Result r : s) {
           week++;
         }
@@ -80,8 +88,10 @@ class PlannedTableTest {
       assertEquals(rows.stream().filter(r -> r.key().compareTo("20240108") < 0).count(), week);
 
       // SELECT SUM(clicks), SUM(impressions) FROM ads WHERE campaign = 'spring-sale'
-      AggregateResult clicks = table.aggregate(new Scan().setFilter(equal(A, "campaign", toBytes("spring-sale"))), E,
-          toBytes("clicks"));
+      Scan spring = new Scan().setFilter(equal(A, "campaign", toBytes("spring-sale")));
+      assertTrue(table.plan(spring, AggregateQuery.of(E, toBytes("clicks"))).describe()
+          .startsWith("region servers: SSE index search"));
+      AggregateResult clicks = table.aggregate(spring, E, toBytes("clicks"));
       assertEquals(rows.stream().filter(r -> r.campaign().equals("spring-sale")).mapToLong(Impression::clicks).sum(),
           clicks.sum());
 
