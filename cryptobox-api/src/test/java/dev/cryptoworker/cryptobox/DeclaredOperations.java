@@ -2,9 +2,11 @@ package dev.cryptoworker.cryptobox;
 
 import java.security.GeneralSecurityException;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * Checks a kind's declared {@link BoxRules#serverOperations} against its boxes' capabilities, the
@@ -36,6 +38,18 @@ public final class DeclaredOperations {
       operations.add(ServerOperation.INDEXED_EQUALITY);
     }
     return operations;
+  }
+
+  /**
+   * Asserts that {@code provider}'s rules declare, for a column of {@code valueType} with {@code
+   * companion} (null: none), what a box built for it can do.
+   */
+  public static void assertDeclaredForColumn(BoxProvider provider, String valueType, BoxProvider companion)
+      throws GeneralSecurityException {
+    BoxUse use = new BoxUse(BoxUse.Place.COLUMN, valueType,
+        companion == null ? Optional.empty() : Optional.of(companion.kind()), Map.of(), Map.of(), false);
+    Assertions.assertEquals(impliedBy(box(provider, valueType, companion)), provider.rules().serverOperations(use),
+        provider.kind() + " on " + valueType + (companion == null ? "" : " with companion " + companion.kind()));
   }
 
   /** A box of {@code provider}'s kind for a column of {@code valueType}, with a fresh key and, if given, a companion. */

@@ -14,8 +14,7 @@ class DeterministicBoxProviderTest {
 
   @Test
   void declaresWhatItsBoxesCapabilitiesAllow() throws Exception {
-    assertEquals(DeclaredOperations.impliedBy(DeclaredOperations.box(provider, "string", null)),
-        provider.rules().serverOperations(BoxUse.of(BoxUse.Place.COLUMN, "string")));
+    DeclaredOperations.assertDeclaredForColumn(provider, "string", null);
     assertTrue(provider.traits().findsStoredRows());
     assertEquals(Set.of(ServerOperation.ROW_LOOKUP),
         provider.rules().serverOperations(BoxUse.of(BoxUse.Place.ROW_KEY, "bytes")));

@@ -3,14 +3,11 @@ package dev.cryptoworker.cryptobox.ope;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.DeclaredOperations;
 import dev.cryptoworker.cryptobox.ServerOperation;
 import dev.cryptoworker.cryptobox.std.RandomizedBoxProvider;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +17,8 @@ class OrderPreservingBoxProviderTest {
   @Test
   void declaresWhatItsBoxesCapabilitiesAllowWithAndWithoutCompanion() throws Exception {
     for (String type : List.of("long", "string")) {
-      assertEquals(DeclaredOperations.impliedBy(DeclaredOperations.box(provider, type, null)),
-          provider.rules().serverOperations(BoxUse.of(BoxUse.Place.COLUMN, type)), type);
-      BoxUse withCompanion =
-          new BoxUse(BoxUse.Place.COLUMN, type, Optional.of(BoxKind.STD), Map.of(), Map.of(), false);
-      assertEquals(DeclaredOperations.impliedBy(DeclaredOperations.box(provider, type, new RandomizedBoxProvider())),
-          provider.rules().serverOperations(withCompanion), type + " with companion: no grouping");
+      DeclaredOperations.assertDeclaredForColumn(provider, type, null);
+      DeclaredOperations.assertDeclaredForColumn(provider, type, new RandomizedBoxProvider()); // no grouping
     }
     assertTrue(provider.traits().findsStoredRows());
     assertEquals(Set.of(ServerOperation.ROW_LOOKUP, ServerOperation.ROW_RANGE),
