@@ -23,8 +23,9 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "schema",
     mixinStandardHelpOptions = true,
-    description = "Check, show and compare table schema files (YAML).",
-    subcommands = {SchemaCommand.Check.class, SchemaCommand.Show.class, SchemaCommand.Diff.class})
+    description = "Check, show, compare and plan table schema files (YAML).",
+    subcommands = {SchemaCommand.Check.class, SchemaCommand.Show.class, SchemaCommand.Diff.class,
+        SchemaPlanCommand.class})
 final class SchemaCommand {
 
   private SchemaCommand() {}

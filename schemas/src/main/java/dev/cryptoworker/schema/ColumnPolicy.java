@@ -167,6 +167,20 @@ public final class ColumnPolicy {
       return this;
     }
 
+    /**
+     * The list option {@code name} as {@link #listOptions()} names it ({@code values} or {@code
+     * splays}), for tools that fill options a kind's rules proposed.
+     *
+     * @throws IllegalArgumentException if policies have no list option {@code name}
+     */
+    public Builder listOption(String name, List<String> items) {
+      return switch (name) {
+        case "values" -> values(items);
+        case "splays" -> splays(items);
+        default -> throw new IllegalArgumentException("no list option '" + name + "' (policies have values, splays)");
+      };
+    }
+
     /** The policy; checked when a family or table using it is built. */
     public ColumnPolicy build() {
       return new ColumnPolicy(box, type, companion, values, splays);

@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The protection schema of one HBase table: how its row key, each column family and each column
@@ -120,6 +122,15 @@ public final class TableSchema {
    */
   public String toYaml() {
     return YamlSchemaWriter.write(this);
+  }
+
+  /**
+   * {@link #toYaml()} with comment lines above entries: {@code notes} gives them for the YAML path
+   * of the row key ({@code rowKey}), of each family default ({@code families.F.default}) and of each
+   * listed column ({@code families.F.columns.Q}); an empty list for none.
+   */
+  public String toYaml(Function<String, List<String>> notes) {
+    return YamlSchemaWriter.write(this, Objects.requireNonNull(notes, "notes"));
   }
 
   /** The HBase table name, with namespace if any ({@code ns:name}). */

@@ -19,9 +19,24 @@ import java.util.stream.Collectors;
  */
 final class YamlSchemaReader {
   private final String source;
+  /** For a plaintext schema, the values its columns declare, by {@code family:qualifier}; else null. */
+  private final Map<String, List<String>> declaredValues;
 
   YamlSchemaReader(String source) {
+    this(source, null);
+  }
+
+  private YamlSchemaReader(String source, Map<String, List<String>> declaredValues) {
     this.source = source;
+    this.declaredValues = declaredValues;
+  }
+
+  /**
+   * A reader of plaintext schemas ({@link PlaintextSchema}): policies give no box (or PLAIN), and
+   * columns may declare their values, which go to {@code declaredValues}.
+   */
+  static YamlSchemaReader plaintext(String source, Map<String, List<String>> declaredValues) {
+    return new YamlSchemaReader(source, declaredValues);
   }
 
   TableSchema read(YamlNode root) {
@@ -49,13 +64,17 @@ final class YamlSchemaReader {
     ifPresent(node, "columns", n -> {
       requireMapping(n, "columns");
       for (Map.Entry<String, YamlNode> c : n.fields.entrySet()) {
-        family.column(c.getKey(), policy(c.getValue()));
+        family.column(c.getKey(), declaredValues == null ? policy(c.getValue())
+            : plaintextPolicy(c.getValue(), name + ":" + c.getKey()));
       }
     });
     return family.build(Location.of(source, node));
   }
 
   private ColumnPolicy policy(YamlNode node) {
+    if (declaredValues != null) {
+      return plaintextPolicy(node, null);
+    }
     requireMapping(node, "a protection policy");
     allowOnly(node, "box", "type", "companion", "values", "splays");
     ColumnPolicy.Builder policy = ColumnPolicy.builder(box(required(node, "box")));
@@ -64,6 +83,33 @@ final class YamlSchemaReader {
     ifPresent(node, "values", n -> policy.values(stringList(n)));
     ifPresent(node, "splays", n -> policy.splays(stringList(n)));
     return policy.build();
+  }
+
+  /**
+   * A plaintext schema's entry: a type, no box but PLAIN, and for a column ({@code column} not
+   * null) its declared values, if any.
+   */
+  private ColumnPolicy plaintextPolicy(YamlNode node, String column) {
+    requireMapping(node, "a column's entry");
+    if (column == null) {
+      allowOnly(node, "box", "type");
+    } else {
+      allowOnly(node, "box", "type", "values");
+    }
+    ifPresent(node, "box", n -> {
+      if (box(n).isProtected()) {
+        throw error(n, "a plaintext schema gives no box (or PLAIN): the planner chooses them");
+      }
+    });
+    ifPresent(node, "values", n -> {
+      List<String> values = stringList(n);
+      if (values.isEmpty() || Set.copyOf(values).size() != values.size()) {
+        throw error(n, "declares the column's possible values: at least one, each once");
+      }
+      declaredValues.put(column, values);
+    });
+    YamlNode type = node.fields.get("type");
+    return ColumnPolicy.of(ColumnPolicy.PLAIN.box(), type == null ? ValueType.BYTES : type(type));
   }
 
   /** Reads the child {@code key} of a mapping with {@code read}, if the mapping has it. */

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -17,8 +18,18 @@ final class YamlSchemaWriter {
   private YamlSchemaWriter() {}
 
   static String write(TableSchema schema) {
+    return write(schema, path -> List.of());
+  }
+
+  /**
+   * The schema with comment lines above entries: {@code notes} gives them for the YAML path of the
+   * row key ({@code rowKey}), each family default ({@code families.F.default}) and each column
+   * ({@code families.F.columns.Q}).
+   */
+  static String write(TableSchema schema, Function<String, List<String>> notes) {
     StringBuilder out = new StringBuilder();
     out.append("table: ").append(scalar(schema.tableName())).append('\n');
+    comment(out, "", notes.apply("rowKey"));
     out.append("rowKey: ").append(policy(schema.rowKeyPolicy())).append('\n');
     schema.storedFormat().ifPresent(f -> out.append("storedFormat: ").append(f.number()).append('\n'));
     if (!schema.layout().equals(TableLayout.cell())) {
@@ -33,10 +44,13 @@ final class YamlSchemaWriter {
     out.append("families:\n");
     for (FamilySchema family : schema.families().values()) {
       out.append("  ").append(scalar(family.name())).append(":\n");
+      String path = "families." + family.name();
+      comment(out, "    ", notes.apply(path + ".default"));
       out.append("    default: ").append(policy(family.defaultPolicy())).append('\n');
       if (!family.columns().isEmpty()) {
         out.append("    columns:\n");
         for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
+          comment(out, "      ", notes.apply(path + ".columns." + c.getKey()));
           out.append("      ").append(scalar(c.getKey())).append(": ").append(policy(c.getValue())).append('\n');
         }
       }
@@ -45,6 +59,12 @@ final class YamlSchemaWriter {
       }
     }
     return out.toString();
+  }
+
+  private static void comment(StringBuilder out, String indent, List<String> lines) {
+    for (String line : lines) {
+      out.append(indent).append("# ").append(line.replace('\n', ' ')).append('\n');
+    }
   }
 
   private static String policy(ColumnPolicy p) {

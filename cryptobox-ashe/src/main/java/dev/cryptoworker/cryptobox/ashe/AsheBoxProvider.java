@@ -8,11 +8,13 @@ import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.IdentifierSource;
+import dev.cryptoworker.cryptobox.ServerOperation;
 import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
 import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import java.security.GeneralSecurityException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,6 +25,17 @@ import java.util.Set;
  */
 public final class AsheBoxProvider implements BoxProvider {
   private static final BoxRules ASHE_RULES = new BoxRules() {
+    /** Above STD's 0: per aggregate, which rows it covers; no integrity. */
+    @Override
+    public int leakageRank() {
+      return 10;
+    }
+
+    @Override
+    public Set<ServerOperation> serverOperations(BoxUse use) {
+      return Set.of(ServerOperation.SUM);
+    }
+
     @Override
     public Optional<BoxUse.Refusal> refusal(BoxUse use) {
       return use.valueType().equals("long") || use.valueType().equals("int") ? Optional.empty()
@@ -59,6 +72,22 @@ public final class AsheBoxProvider implements BoxProvider {
       @Override
       public Set<String> options() {
         return Set.of(VALUES, SPLAYS);
+      }
+
+      /** Above ASHE's 10 (the value list, and which value a query asks), below SSE's 30 (no rows per value). */
+      @Override
+      public int leakageRank() {
+        return 20;
+      }
+
+      @Override
+      public Set<ServerOperation> serverOperations(BoxUse use) {
+        return Set.of(ServerOperation.SPLAYED_EQUALITY, ServerOperation.SPLAYED_GROUP);
+      }
+
+      @Override
+      public Optional<Map<String, List<String>>> splayOptions(List<String> values, List<String> measures) {
+        return Optional.of(Map.of(VALUES, List.copyOf(values), SPLAYS, List.copyOf(measures)));
       }
 
       /** A dimension's values are its declared names, whatever type was given. */

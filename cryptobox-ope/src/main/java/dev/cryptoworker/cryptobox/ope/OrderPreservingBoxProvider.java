@@ -7,7 +7,9 @@ import dev.cryptoworker.cryptobox.BoxRules;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.cryptobox.BoxUse;
 import dev.cryptoworker.cryptobox.CryptoBox;
+import dev.cryptoworker.cryptobox.ServerOperation;
 import java.security.GeneralSecurityException;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -24,6 +26,25 @@ public final class OrderPreservingBoxProvider implements BoxProvider {
     @Override
     public boolean protectsRowKeys() {
       return true;
+    }
+
+    /** Above DET's 50: order and approximate values besides equality. */
+    @Override
+    public int leakageRank() {
+      return 70;
+    }
+
+    /** Ranges and equality through order; grouping only without companion, whose cells differ for equal values. */
+    @Override
+    public Set<ServerOperation> serverOperations(BoxUse use) {
+      if (use.place() == BoxUse.Place.ROW_KEY) {
+        return EnumSet.of(ServerOperation.ROW_LOOKUP, ServerOperation.ROW_RANGE);
+      }
+      Set<ServerOperation> operations = EnumSet.of(ServerOperation.EQUALITY, ServerOperation.RANGE);
+      if (use.companion().isEmpty()) {
+        operations.add(ServerOperation.GROUP);
+      }
+      return operations;
     }
 
     @Override

@@ -1,0 +1,50 @@
+package dev.cryptoworker.schema;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A table before protection, as the schema planner reads it: the YAML schema form with no box (or
+ * {@code box: PLAIN}) anywhere, each entry giving only its {@code type}, and columns optionally
+ * declaring their possible values ({@code values: [FR, DE, US]}), which marks them low-cardinality.
+ * Families keep {@code default} and {@code protectQualifiers}.
+ *
+ * @param table the table with every policy PLAIN and its given type
+ * @param declaredValues the values columns declare, by {@code family:qualifier}
+ */
+public record PlaintextSchema(TableSchema table, Map<String, List<String>> declaredValues) {
+  public PlaintextSchema {
+    declaredValues = Map.copyOf(declaredValues);
+  }
+
+  /**
+   * Reads the plaintext schema in {@code file}.
+   *
+   * @throws InvalidSchemaException naming the file, line and reason
+   */
+  public static PlaintextSchema load(Path file) throws IOException {
+    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+  }
+
+  /**
+   * Parses a plaintext schema; {@code sourceName} names it in error messages.
+   *
+   * @throws InvalidSchemaException naming the source, line and reason
+   */
+  public static PlaintextSchema parse(String yaml, String sourceName) {
+    Map<String, List<String>> values = new LinkedHashMap<>();
+    TableSchema table = YamlSchemaReader.plaintext(sourceName, values).read(YamlNode.parse(yaml, sourceName));
+    return new PlaintextSchema(table, values);
+  }
+
+  /** The values column {@code family:qualifier} declares, if it does. */
+  public Optional<List<String>> declaredValues(String family, String qualifier) {
+    return Optional.ofNullable(declaredValues.get(family + ":" + qualifier));
+  }
+}

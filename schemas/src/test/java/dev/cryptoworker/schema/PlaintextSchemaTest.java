@@ -1,0 +1,49 @@
+package dev.cryptoworker.schema;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.cryptoworker.cryptobox.BoxKind;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PlaintextSchemaTest {
+  private static final String ADS = String.join("\n",
+      "table: ads",
+      "rowKey: { type: string }",
+      "families:",
+      "  e:",
+      "    default: { type: bytes }",
+      "    columns:",
+      "      country: { type: string, values: [FR, DE] }",
+      "      revenue: { type: long, box: PLAIN }",
+      "");
+
+  @Test
+  void readsTypesAndDeclaredValuesWithEveryPolicyPlain() {
+    PlaintextSchema ads = PlaintextSchema.parse(ADS, "ads.yaml");
+    FamilySchema e = ads.table().family("e").orElseThrow();
+    assertEquals(ColumnPolicy.of(BoxKind.PLAIN, ValueType.STRING), e.columns().get("country"));
+    assertEquals(ColumnPolicy.of(BoxKind.PLAIN, ValueType.LONG), e.columns().get("revenue"));
+    assertEquals(ValueType.STRING, ads.table().rowKeyPolicy().type());
+    assertEquals(Optional.of(List.of("FR", "DE")), ads.declaredValues("e", "country"));
+    assertEquals(Optional.empty(), ads.declaredValues("e", "revenue"));
+  }
+
+  @Test
+  void refusesBoxesRepeatedValuesAndValuesOutsideColumnsAtTheirLine() {
+    InvalidSchemaException boxed = assertThrows(InvalidSchemaException.class,
+        () -> PlaintextSchema.parse(ADS.replace("box: PLAIN", "box: ASHE"), "ads.yaml"));
+    assertEquals("ads.yaml:8: families.e.columns.revenue.box: a plaintext schema gives no box (or PLAIN): the planner"
+        + " chooses them", boxed.getMessage());
+    InvalidSchemaException twice = assertThrows(InvalidSchemaException.class,
+        () -> PlaintextSchema.parse(ADS.replace("[FR, DE]", "[FR, FR]"), "ads.yaml"));
+    assertEquals("ads.yaml:7: families.e.columns.country.values: declares the column's possible values: at least"
+        + " one, each once", twice.getMessage());
+    InvalidSchemaException onDefault = assertThrows(InvalidSchemaException.class,
+        () -> PlaintextSchema.parse(ADS.replace("default: { type: bytes }", "default: { type: bytes, values: [x] }"),
+            "ads.yaml"));
+    assertEquals(5, onDefault.line(), onDefault.getMessage());
+  }
+}
