@@ -100,7 +100,7 @@ class PluggedBoxTest {
           new BinaryComparator(toBytes("aLiCe LiDdElL")));
       search.setFilterIfMissing(true);
       Scan scan = new Scan().setFilter(search);
-      assertTrue(table.plan(scan).describe().startsWith("region servers: index search in every region"),
+      assertTrue(table.plan(scan).describe().startsWith("region servers: FOLDED index search in every region"),
           table.plan(scan).describe());
       List<String> found = new ArrayList<>();
       try (ResultScanner rows = table.getScanner(scan)) {

@@ -149,7 +149,7 @@ class CryptoWorkerSourceTest {
   @Test
   void explainShowsWhatTheRegionServersAnswer() {
     assertPushed("SELECT rowkey FROM t WHERE city = 'Porto'", "filter SingleColumnValueFilter", "EqualTo(city,Porto)");
-    assertPushed("SELECT rowkey FROM t WHERE email = 'user7@example.org'", "index search in every region", "EqualTo(email,");
+    assertPushed("SELECT rowkey FROM t WHERE email = 'user7@example.org'", "SSE index search in every region", "EqualTo(email,");
     assertPushed("SELECT rowkey FROM t WHERE age >= 30 AND age < 50", "GreaterThanOrEqual(age,30)", "LessThan(age,50)");
     assertPushed("SELECT rowkey FROM t WHERE rowkey >= 'p000050' AND rowkey < 'p000070'", "scan of a stored key range",
         "GreaterThanOrEqual(rowkey,p000050)");

@@ -44,10 +44,10 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * benchmarks/runs/<yyyyMMdd-HHmmss>/}).
  */
 public final class SearchMacroBenchmark {
-  private static final byte[] F = Bytes.toBytes("f");
-  private static final byte[] TAG = Bytes.toBytes("tag");
-  private static final byte[] PAYLOAD = Bytes.toBytes("payload");
-  private static final String SECURE_SCHEMA =
+  static final byte[] F = Bytes.toBytes("f");
+  static final byte[] TAG = Bytes.toBytes("tag");
+  static final byte[] PAYLOAD = Bytes.toBytes("payload");
+  static final String SECURE_SCHEMA =
       "table: NAME\n"
           + "rowKey: { box: DET }\n"
           + "families:\n"
@@ -61,29 +61,9 @@ public final class SearchMacroBenchmark {
   private final PrintStream out = System.out;
 
   public static void main(String[] args) throws Exception {
-    int rows = 1_000_000;
-    int queries = 15;
-    int regions = 8;
-    Path outDir = null;
-    for (String a : args) {
-      String[] kv = a.replaceFirst("^--", "").split("=", 2);
-      switch (kv[0]) {
-        case "rows" -> rows = Integer.parseInt(kv[1]);
-        case "queries" -> queries = Integer.parseInt(kv[1]);
-        case "regions" -> regions = Integer.parseInt(kv[1]);
-        case "out" -> outDir = Path.of(kv[1]);
-        default -> throw new IllegalArgumentException("unknown option " + a + " (options: --rows, --queries, --regions, --out)");
-      }
-    }
-    if (rows < 100_000 || queries < 1 || regions < 1) {
-      throw new IllegalArgumentException("--rows must be at least 100000 (values occur up to 10,000 times); --queries"
-          + " and --regions at least 1");
-    }
-    if (outDir == null) {
-      outDir = RunDirectories.newRunDirectory();
-    }
-    new SearchMacroBenchmark().run(rows, queries, regions, outDir, String.join(" ", args));
+    new SearchMacroBenchmark().run(SearchRunOptions.parse(args));
   }
+
 
   /**
    * The tag of row {@code i}: a tenth of the rows share values that occur 10,000 times, a tenth
@@ -118,8 +98,21 @@ public final class SearchMacroBenchmark {
     }
   }
 
-  private static byte[] rowKey(int i) {
+  /** Split points for {@code regions} regions of a table with DET row keys: a 5-byte header, then pseudorandom bytes. */
+  static byte[][] securedSplits(int regions) {
+    byte[][] splits = new byte[regions - 1][];
+    for (int i = 1; i < regions; i++) {
+      splits[i - 1] = new byte[] {1, 0, 0, 0, 0, (byte) (256 * i / regions)};
+    }
+    return splits;
+  }
+
+  static byte[] rowKey(int i) {
     return Bytes.toBytes(String.format("r%09d", i));
+  }
+
+  private void run(SearchRunOptions options) throws Exception {
+    run(options.rows(), options.queries(), options.regions(), options.outDir(), options.args());
   }
 
   private void run(int rows, int queries, int regions, Path outDir, String args) throws Exception {
@@ -137,11 +130,9 @@ public final class SearchMacroBenchmark {
       try (Connection connection = ConnectionFactory.createConnection(conf);
           SecureConnection secure = SecureConnection.builder().connection(connection)
               .keys(KeyProvider.fromMasterKey(key)).schema(sse).schema(det).build()) {
-        // DET row keys: stored keys start with a 5-byte header, then pseudorandom bytes.
-        byte[][] securedSplits = new byte[regions - 1][];
+        byte[][] securedSplits = securedSplits(regions);
         byte[][] plainSplits = new byte[regions - 1][];
         for (int i = 1; i < regions; i++) {
-          securedSplits[i - 1] = new byte[] {1, 0, 0, 0, 0, (byte) (256 * i / regions)};
           plainSplits[i - 1] = rowKey((int) ((long) rows * i / regions));
         }
         secure.createTable(sse, securedSplits);
@@ -175,7 +166,8 @@ public final class SearchMacroBenchmark {
         .addColumn(F, PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row")), out);
   }
 
-  private static int search(Table table, String value) throws IOException {
+  /** The rows an SSE-or-filter equality on the tag finds, each checked to hold {@code value}. */
+  static int search(Table table, String value) throws IOException {
     SingleColumnValueFilter f = new SingleColumnValueFilter(F, TAG, CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes(value)));
     f.setFilterIfMissing(true);
     int n = 0;
@@ -242,7 +234,7 @@ public final class SearchMacroBenchmark {
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@search%s`  %n",
         regions, VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());
-    String name = "sse-search-" + (rows >= 1_000_000 && rows % 1_000_000 == 0 ? rows / 1_000_000 + "M" : rows / 1000 + "k");
-    ResultFiles.write(outDir, name, md, csv, out);
+    ResultFiles.write(outDir, new SearchRunOptions(rows, queries, regions, outDir, args).resultName("sse-search"), md, csv,
+        out);
   }
 }

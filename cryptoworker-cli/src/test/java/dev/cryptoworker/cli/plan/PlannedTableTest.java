@@ -90,7 +90,7 @@ class PlannedTableTest {
       // SELECT SUM(clicks), SUM(impressions) FROM ads WHERE campaign = 'spring-sale'
       Scan spring = new Scan().setFilter(equal(A, "campaign", toBytes("spring-sale")));
       assertTrue(table.plan(spring, AggregateQuery.of(E, toBytes("clicks"))).describe()
-          .startsWith("region servers: SSE index search"));
+          .startsWith("region servers: SSE index search in every region"));
       AggregateResult clicks = table.aggregate(spring, E, toBytes("clicks"));
       assertEquals(rows.stream().filter(r -> r.campaign().equals("spring-sale")).mapToLong(Impression::clicks).sum(),
           clicks.sum());

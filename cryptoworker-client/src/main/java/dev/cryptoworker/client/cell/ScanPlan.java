@@ -45,7 +45,7 @@ public record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange row
 
   private QueryPlan.Step serverStep() {
     boolean wholeTable = serverScan.getStartRow().length == 0 && serverScan.getStopRow().length == 0;
-    StringBuilder work = new StringBuilder(searchesIndex() ? "index search in every region"
+    StringBuilder work = new StringBuilder(searchesIndex() ? searchCheck.kinds() + " index search in every region"
         : wholeTable ? "scan of the whole table" : "scan of a stored key range");
     StringBuilder leaks = new StringBuilder(searchesIndex()
         ? "the search token (a repeated search for one value is seen as such) and the rows it finds"

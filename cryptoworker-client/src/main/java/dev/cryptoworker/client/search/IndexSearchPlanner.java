@@ -107,7 +107,8 @@ public final class IndexSearchPlanner {
                 + " setLatestVersionOnly(true)");
       }
       return List.of(new Term(new SearchCheck.Term(s.getFamily(), s.getQualifier(), condition,
-          codec.indexedSearch(s.getFamily(), s.getQualifier())), indexes.get()));
+          codec.indexedSearch(s.getFamily(), s.getQualifier()), codec.policy(s.getFamily(), s.getQualifier()).box().name()),
+          indexes.get()));
     }
     if (f instanceof FilterList && ((FilterList) f).getOperator() == FilterList.Operator.MUST_PASS_ONE
         && !((FilterList) f).getFilters().isEmpty()) {

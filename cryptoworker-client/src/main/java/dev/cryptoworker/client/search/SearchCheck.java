@@ -5,6 +5,7 @@ import dev.cryptoworker.cryptobox.ValueCondition;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Result;
@@ -18,9 +19,10 @@ import org.apache.hadoop.hbase.client.Result;
  * the column.
  */
 public final class SearchCheck {
-  /** One searched condition: column, condition, and the box that judges it. */
-  public record Term(byte[] family, byte[] qualifier, ValueCondition condition, IndexedSearch box) {
+  /** One searched condition: column, condition, the box that judges it, and its kind's name (for plans). */
+  public record Term(byte[] family, byte[] qualifier, ValueCondition condition, IndexedSearch box, String kind) {
     public Term {
+      Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(family, "family");
       Objects.requireNonNull(qualifier, "qualifier");
       Objects.requireNonNull(condition, "condition");
@@ -39,6 +41,11 @@ public final class SearchCheck {
   /** A check of {@code clauses}: all of them hold, each when one of its terms does. */
   public SearchCheck(List<List<Term>> clauses) {
     this.clauses = clauses.stream().map(List::copyOf).toList();
+  }
+
+  /** The kinds of the searched columns, as plans name them ({@code SSE}, or {@code SSE+FOLDED}). */
+  public String kinds() {
+    return clauses.stream().flatMap(List::stream).map(Term::kind).distinct().collect(Collectors.joining("+"));
   }
 
   /** Whether decoded {@code row} holds every clause; columns it lacks are read through {@code reader}. */
