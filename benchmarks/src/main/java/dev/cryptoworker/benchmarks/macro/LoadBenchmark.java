@@ -1,7 +1,9 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -144,6 +146,10 @@ public final class LoadBenchmark {
       // that is, without forward privacy; it leaves out the region servers' in-memory index map too.
       Variant.control("sse-sized-plain-no-counters", p -> withCell(PaddedRows.padded(p, p.getRow(), TAG, 45),
           "tagindex", 21)),
+      // The same with a real index cell (the index qualifier, a key-id header and a 16-byte key of
+      // the row) in a table whose region servers keep the index map: what the map costs (design
+      // review SSE-WRITES.md, M1), still without counters.
+      Variant.control("sse-sized-plain-index-map", p -> withIndexCell(PaddedRows.padded(p, p.getRow(), TAG, 45))),
       new Variant("det-row-key", "DET", Map.of(), 1, 10),
       new Variant("ope-row-key", "OPE", Map.of(), 1, 10),
       new Variant("std", "PLAIN", Map.of("payload", "STD"), 1, 60),
@@ -197,6 +203,12 @@ public final class LoadBenchmark {
   }
 
   /** {@code put} with one more cell of family f, {@code column}, of {@code bytes} zero bytes. */
+  /** {@code put} with the index cell an SSE tag has: header {@code 01 00000001}, then 16 bytes of the row's SHA-256. */
+  private static Put withIndexCell(Put put) {
+    byte[] value = Bytes.add(new byte[] {1, 0, 0, 0, 1}, Arrays.copyOf(PaddedRows.sha256(put.getRow()), 16));
+    return put.addColumn(F, SearchIndexCells.qualifier(Bytes.toBytes("tag")), value);
+  }
+
   private static Put withCell(Put put, String column, int bytes) {
     return put.addColumn(F, Bytes.toBytes(column), new byte[bytes]);
   }
@@ -247,7 +259,7 @@ public final class LoadBenchmark {
           TableName secureName = TableName.valueOf(schema.tableName());
           try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
               Admin admin = plainSide.getAdmin()) {
-            createTables(admin, secure, plainName, schema);
+            createTables(admin, secure, plainName, schema, v);
             Callable<Load> plainLoad = () -> load(plainSide, admin, plainName,
                 () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, 0, rows, threads, null);
             Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
@@ -341,7 +353,7 @@ public final class LoadBenchmark {
     TableName secureName = TableName.valueOf(schema.tableName());
     try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
         Admin admin = plainSide.getAdmin()) {
-      createTables(admin, secure, plainName, schema);
+      createTables(admin, secure, plainName, schema, v);
       load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, rows, warmup, 1,
           null);
       load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), v::secureRow, rows, warmup, 1,
@@ -350,12 +362,20 @@ public final class LoadBenchmark {
     }
   }
 
-  /** Creates a plain table of family {@code f} and the secure table of {@code schema}. */
-  private static void createTables(Admin admin, SecureConnection secure, TableName plain, TableSchema schema)
-      throws IOException {
+  /**
+   * Creates a plain table of family {@code f} and the secure table of {@code schema}; for a
+   * variant with index cells, the secure table's region servers keep the index map as for SSE.
+   */
+  private static void createTables(Admin admin, SecureConnection secure, TableName plain, TableSchema schema,
+      Variant variant) throws IOException {
     admin.createTable(TableDescriptorBuilder.newBuilder(plain).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
         .build());
     secure.createTable(schema);
+    if (variant.name().endsWith("-index-map")) {
+      TableName name = TableName.valueOf(schema.tableName());
+      admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+          .setCoprocessor(RegionSupport.REGION_OBSERVER).setValue(SearchIndexCells.TABLE_ATTRIBUTE, "true").build());
+    }
   }
 
   private static void dropTables(Admin admin, TableName... tables) throws IOException {

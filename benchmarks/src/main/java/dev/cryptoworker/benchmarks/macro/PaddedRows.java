@@ -54,7 +54,7 @@ final class PaddedRows {
     return out;
   }
 
-  private static byte[] sha256(byte[] bytes) {
+  static byte[] sha256(byte[] bytes) {
     return SHA256.get().digest(bytes);
   }
 }
