@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * The rule that makes the docs' figures checkable (docs/testing.md, "Figures and their sources"):
- * every decimal figure of a paragraph, list item or table row that cites a result in
+ * every decimal figure (and whole multiple, 67x) of a paragraph, list item or table row that cites a result in
  * benchmarks/results appears verbatim in one of the results it cites (a table row also counts those
  * of the paragraph before its table), unless the word "goal" comes right before it. A figure
  * computed from a result is written into that result's "Derived" section as {@code - figure =
@@ -23,8 +23,11 @@ import java.util.regex.Pattern;
 final class CitedFigures {
   /** A link to a committed benchmark result (its file name in group 1). */
   static final Pattern RESULT_LINK = Pattern.compile("\\]\\((?:\\.\\./)?benchmarks/results/([\\w.-]+\\.(?:md|csv|json))[)#]");
-  /** A decimal figure: not part of a version (2.6.4), a name or a longer number. */
-  private static final Pattern FIGURE = Pattern.compile("(?<![\\w.])\\d+\\.\\d+(?![\\d.]*\\d)");
+  /**
+   * A decimal figure (not part of a version such as 2.6.4, a name or a longer number), or a whole
+   * multiple such as 67x (a ratio, as results print them).
+   */
+  private static final Pattern FIGURE = Pattern.compile("(?<![\\w.])(?:\\d+\\.\\d+(?![\\d.]*\\d)|\\d+x\\b)");
   /** What marks a figure as a goal rather than a measurement: "goal 0.9", "goal of 0.9", "goal: 0.9". */
   private static final Pattern GOAL = Pattern.compile("\\bgoal:? (?:of )?$");
   private static final String DERIVED = "## Derived";
