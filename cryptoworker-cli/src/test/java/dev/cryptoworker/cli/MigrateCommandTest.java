@@ -315,6 +315,57 @@ class MigrateCommandTest {
     }
   }
 
+  /**
+   * What migrate refuses, copy does: the patients move into a new table whose contacts family
+   * protects its qualifiers and whose mainId is SSE. Every row reads back under the new schema,
+   * mainId is found through the index, and the new table's stored qualifiers hide "phone".
+   */
+  @Test
+  void copyMovesRowsIntoANewTableUnderASchemaMigrateRefuses(Connection hbase, Configuration conf) throws Exception {
+    Map<String, String> expected = new TreeMap<>();
+    setUp(hbase, conf, expected);
+    String copy = table + "_copy";
+    Path copySchema = Files.writeString(dir.resolve("copy.yaml"), schema(copy, "SSE")
+        .replace("  contacts:\n    default: { box: STD, type: string }\n",
+            "  contacts:\n    default: { box: STD, type: string }\n    protectQualifiers: true\n"));
+    Cli.Result refused = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--table", table, "--from", oldSchema.toString(), "--to", Files.writeString(dir.resolve("same-name.yaml"),
+            Files.readString(copySchema).replace("table: " + copy, "table: " + table)).toString());
+    assertEquals(1, refused.exitCode());
+    assertTrue(refused.err().contains("changing protectQualifiers") && refused.err().contains("cryptoworker copy"),
+        refused.err());
+
+    Cli.Result copied = Cli.run(ENV, "copy", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--from", oldSchema.toString(), "--to", copySchema.toString());
+    assertEquals(0, copied.exitCode(), copied.out() + copied.err());
+    assertTrue(copied.out().contains("copied " + String.format("%,d", ROWS) + " rows"), copied.out());
+    Cli.Result again = Cli.run(ENV, "copy", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--from", oldSchema.toString(), "--to", copySchema.toString());
+    assertEquals(1, again.exitCode());
+    assertTrue(again.err().contains("exists already"), again.err());
+
+    TableSchema target = TableSchema.load(copySchema);
+    try (SecureConnection after = SecureConnection.wrap(hbase, keys(), List.of(target));
+        Table t = after.getTable(TableName.valueOf(copy))) {
+      for (Map.Entry<String, String> e : expected.entrySet()) {
+        assertEquals(e.getValue(), Bytes.toString(t.get(new Get(Bytes.toBytes(e.getKey())))
+            .getValue(PatientsUnderLoad.ID, PatientsUnderLoad.MAIN_ID)), e.getKey());
+      }
+      assertEquals(List.of(PatientsUnderLoad.row(5)), PatientsUnderLoad.rowsWithMainId(t, "m-5"));
+    }
+    try (Table raw = hbase.getTable(TableName.valueOf(copy)); ResultScanner scanner = raw.getScanner(new Scan())) {
+      int cells = 0;
+      for (Result r : scanner) {
+        for (var c : r.rawCells()) {
+          cells++;
+          assertFalse(Bytes.contains(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c), Bytes.toBytes("phone")),
+              "a plaintext qualifier in the copy");
+        }
+      }
+      assertEquals(3 * ROWS, cells, "mainId, its index cell and the phone of every row");
+    }
+  }
+
   @Test
   void progressJsonRerunsAndRefusals(Connection hbase, Configuration conf) throws Exception {
     setUp(hbase, conf, new TreeMap<>());

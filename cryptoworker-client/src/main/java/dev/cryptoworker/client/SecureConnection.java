@@ -704,13 +704,15 @@ public final class SecureConnection implements Closeable {
           LayoutCapability.MIGRATION.require(StorageLayouts.of(s.layout()), s.layout(), s.tableName(),
               "migratingFrom(" + previous.source() + ")");
         } catch (UnsupportedSecureOperationException e) {
-          throw new IllegalArgumentException(e.getMessage() + "; copy the table into a new one instead", e);
+          throw new IllegalArgumentException(e.getMessage() + "; copy the table into a new one instead (`cryptoworker"
+              + " copy`, docs/operations.md)", e);
         }
       }
       if (!previous.layout().type().equals(schema.layout().type())) {
         throw new IllegalArgumentException("migratingFrom(" + previous.source() + "): table " + schema.tableName()
             + " moves from layout " + previous.layout().type() + " to " + schema.layout().type()
-            + ", which online migration cannot do; copy it into a new table instead");
+            + ", which online migration cannot do; copy it into a new table instead (`cryptoworker copy`,"
+            + " docs/operations.md)");
       }
     }
 

@@ -75,8 +75,10 @@ public final class ColumnMigration {
     return migration;
   }
 
+  /** A change migration refuses, with the way that works: a copy into a new table. */
   private static UnsupportedOperationException unsupported(String table, String what, String why) {
-    return new UnsupportedOperationException("table " + table + ", " + what + ": " + why);
+    return new UnsupportedOperationException("table " + table + ", " + what + ": " + why + "; instead copy the table"
+        + " into a new one under the new schema (`cryptoworker copy`, docs/operations.md)");
   }
 
   /** The columns of one family whose stored form changes, {@code *} standing for unlisted ones. */
