@@ -364,6 +364,21 @@ class MigrateCommandTest {
       }
       assertEquals(3 * ROWS, cells, "mainId, its index cell and the phone of every row");
     }
+
+    // Into another layout, which migrate cannot reach: packs of 8 rows.
+    String packed = table + "_packed";
+    Path packedSchema = Files.writeString(dir.resolve("packed.yaml"), schema(packed, "DET")
+        .replace("families:", "layout: { type: PACKED, rowsPerPack: 8 }\nfamilies:"));
+    Cli.Result intoPacks = Cli.run(ENV, "copy", "--zookeeper", zookeeper, "--keyset", keyset.toString(),
+        "--from", oldSchema.toString(), "--to", packedSchema.toString());
+    assertEquals(0, intoPacks.exitCode(), intoPacks.out() + intoPacks.err());
+    try (SecureConnection after = SecureConnection.wrap(hbase, keys(), List.of(TableSchema.load(packedSchema)));
+        Table t = after.getTable(TableName.valueOf(packed))) {
+      for (Map.Entry<String, String> e : expected.entrySet()) {
+        assertEquals(e.getValue(), Bytes.toString(t.get(new Get(Bytes.toBytes(e.getKey())))
+            .getValue(PatientsUnderLoad.ID, PatientsUnderLoad.MAIN_ID)), e.getKey());
+      }
+    }
   }
 
   @Test
