@@ -113,7 +113,8 @@ public final class LoadBenchmark {
 
     String schema(String table) {
       StringBuilder yaml = new StringBuilder("table: " + table + "\nrowKey: { box: " + rowKeyBox
-          + ", type: " + (isControl() ? "bytes" : "string") + " }\nfamilies:\n  f:\n    default: { box: PLAIN, type: string }\n    columns:\n");
+          + ", type: " + (isControl() ? "bytes" : "string") + " }\nfamilies:\n  f:\n    default: { box: PLAIN, type: "
+          + (isControl() ? "bytes" : "string") + " }\n    columns:\n");
       for (String column : COLUMNS) {
         String box = boxes.getOrDefault(column, "PLAIN");
         String type = isControl() ? "bytes" : column.equals("date") || column.equals("amount") ? "long" : "string";
