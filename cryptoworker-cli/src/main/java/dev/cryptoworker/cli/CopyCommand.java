@@ -6,6 +6,7 @@ import dev.cryptoworker.schema.TableSchema;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Option;
 @Command(name = "copy", mixinStandardHelpOptions = true,
     description = {"Copy every row of --from's table into a new table, --to's (it must name another table), through"
         + " the client: each row is decrypted under --from's schema and written under --to's, every version with"
-        + " its timestamp. For the schema changes `migrate` refuses; applications must not write to the source"
+        + " its timestamp (--latest-only: the latest only). For the schema changes `migrate` refuses; applications must not write to the source"
         + " while it runs (rows written meanwhile may be missed). Then point the applications at the new table and"
         + " drop the old one (docs/operations.md)."})
 final class CopyCommand extends Subcommand {
@@ -40,6 +41,10 @@ final class CopyCommand extends Subcommand {
   @Option(names = "--to", required = true, paramLabel = "NEW.yaml",
       description = "The new table's schema (created by this command; it must not exist).")
   Path to;
+
+  @Option(names = "--latest-only", description = {"Copy each cell's latest version only, written at the copy's time"
+      + " (for a layout that keeps no versions or timestamps, such as PACKED)."})
+  boolean latestOnly;
 
   @Override
   public Integer call() throws Exception {
@@ -62,12 +67,17 @@ final class CopyCommand extends Subcommand {
       }
       secure.createTable(target);
       try (Table in = secure.getTable(TableName.valueOf(source.tableName()));
-          ResultScanner scanner = in.getScanner(new Scan().readAllVersions().setCaching(500));
+          ResultScanner scanner = in.getScanner(latestOnly ? new Scan().setCaching(500)
+              : new Scan().readAllVersions().setCaching(500));
           BufferedMutator out = secure.getBufferedMutator(targetName)) {
         for (Result row : scanner) {
           Put put = new Put(row.getRow());
           for (Cell cell : row.rawCells()) {
-            put.add(cell);
+            if (latestOnly) {
+              put.addColumn(CellUtil.cloneFamily(cell), CellUtil.cloneQualifier(cell), CellUtil.cloneValue(cell));
+            } else {
+              put.add(cell);
+            }
           }
           out.mutate(put);
           rows++;
