@@ -21,7 +21,6 @@ import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NotExpression;
 import net.sf.jsqlparser.expression.NullValue;
-import net.sf.jsqlparser.expression.Parenthesis;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeValue;
@@ -184,8 +183,8 @@ public final class SqlQueryReader {
         selected(((BinaryExpression) e).getRightExpression());
         return;
       }
-      if (e instanceof Parenthesis p) {
-        selected(p.getExpression());
+      if (e instanceof ExpressionList<?> list && list.size() == 1) { // parentheses
+        selected((Expression) list.get(0));
         return;
       }
       throw new Unservable("a select item the planner does not read (" + e + ")");
@@ -238,9 +237,7 @@ public final class SqlQueryReader {
 
     /** A condition of the WHERE clause; {@code top} if it is the clause or one of its top-level ANDs. */
     private void condition(Expression e, boolean top) throws Unservable {
-      if (e instanceof Parenthesis p) {
-        condition(p.getExpression(), top);
-      } else if (e instanceof ExpressionList<?> list && list.size() == 1) {
+      if (e instanceof ExpressionList<?> list && list.size() == 1) { // parentheses
         condition(list.get(0), top);
       } else if (e instanceof AndExpression and) {
         condition(and.getLeftExpression(), top);
@@ -285,8 +282,8 @@ public final class SqlQueryReader {
 
     /** The column of an OR whose every branch is an equality (or IN) on that one column, else null. */
     private ColumnRef oneColumnEqualities(Expression e) {
-      if (e instanceof Parenthesis p) {
-        return oneColumnEqualities(p.getExpression());
+      if (e instanceof ExpressionList<?> list && list.size() == 1) { // parentheses
+        return oneColumnEqualities((Expression) list.get(0));
       }
       if (e instanceof OrExpression or) {
         ColumnRef left = oneColumnEqualities(or.getLeftExpression());
