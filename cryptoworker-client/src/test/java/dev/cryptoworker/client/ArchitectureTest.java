@@ -71,23 +71,14 @@ class ArchitectureTest {
     Pattern constant = Pattern.compile("BoxKind\\.(PLAIN|STD|DET|OPE|ASHE|SSE|SPLASHE)\\b");
     Pattern decision = Pattern.compile("[!=]=\\s*BoxKind\\.|BoxKind\\.\\w+\\s*[!=]=|EnumSet\\.of\\(BoxKind"
         + "|case\\s+(PLAIN|STD|DET|OPE|ASHE|SSE|SPLASHE)\\b|BoxKind\\.\\w+\\.equals\\(");
-    List<String> found = new ArrayList<>();
-    for (String sources : List.of("src/main/java", "../schemas/src/main/java", "../cryptoworker-cli/src/main/java")) {
-      try (Stream<Path> files = Files.walk(Path.of(sources))) {
-        for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-          List<String> lines = Files.readAllLines(file);
-          for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            boolean marked = line.contains("// kind:") || i > 0 && lines.get(i - 1).strip().startsWith("// kind:");
-            boolean registry = file.endsWith("BoxRegistry.java");
-            if (decision.matcher(line).find() || constant.matcher(line).find() && !marked && !registry
-                && !line.strip().startsWith("*")) {
-              found.add(file + ":" + (i + 1) + ": " + line.strip());
-            }
-          }
-        }
-      }
-    }
+    List<String> found = flaggedLines(List.of("src/main/java", "../schemas/src/main/java",
+        "../cryptoworker-cli/src/main/java"), (file, lines, i) -> {
+          String line = lines.get(i);
+          boolean marked = line.contains("// kind:") || i > 0 && lines.get(i - 1).strip().startsWith("// kind:");
+          boolean registry = file.endsWith("BoxRegistry.java");
+          return decision.matcher(line).find() || constant.matcher(line).find() && !marked && !registry
+              && !line.strip().startsWith("*");
+        });
     assertEquals(List.of(), found, "ask the box's capabilities, its kind's BoxTraits or its BoxRules instead");
   }
 
@@ -124,17 +115,7 @@ class ArchitectureTest {
   @Test
   void noClientMessageNamesASearchOrExpansionScheme() throws IOException {
     Pattern literal = Pattern.compile("\"[^\"]*\\b(SSE|SPLASHE)\\b[^\"]*\"");
-    List<String> found = new ArrayList<>();
-    try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
-      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-        List<String> lines = Files.readAllLines(file);
-        for (int i = 0; i < lines.size(); i++) {
-          if (literal.matcher(lines.get(i)).find()) {
-            found.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
-          }
-        }
-      }
-    }
+    List<String> found = flaggedLines(List.of("src/main/java"), (file, lines, i) -> literal.matcher(lines.get(i)).find());
     assertEquals(List.of(), found, "name a column's kind through box.kind() or its policy");
   }
 
@@ -157,5 +138,29 @@ class ArchitectureTest {
         .because("each layout reads its own layout: section (LayoutDefinition), each box kind states its own rules"
             + " (BoxRules)")
         .check(schemas);
+  }
+
+  /** Whether line {@code i} of {@code file} breaks a rule. */
+  @FunctionalInterface
+  private interface LineRule {
+    boolean flags(Path file, List<String> lines, int i);
+  }
+
+  /** The lines of the Java sources under {@code roots} that {@code rule} flags, as {@code file:line: text}. */
+  private static List<String> flaggedLines(List<String> roots, LineRule rule) throws IOException {
+    List<String> found = new ArrayList<>();
+    for (String root : roots) {
+      try (Stream<Path> files = Files.walk(Path.of(root))) {
+        for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+          List<String> lines = Files.readAllLines(file);
+          for (int i = 0; i < lines.size(); i++) {
+            if (rule.flags(file, lines, i)) {
+              found.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
+            }
+          }
+        }
+      }
+    }
+    return found;
   }
 }
