@@ -20,12 +20,12 @@ final class BenchCluster implements AutoCloseable {
   private final Configuration configuration;
   private final List<Long> pids;
   private final int regionServers;
-  private final boolean hdfs;
+  private final String description;
 
   private BenchCluster(Runnable stop, String quorum, int port, List<Long> pids, int regionServers,
-      boolean hdfs) {
+      String description) {
     this.stop = stop;
-    this.hdfs = hdfs;
+    this.description = description;
     this.pids = pids;
     this.regionServers = regionServers;
     this.configuration = HBaseConfiguration.create();
@@ -41,14 +41,24 @@ final class BenchCluster implements AutoCloseable {
           hdfs ? "NameNode, DataNode, " : "", dataDir);
       ProcessCluster p = ProcessCluster.builder().dataDir(dataDir).regionServers(2).maxHeap(maxHeap).hdfs(hdfs).fullJit(true)
           .reportIntervalMillis(ProcessCluster.HBASE_REPORT_INTERVAL_MILLIS).start();
-      return new BenchCluster(p::close, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2, hdfs);
+      return new BenchCluster(p::close, p.zookeeperQuorum(), p.zookeeperPort(), p.pids(), 2, hdfs
+          ? "separate processes on HDFS (NameNode, DataNode, ZooKeeper, 1 master, 2 region servers)"
+          : "separate processes (ZooKeeper, 1 master, 2 region servers)");
     }
     if (kind.equals("embedded")) {
-      out.printf("Starting an embedded HBase (1 master, 1 region server) in %s ...%n", dataDir);
-      EmbeddedHBase e = EmbeddedHBase.builder().dataDir(dataDir).maxHeap(maxHeap).fullJit(true).start();
-      return new BenchCluster(e::close, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), 1, false);
+      return embedded(dataDir, 1, maxHeap, out);
     }
     throw new IllegalArgumentException("cluster must be embedded, processes or hdfs, got " + kind);
+  }
+
+  /** Starts an embedded HBase (a master and {@code regionServers} region servers in one child JVM) on {@code dataDir}. */
+  static BenchCluster embedded(Path dataDir, int regionServers, String maxHeap, PrintStream out) throws IOException {
+    String servers = regionServers == 1 ? "1 region server" : regionServers + " region servers";
+    out.printf("Starting an embedded HBase (1 master, %s) in %s ...%n", servers, dataDir);
+    EmbeddedHBase e = EmbeddedHBase.builder().dataDir(dataDir).regionServers(regionServers).maxHeap(maxHeap)
+        .fullJit(true).start();
+    return new BenchCluster(e::close, e.zookeeperQuorum(), e.zookeeperPort(), List.of(e.pid()), regionServers,
+        "embedded (1 master, " + servers + ", child JVM)");
   }
 
   /** A client configuration for this cluster (a fresh copy each time). */
@@ -67,9 +77,7 @@ final class BenchCluster implements AutoCloseable {
 
   /** How the cluster runs, for result files. */
   String describe() {
-    return hdfs ? "separate processes on HDFS (NameNode, DataNode, ZooKeeper, 1 master, 2 region servers)"
-        : regionServers == 2 ? "separate processes (ZooKeeper, 1 master, 2 region servers)"
-        : "embedded (1 master, 1 region server, child JVM)";
+    return description;
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
-import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -46,7 +44,7 @@ import org.apache.hadoop.hbase.util.VersionInfo;
 public final class SearchMacroBenchmark {
   static final byte[] F = Bytes.toBytes("f");
   static final byte[] TAG = Bytes.toBytes("tag");
-  static final byte[] PAYLOAD = Bytes.toBytes("payload");
+  private static final byte[] PAYLOAD = Bytes.toBytes("payload");
   static final String SECURE_SCHEMA =
       "table: NAME\n"
           + "rowKey: { box: DET }\n"
@@ -112,16 +110,14 @@ public final class SearchMacroBenchmark {
   }
 
   private void run(SearchRunOptions options) throws Exception {
-    run(options.rows(), options.queries(), options.regions(), options.outDir(), options.args());
-  }
-
-  private void run(int rows, int queries, int regions, Path outDir, String args) throws Exception {
+    int rows = options.rows();
+    int queries = options.queries();
+    int regions = options.regions();
+    Path outDir = options.outDir();
+    String args = options.args();
     Path data = Files.createTempDirectory("search-bench-");
-    out.printf("Starting an embedded HBase (1 master, 2 region servers) in %s ...%n", data);
-    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).regionServers(2).maxHeap("4g").fullJit(true).start()) {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    try (BenchCluster hbase = BenchCluster.embedded(data, 2, "4g", out)) {
+      Configuration conf = hbase.configuration();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       TableSchema sse = TableSchema.parse(SECURE_SCHEMA.replace("NAME", "search_sse").replace("BOX", "SSE"), "sse");
@@ -162,8 +158,13 @@ public final class SearchMacroBenchmark {
 
   /** Loads every row through {@code mutator}; returns rows per second. */
   private double load(BufferedMutator mutator, int rows) throws IOException {
-    return BufferedLoader.load(mutator, rows, i -> new Put(rowKey(i)).addColumn(F, TAG, Bytes.toBytes(tag(i, rows)))
-        .addColumn(F, PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row")), out);
+    return BufferedLoader.load(mutator, rows, i -> row(i, rows), out);
+  }
+
+  /** Row {@code i} of {@code rows}: its tag ({@link #tag}) and a payload. */
+  static Put row(int i, int rows) {
+    return new Put(rowKey(i)).addColumn(F, TAG, Bytes.toBytes(tag(i, rows)))
+        .addColumn(F, PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row"));
   }
 
   /** The rows an SSE-or-filter equality on the tag finds, each checked to hold {@code value}. */

@@ -2,7 +2,6 @@ package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.search.SearchIndexUpkeep;
-import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
@@ -64,16 +62,14 @@ public final class UpkeepBenchmark {
   }
 
   private void run(SearchRunOptions options) throws Exception {
-    run(options.rows(), options.queries(), options.regions(), options.outDir(), options.args());
-  }
-
-  private void run(int rows, int queries, int regions, Path outDir, String args) throws Exception {
+    int rows = options.rows();
+    int queries = options.queries();
+    int regions = options.regions();
+    Path outDir = options.outDir();
+    String args = options.args();
     Path data = Files.createTempDirectory("upkeep-bench-");
-    out.printf("Starting an embedded HBase (1 master, 2 region servers) in %s ...%n", data);
-    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(data).regionServers(2).maxHeap("4g").fullJit(true).start()) {
-      Configuration conf = HBaseConfiguration.create();
-      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    try (BenchCluster hbase = BenchCluster.embedded(data, 2, "4g", out)) {
+      Configuration conf = hbase.configuration();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
       TableSchema sse = TableSchema.parse(SearchMacroBenchmark.SECURE_SCHEMA.replace("NAME", "upkeep_sse")
@@ -85,10 +81,7 @@ public final class UpkeepBenchmark {
         secure.createTable(sse, SearchMacroBenchmark.securedSplits(regions));
         Table table = secure.getTable(name);
         double loadRate = BufferedLoader.load(secure.getBufferedMutator(name), rows,
-            i -> new Put(SearchMacroBenchmark.rowKey(i)).addColumn(SearchMacroBenchmark.F, SearchMacroBenchmark.TAG,
-                Bytes.toBytes(SearchMacroBenchmark.tag(i, rows))).addColumn(SearchMacroBenchmark.F,
-                SearchMacroBenchmark.PAYLOAD, Bytes.toBytes("payload of row " + i + ", some bytes to make it a realistic row")),
-            out);
+            i -> SearchMacroBenchmark.row(i, rows), out);
         List<Phase> phases = new ArrayList<>();
         phases.add(measure(PHASES[0], connection, table, rows, queries, false));
         List<Integer> changed = new ArrayList<>();
