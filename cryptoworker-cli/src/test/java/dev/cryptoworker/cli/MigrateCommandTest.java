@@ -97,9 +97,7 @@ class MigrateCommandTest {
     table = SharedHBaseCluster.uniqueTableName("migrate").getNameAsString();
     oldSchema = Files.writeString(dir.resolve("old.yaml"), schema(table, "DET"));
     newSchema = Files.writeString(dir.resolve("new.yaml"), schema(table, "SSE"));
-    keyset = dir.resolve("keyset.json");
-    KeysetFiles.generate(keyset, kek());
-    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+    newKeysetOn(conf);
     TableSchema old = TableSchema.load(oldSchema);
     try (SecureConnection secure = SecureConnection.wrap(hbase, keys(), List.of(old))) {
       secure.createTable(old);
@@ -107,6 +105,13 @@ class MigrateCommandTest {
         expected.putAll(PatientsUnderLoad.load(t, ROWS));
       }
     }
+  }
+
+  /** A fresh keyset file, and the shared cluster's quorum for the commands. */
+  private void newKeysetOn(Configuration conf) throws Exception {
+    keyset = dir.resolve("keyset.json");
+    KeysetFiles.generate(keyset, kek());
+    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
   }
 
   private List<String> migrateArgs(String... more) {
@@ -260,9 +265,7 @@ class MigrateCommandTest {
         "      salary: { box: ASHE, type: long }",
         "      gender: { box: SPLASHE, values: [F, M], splays: [salary] }",
         ""));
-    keyset = dir.resolve("keyset.json");
-    KeysetFiles.generate(keyset, kek());
-    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+    newKeysetOn(conf);
     TableSchema schema = TableSchema.load(schemaFile);
     byte[] e = Bytes.toBytes("e");
     byte[] salary = Bytes.toBytes("salary");
