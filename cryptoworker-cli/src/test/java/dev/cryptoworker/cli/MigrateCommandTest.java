@@ -356,6 +356,15 @@ class MigrateCommandTest {
       }
       assertEquals(List.of(PatientsUnderLoad.row(5)), PatientsUnderLoad.rowsWithMainId(t, "m-5"));
     }
+    // Stored: no plaintext qualifier, mainId (the values of five bytes or more, so that a chance match in
+    // ciphertext is out of reach) or phone number.
+    List<byte[]> plaintexts = new ArrayList<>();
+    for (Map.Entry<String, String> e : expected.entrySet()) {
+      plaintexts.add(Bytes.toBytes("+351 " + e.getKey()));
+      if (e.getValue().length() >= 5) {
+        plaintexts.add(Bytes.toBytes(e.getValue()));
+      }
+    }
     try (Table raw = hbase.getTable(TableName.valueOf(copy)); ResultScanner scanner = raw.getScanner(new Scan())) {
       int cells = 0;
       for (Result r : scanner) {
@@ -363,6 +372,10 @@ class MigrateCommandTest {
           cells++;
           assertFalse(Bytes.contains(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c), Bytes.toBytes("phone")),
               "a plaintext qualifier in the copy");
+          byte[] value = org.apache.hadoop.hbase.CellUtil.cloneValue(c);
+          for (byte[] plaintext : plaintexts) {
+            assertFalse(Bytes.contains(value, plaintext), "plaintext stored in the copy: " + Bytes.toString(plaintext));
+          }
         }
       }
       assertEquals(3 * ROWS, cells, "mainId, its index cell and the phone of every row");
