@@ -41,10 +41,11 @@ public enum StoredFormat {
   V2(2, 1),
   V3(3, 1),
   V4(4, 1),
-  V5(5, 1);
+  V5(5, 1),
+  V6(6, 1);
 
   /** The format of tables created without saying. */
-  public static final StoredFormat LATEST = V5;
+  public static final StoredFormat LATEST = V6;
 
   private final int number;
   private final int headerLength;
@@ -114,6 +115,14 @@ public enum StoredFormat {
    */
   public boolean oneMacSearchIndex() {
     return compareTo(V5) >= 0;
+  }
+
+  /**
+   * Whether writers number SSE entries in lanes of their own (format 6, {@link
+   * ValueIndex#lane}), where earlier formats take them from one shared counter per value.
+   */
+  public boolean writerLanes() {
+    return compareTo(V6) >= 0;
   }
 
   /**

@@ -3,9 +3,13 @@ package dev.cryptoworker.cryptobox;
 import dev.cryptoworker.cryptobox.search.CounterTree;
 import dev.cryptoworker.cryptobox.search.PrfOutput;
 import dev.cryptoworker.cryptobox.search.SubtreeToken;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The index of one value of one column under one key: where its counter lives, how the counter is
@@ -22,8 +26,13 @@ import java.util.Objects;
  * n - 1)}.
  *
  * <p>The counter is stored as {@code mask + count} (mod 2^64), with a per-value pseudorandom mask,
- * so a stored counter reveals nothing about how many entries the value has; HBase's atomic
- * increment still hands every writer a distinct entry number.
+ * so a stored counter reveals nothing about how many entries the value has.
+ *
+ * <p>In stored format 6 the value's entries are split into <em>writer lanes</em>: a writer numbers
+ * the entries it writes in a lane of its own, named by a random {@value #LANE_ID_BYTES}-byte id, so
+ * it needs no shared counter. {@link #lane} gives a lane's own index (counter {@code name || lane
+ * id}, mask, root and first entry key derived from this index's root), and a search covers every
+ * lane whose counter it finds under {@link #counterName()}.
  */
 public final class ValueIndex {
   private final int keyId;
@@ -33,6 +42,13 @@ public final class ValueIndex {
   private final CounterTree tree;
   /** Format 5: entry 0's key; null where entry 0 is leaf 0. */
   private final byte[] firstEntryKey;
+  /** Format 6: entries are numbered in writer lanes ({@link #lane}), not under this counter. */
+  private final boolean writerLanes;
+
+  /** Bytes of a writer lane's id: random, so any two of 2^24 lanes of one value collide with probability below 2^-48. */
+  public static final int LANE_ID_BYTES = 12;
+  private static final byte[] LANE_SECRETS = "lane".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] LANE_MASK = "lane-mask".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * @param keyId the id of the key this index is derived under
@@ -51,6 +67,18 @@ public final class ValueIndex {
    */
   public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root, CounterTree tree,
       byte[] firstEntryKey) {
+    this(keyId, counterName, counterMask, root, tree, firstEntryKey, false);
+  }
+
+  /**
+   * As above, with {@code writerLanes}: whether writers number entries in lanes of their own
+   * ({@link #lane}, stored format 6), which needs {@code firstEntryKey}.
+   */
+  public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root, CounterTree tree,
+      byte[] firstEntryKey, boolean writerLanes) {
+    if (writerLanes && firstEntryKey == null) {
+      throw new IllegalArgumentException("writer lanes key their first entries apart from the tree");
+    }
     if (root.length != CounterTree.SEED_BYTES
         || (firstEntryKey != null && firstEntryKey.length != CounterTree.SEED_BYTES)) {
       throw new IllegalArgumentException("a counter tree root and an entry key have " + CounterTree.SEED_BYTES + " bytes");
@@ -61,6 +89,60 @@ public final class ValueIndex {
     this.root = root.clone();
     this.tree = Objects.requireNonNull(tree, "tree");
     this.firstEntryKey = firstEntryKey == null ? null : firstEntryKey.clone();
+    this.writerLanes = writerLanes;
+  }
+
+  /** Whether writers number this value's entries in lanes of their own ({@link #lane}) rather than under its counter. */
+  public boolean hasWriterLanes() {
+    return writerLanes;
+  }
+
+  /**
+   * The index of this value's entries in the writer lane {@code laneId}: its counter is named
+   * {@code counterName() || laneId}, and its mask, root and first entry key are HMAC-SHA256 of the
+   * lane id under this index's root, which no search token reveals.
+   *
+   * @throws IllegalStateException if this index has no writer lanes
+   */
+  public ValueIndex lane(byte[] laneId) {
+    if (!writerLanes) {
+      throw new IllegalStateException("this value index has no writer lanes (stored formats before 6)");
+    }
+    if (laneId.length != LANE_ID_BYTES) {
+      throw new IllegalArgumentException("a lane id has " + LANE_ID_BYTES + " bytes, not " + laneId.length);
+    }
+    byte[] secrets = CounterTree.prf(root, concat(LANE_SECRETS, laneId));
+    byte[] mask = CounterTree.prf(root, concat(LANE_MASK, laneId));
+    byte[] laneRoot = Arrays.copyOf(secrets, CounterTree.SEED_BYTES);
+    byte[] laneFirst = Arrays.copyOfRange(secrets, CounterTree.SEED_BYTES, 2 * CounterTree.SEED_BYTES);
+    try {
+      return new ValueIndex(keyId, concat(counterName.toByteArray(), laneId), ByteBuffer.wrap(mask).getLong(), laneRoot,
+          tree, laneFirst, false);
+    } finally {
+      Arrays.fill(secrets, (byte) 0);
+      Arrays.fill(mask, (byte) 0);
+      Arrays.fill(laneRoot, (byte) 0);
+      Arrays.fill(laneFirst, (byte) 0);
+    }
+  }
+
+  /**
+   * The lane index of the counter row {@code counterRow}, found by a scan of this value's counter
+   * name as prefix; empty if the row is not one of this value's lanes.
+   */
+  public Optional<ValueIndex> laneOfCounter(byte[] counterRow) {
+    byte[] name = counterName.toByteArray();
+    if (!writerLanes || counterRow.length != name.length + LANE_ID_BYTES
+        || !Arrays.equals(counterRow, 0, name.length, name, 0, name.length)) {
+      return Optional.empty();
+    }
+    return Optional.of(lane(Arrays.copyOfRange(counterRow, name.length, counterRow.length)));
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
   }
 
   public int keyId() {

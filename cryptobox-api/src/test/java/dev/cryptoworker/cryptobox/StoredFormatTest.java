@@ -30,9 +30,11 @@ class StoredFormatTest {
     assertEquals(StoredFormat.V4, StoredFormat.of(4));
     assertArrayEquals(new byte[] {0x78}, StoredFormat.V5.header(A.keyId()));
     assertEquals(StoredFormat.V5, StoredFormat.of(5));
-    assertEquals(StoredFormat.V5, StoredFormat.LATEST);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(6));
-    assertEquals("unknown stored format 6 (known: 1, 2, 3, 4, 5)", e.getMessage());
+    assertArrayEquals(new byte[] {0x78}, StoredFormat.V6.header(A.keyId()));
+    assertEquals(StoredFormat.V6, StoredFormat.of(6));
+    assertEquals(StoredFormat.V6, StoredFormat.LATEST);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(7));
+    assertEquals("unknown stored format 7 (known: 1, 2, 3, 4, 5, 6)", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(0));
   }
 
@@ -44,6 +46,7 @@ class StoredFormatTest {
     assertEquals(CounterTree.WIDE, StoredFormat.V3.counterTree());
     assertEquals(CounterTree.WIDE, StoredFormat.V4.counterTree());
     assertEquals(CounterTree.WIDE, StoredFormat.V5.counterTree());
+    assertEquals(CounterTree.WIDE, StoredFormat.V6.counterTree());
     assertFalse(StoredFormat.V1.oneBlockDeterministic());
     assertTrue(StoredFormat.V2.oneBlockDeterministic() && StoredFormat.V3.oneBlockDeterministic()
         && StoredFormat.V4.oneBlockDeterministic());
@@ -51,15 +54,17 @@ class StoredFormatTest {
 
   /**
    * Format 4 is format 3 with STD under 192-bit nonces, format 5 format 4 with SSE values under
-   * them too and SSE's one-MAC index; the earlier formats keep what they wrote.
+   * them too and SSE's one-MAC index, format 6 format 5 with writer lanes; the earlier formats keep
+   * what they wrote.
    */
   @Test
-  void formatsFourAndFiveUseExtendedNoncesAndFiveTheOneMacIndex() {
+  void formatsFourOnUseExtendedNoncesFiveOnTheOneMacIndexAndSixWriterLanes() {
     assertFalse(StoredFormat.V1.extendedNonces() || StoredFormat.V2.extendedNonces() || StoredFormat.V3.extendedNonces());
-    assertTrue(StoredFormat.V4.extendedNonces() && StoredFormat.V5.extendedNonces());
+    assertTrue(StoredFormat.V4.extendedNonces() && StoredFormat.V5.extendedNonces() && StoredFormat.V6.extendedNonces());
     for (StoredFormat f : StoredFormat.values()) {
-      assertEquals(f == StoredFormat.V5, f.extendedNoncesForSearchableValues(), f.toString());
-      assertEquals(f == StoredFormat.V5, f.oneMacSearchIndex(), f.toString());
+      assertEquals(f.number() >= 5, f.extendedNoncesForSearchableValues(), f.toString());
+      assertEquals(f.number() >= 5, f.oneMacSearchIndex(), f.toString());
+      assertEquals(f == StoredFormat.V6, f.writerLanes(), f.toString());
     }
   }
 

@@ -8,13 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.cryptobox.search.CounterTree;
 import dev.cryptoworker.cryptobox.search.SubtreeToken;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -132,5 +138,72 @@ class ValueIndexTest {
     for (int n : new int[] {0, 1, CounterTree.SEED_BYTES - 1, CounterTree.SEED_BYTES + 1, 32}) {
       assertThrows(IllegalArgumentException.class, () -> new ValueIndex(1, NAME, 0, new byte[n], CounterTree.BINARY), n + " bytes");
     }
+  }
+
+  private static final byte[] FIRST = HEX.parseHex("e1e2e3e4e5e6e7e8e9eaebecedeeeff0");
+
+  private static ValueIndex laned() {
+    return new ValueIndex(7, NAME, 0x55aa55aa55aa55aaL, ROOT, CounterTree.WIDE, FIRST, true);
+  }
+
+  private static byte[] hmac(byte[] key, String label, byte[] lane) throws GeneralSecurityException {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    mac.update(label.getBytes(StandardCharsets.US_ASCII));
+    return mac.doFinal(lane);
+  }
+
+  /** A lane's counter, mask, first entry key and tree root, written out from the javadoc with Mac. */
+  @Test
+  void aLaneIsDerivedFromTheValueRootAsDocumented() throws GeneralSecurityException {
+    byte[] laneId = HEX.parseHex("0102030405060708090a0b0c");
+    ValueIndex lane = laned().lane(laneId);
+    byte[] secrets = hmac(ROOT, "lane", laneId);
+    assertArrayEquals(HEX.parseHex("a1a2a3a4a5a6a7a8a9aaabacadaeafb00102030405060708090a0b0c"), lane.counterName());
+    assertEquals(ByteBuffer.wrap(hmac(ROOT, "lane-mask", laneId)).getLong(), lane.initialCounter());
+    assertArrayEquals(Arrays.copyOfRange(secrets, 16, 32), lane.entryKey(0));
+    for (long entry : new long[] {1, 2, 17, 4097}) {
+      assertArrayEquals(CounterTree.WIDE.leaf(Arrays.copyOf(secrets, 16), entry - 1), lane.entryKey(entry), "entry " + entry);
+    }
+    assertFalse(lane.hasWriterLanes());
+    assertEquals(7, lane.keyId());
+  }
+
+  @Test
+  void lanesOfOneValueShareNoEntryKeyAndEachLaneTokenCoversItsOwnEntries() {
+    ValueIndex value = laned();
+    ValueIndex a = value.lane(HEX.parseHex("000000000000000000000001"));
+    ValueIndex b = value.lane(HEX.parseHex("000000000000000000000002"));
+    Set<String> keysOfA = new HashSet<>();
+    for (long e = 0; e < 40; e++) {
+      keysOfA.add(HEX.formatHex(a.entryKey(e)));
+    }
+    for (long e = 0; e < 40; e++) {
+      assertFalse(keysOfA.contains(HEX.formatHex(b.entryKey(e))), "entry " + e + " of lane b is one of lane a's");
+      assertFalse(keysOfA.contains(HEX.formatHex(value.entryKey(e))), "entry " + e + " of the value's own tree");
+    }
+    Set<String> reached = new HashSet<>();
+    for (SubtreeToken t : a.searchTokens(40)) {
+      CounterTree.expand(t, leaf -> reached.add(HEX.formatHex(leaf)));
+    }
+    assertEquals(keysOfA, reached);
+  }
+
+  @Test
+  void aCounterRowNamesItsLaneOnlyWithTheValueNameAndALaneIdsLength() {
+    ValueIndex value = laned();
+    byte[] laneId = HEX.parseHex("aabbccddeeff001122334455");
+    ValueIndex lane = value.lane(laneId);
+    assertArrayEquals(lane.entryKey(3), value.laneOfCounter(lane.counterName()).orElseThrow().entryKey(3));
+    assertTrue(value.laneOfCounter(NAME).isEmpty(), "the value's own name is no lane");
+    assertTrue(value.laneOfCounter(Arrays.copyOf(lane.counterName(), 27)).isEmpty(), "a short lane id");
+    byte[] other = lane.counterName();
+    other[0] ^= 1;
+    assertTrue(value.laneOfCounter(other).isEmpty(), "another value's lane");
+    assertTrue(index(0).laneOfCounter(lane.counterName()).isEmpty(), "an index without lanes");
+    assertThrows(IllegalStateException.class, () -> index(0).lane(laneId));
+    assertThrows(IllegalArgumentException.class, () -> value.lane(new byte[11]));
+    assertThrows(IllegalArgumentException.class,
+        () -> new ValueIndex(7, NAME, 0, ROOT, CounterTree.WIDE, null, true));
   }
 }

@@ -34,17 +34,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Isolated;
 
 /**
- * SSE counters only grow: a counter table restored from an older copy would hand out entry keys
- * again (earlier rows dropping out of searches), so a client refuses a counter it sees go back.
+ * SSE counters shared by every writer (stored formats 1 to 5) only grow: a counter table restored
+ * from an older copy would hand out entry keys again (earlier rows dropping out of searches), so a
+ * client refuses a counter it sees go back. Format 6's writer lanes: {@link WriterLanesTest}.
  */
 @ExtendWith(SharedHBaseCluster.class)
 @Isolated // takes the observer off the counter table every SSE test of this JVM writes through
 class SearchCountersTest {
   private static final byte[] SSE = toBytes("sse");
+  /** Tables of the last format whose writers take entry numbers from shared counters. */
+  static final String SHARED_COUNTERS = "storedFormat: 5\n";
 
   @Test
   void aCounterThatGoesBackIsRefusedOnWriteAndSearch(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_restore");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_restore", SHARED_COUNTERS);
     ValueIndex flu = fx.codec.writeIndex(F, TAG, toBytes("flu"));
     byte[] snapshot;
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
@@ -75,7 +78,7 @@ class SearchCountersTest {
    */
   @Test
   void aCounterRestoredByLessThanATakeIsRefusedBeforeAnEntryNumberIsReused(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_short_restore");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_short_restore", SHARED_COUNTERS);
     ValueIndex mumps = fx.codec.writeIndex(F, TAG, toBytes("mumps"));
     byte[] snapshot;
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
@@ -102,7 +105,7 @@ class SearchCountersTest {
    */
   @Test
   void aReopenedCounterRegionContinuesAStoredCounterThatANewWriterTakesAsNew(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_reopened");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_reopened", SHARED_COUNTERS);
     for (int i = 0; i < 3; i++) {
       fx.table.put(new Put(toBytes("p-" + i)).addColumn(F, TAG, toBytes("pertussis")));
     }
@@ -132,7 +135,7 @@ class SearchCountersTest {
    */
   @Test
   void concurrentTakesOfOneCounterNeverShareANumber(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_contended");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_contended", SHARED_COUNTERS);
     int writers = 6;
     int batches = 40;
     ExecutorService pool = Executors.newFixedThreadPool(writers);
@@ -164,7 +167,7 @@ class SearchCountersTest {
 
   @Test
   void aCreatedCounterStartsFromItsMaskAndABatchTakesItsNumbersInOneCount(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_mask");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_mask", SHARED_COUNTERS);
     List<Put> batch = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
       batch.add(new Put(toBytes("m-" + i)).addColumn(F, TAG, toBytes("measles")));
@@ -181,7 +184,7 @@ class SearchCountersTest {
 
   @Test
   void takesFailByNameWhenTheCounterTableLacksTheObserverAndTablesOpeningAddIt(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_observer");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_observer", SHARED_COUNTERS);
     fx.table.put(new Put(toBytes("o-0")).addColumn(F, TAG, toBytes("mumps")));
     try (Admin admin = hbase.getAdmin()) {
       TableDescriptor withObserver = admin.getDescriptor(HBaseIdentifierSource.TABLE);
@@ -193,7 +196,7 @@ class SearchCountersTest {
       assertTrue(messages(refused).contains("need the observer " + RegionSupport.REGION_OBSERVER), messages(refused));
 
       // Opening a table with SSE columns gives the counter table its observer again.
-      SearchableColumnTest.Fixture reopened = new SearchableColumnTest.Fixture(hbase, "sse_observer_again");
+      SearchableColumnTest.Fixture reopened = new SearchableColumnTest.Fixture(hbase, "sse_observer_again", SHARED_COUNTERS);
       assertTrue(admin.getDescriptor(HBaseIdentifierSource.TABLE).hasCoprocessor(RegionSupport.REGION_OBSERVER));
       reopened.table.put(new Put(toBytes("o-3")).addColumn(F, TAG, toBytes("mumps")));
       fx.table.put(new Put(toBytes("o-4")).addColumn(F, TAG, toBytes("mumps")));

@@ -381,6 +381,7 @@ class SearchableColumnTest {
    * Index entries are keyed by the leaves of the counter tree of the table's stored format: tables
    * of format 2 (and 1) keep the binary tree they were written with, so they still search, and
    * formats 3 to 5 use the wide one (format 5 with entry 0 keyed apart, and values under XAES).
+   * Format 6 keys them by the same tree in writer lanes ({@link WriterLanesTest}).
    */
   @ParameterizedTest
   @ValueSource(ints = {2, 3, 4, 5})

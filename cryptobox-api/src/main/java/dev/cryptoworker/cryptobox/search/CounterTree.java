@@ -100,13 +100,27 @@ public final class CounterTree {
    * javax.crypto.Mac}. The binary tree's message is empty, the wide tree's the pair's number.
    */
   private byte[] pair(byte[] seed, int pair) {
+    return digitBits > 1 ? hmac(seed, new byte[] {(byte) pair}) : hmac(seed, new byte[0]);
+  }
+
+  /**
+   * HMAC-SHA256({@code seed}, {@code message}): 32 bytes. Besides the nodes, it derives secrets kept
+   * apart from the tree under a root ({@link dev.cryptoworker.cryptobox.ValueIndex#lane writer
+   * lanes}); their messages are longer than one byte, so they are never a node's.
+   */
+  public static byte[] prf(byte[] seed, byte[] message) {
+    if (message.length < 2) {
+      throw new IllegalArgumentException("messages of at most one byte derive tree nodes");
+    }
+    return hmac(seed, message);
+  }
+
+  private static byte[] hmac(byte[] seed, byte[] message) {
     Sha256 sha = SHA256.get();
     try {
       pad(sha.block, seed, IPAD);
       sha.digest.update(sha.block);
-      if (digitBits > 1) {
-        sha.digest.update((byte) pair);
-      }
+      sha.digest.update(message);
       sha.digest.digest(sha.inner, 0, sha.inner.length);
       pad(sha.block, seed, OPAD);
       sha.digest.update(sha.block);

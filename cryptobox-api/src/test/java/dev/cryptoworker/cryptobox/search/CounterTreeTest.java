@@ -202,6 +202,23 @@ class CounterTreeTest {
     }
   }
 
+  /** Lane secrets are HMAC-SHA256 too: checked against javax.crypto.Mac for random seeds and messages. */
+  @Test
+  void prfIsTheJdkHmacAndRefusesMessagesANodeCouldHave() throws GeneralSecurityException {
+    for (int i = 0; i < 50; i++) {
+      byte[] seed = new byte[CounterTree.SEED_BYTES];
+      RANDOM.nextBytes(seed);
+      byte[] message = new byte[2 + RANDOM.nextInt(80)];
+      RANDOM.nextBytes(message);
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(seed, "HmacSHA256"));
+      assertEquals(HEX.formatHex(mac.doFinal(message)), HEX.formatHex(CounterTree.prf(seed, message)),
+          message.length + "-byte message");
+    }
+    assertThrows(IllegalArgumentException.class, () -> CounterTree.prf(ROOT, new byte[1]));
+    assertThrows(IllegalArgumentException.class, () -> CounterTree.prf(ROOT, new byte[0]));
+  }
+
   /** Stored entries are keyed by these leaves: the tree must never change. Computed with Python's hmac. */
   @Test
   void leavesMatchAnIndependentImplementation() {

@@ -179,7 +179,13 @@ public final class CellLayout implements StorageLayout {
   @Override
   public void put(List<Put> puts) throws IOException {
     if (puts.size() == 1) {
-      raw.put(encoder.encode(puts.get(0)));
+      // The row goes out while its search-index count cells (format 6) are in flight: one round trip.
+      try {
+        encoder.takeSearchEntriesAhead(puts);
+        raw.put(encoder.encode(puts.get(0)));
+      } finally {
+        encoder.releaseSearchEntries();
+      }
     } else {
       raw.put(encodeBatch(puts, encoder::encode));
     }

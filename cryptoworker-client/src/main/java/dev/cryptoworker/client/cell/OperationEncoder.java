@@ -93,7 +93,7 @@ public final class OperationEncoder {
         }
       }
     }
-    if (indexes.size() > 1) {
+    if (!indexes.isEmpty()) {
       codec.searchCounters().takeAhead(indexes);
     }
   }
@@ -111,7 +111,7 @@ public final class OperationEncoder {
     out.putAll(indexes); // all of the put's or none, as its encode will fail or not
   }
 
-  void releaseSearchEntries() {
+  void releaseSearchEntries() throws IOException {
     codec.searchCounters().releaseTaken();
   }
 

@@ -132,7 +132,7 @@ public final class IndexSearchPlanner {
         indexes.addAll(t.indexes());
       }
     }
-    List<Long> counts = counts(indexes);
+    List<List<byte[]>> tokensOf = tokens(indexes);
     List<List<SearchRequest.Term>> out = new ArrayList<>();
     int at = 0;
     for (List<Term> clause : clauses) {
@@ -140,7 +140,7 @@ public final class IndexSearchPlanner {
       for (Term t : clause) {
         List<byte[]> tokens = new ArrayList<>();
         for (ValueIndex index : t.indexes()) {
-          tokens.addAll(index.encodedSearchTokens(counts.get(at++)));
+          tokens.addAll(tokensOf.get(at++));
         }
         byte[] family = t.check().family();
         terms.add(new SearchRequest.Term(family,
@@ -151,9 +151,9 @@ public final class IndexSearchPlanner {
     return new SearchRequest(out);
   }
 
-  private List<Long> counts(List<ValueIndex> indexes) throws IOException {
+  private List<List<byte[]>> tokens(List<ValueIndex> indexes) throws IOException {
     try {
-      return codec.searchCounters().counts(indexes);
+      return codec.searchCounters().searchTokens(indexes);
     } catch (IllegalStateException | IllegalArgumentException e) {
       throw new IOException("table " + codec.table() + ": a search counter in " + HBaseIdentifierSource.TABLE
           + " is unreadable: " + e.getMessage(), e);

@@ -43,9 +43,9 @@ public final class IndexedColumns implements ColumnExpansion {
         if (index == null) {
           index = codec.writeIndex(family, qualifier, CellUtil.cloneValue(cell));
         }
-        long entry = codec.searchCounters().nextEntry(index);
+        byte[] entryKey = codec.searchCounters().nextEntryKey(index);
         out.addColumn(family, SearchIndexCells.qualifier(codec.encodeQualifier(family, qualifier)), cell.getTimestamp(),
-            SearchIndexCells.value(KeyIdPrefix.of(index.keyId()), index.entryKey(entry)));
+            SearchIndexCells.value(KeyIdPrefix.of(index.keyId()), entryKey));
       }
     }
   }

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -26,11 +27,13 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -47,6 +50,14 @@ import org.apache.hadoop.hbase.util.Bytes;
  * search can trip on. Numbers are taken for the rows being written, never reserved ahead: a
  * reserved number would be covered by searches made before it is used, and its entry then found
  * by their tokens.
+ *
+ * <p>Values whose index has {@link ValueIndex#hasWriterLanes writer lanes} (stored format 6) take
+ * nothing: this writer numbers their entries in lanes of its own ({@link WriterLanes}), and writes
+ * each lane's count as a plain cell (row {@code name || lane id}, masked count, timestamp a
+ * secret base plus the count, so the highest count stays whichever write lands last). The cells of a batch are sent
+ * while its rows are encoded, and {@link #releaseTaken} waits for them, so a batch's rows reach
+ * HBase only after their counts; a single put's count cell and row go at once. A search reads every
+ * lane of a value with one scan of its counter name as prefix.
  * Thread-safe.
  */
 public class SearchCounters {
@@ -65,6 +76,11 @@ public class SearchCounters {
    * copy), and entry numbers would be handed out again.
    */
   private final SeenCounts seen = new SeenCounts(REMEMBERED_COUNTERS);
+  private final WriterLanes lanes = new WriterLanes();
+  /** The lane each value's numbers taken ahead on this thread are in, by the value's counter name (format 6). */
+  private final ThreadLocal<Map<PrfOutput, ValueIndex>> lanesAhead = ThreadLocal.withInitial(HashMap::new);
+  /** The count cells of this thread's batch, in flight until {@link #releaseTaken}. */
+  private final ThreadLocal<Future<?>> countsInFlight = new ThreadLocal<>();
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name: {next, end}. */
   private final ThreadLocal<Map<PrfOutput, long[]>> takenAhead = ThreadLocal.withInitial(HashMap::new);
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
@@ -84,7 +100,7 @@ public class SearchCounters {
   public static SearchCounters unavailable(String table) {
     return new SearchCounters(null) {
       @Override
-      long nextEntry(ValueIndex index) throws IOException {
+      public byte[] nextEntryKey(ValueIndex index) throws IOException {
         throw new IOException("table " + table + ": no counter table configured for searchable columns");
       }
 
@@ -94,22 +110,29 @@ public class SearchCounters {
       }
 
       @Override
-      List<Long> counts(List<ValueIndex> indexes) throws IOException {
+      List<List<byte[]>> searchTokens(List<ValueIndex> indexes) throws IOException {
         throw new IOException("table " + table + ": no counter table configured for searchable columns");
       }
     };
   }
 
   /**
-   * Takes the next entry number of {@code index}'s value: one taken ahead by {@link #takeAhead} on
-   * this thread if there is one left, else from HBase.
+   * The key of the next entry of {@code index}'s value: one numbered ahead by {@link #takeAhead} on
+   * this thread if there is one left; else numbered in this writer's lane, its count cell written
+   * before this returns (format 6); else taken from HBase.
    */
-  long nextEntry(ValueIndex index) throws IOException {
+  public byte[] nextEntryKey(ValueIndex index) throws IOException {
     long[] ahead = takenAhead.get().get(index.counterKey());
     if (ahead != null && ahead[0] < ahead[1]) {
-      return ahead[0]++;
+      ValueIndex lane = lanesAhead.get().get(index.counterKey());
+      return (lane == null ? index : lane).entryKey(ahead[0]++);
     }
-    return index.entryNumber(take(List.of(index), List.of(1))[0]);
+    if (index.hasWriterLanes()) {
+      WriterLanes.Numbered n = lanes.number(index, 1);
+      writeCounts(List.of(countCell(n)));
+      return n.lane().entryKey(n.first());
+    }
+    return index.entryKey(index.entryNumber(take(List.of(index), List.of(1))[0]));
   }
 
   /**
@@ -132,8 +155,12 @@ public class SearchCounters {
     for (PrfOutput key : byCounter.keySet()) {
       amounts.add(wanted.get(key));
     }
-    long[] stored = take(distinct, amounts);
     Map<PrfOutput, long[]> ahead = takenAhead.get();
+    if (!distinct.isEmpty() && distinct.get(0).hasWriterLanes()) {
+      numberInLanes(distinct, amounts, ahead);
+      return;
+    }
+    long[] stored = take(distinct, amounts);
     for (int i = 0; i < distinct.size(); i++) {
       long last = distinct.get(i).entryNumber(stored[i]);
       // The batch's cells of one value share one take, so its numbers are one run.
@@ -146,10 +173,66 @@ public class SearchCounters {
     return indexedAhead.get().get(cell);
   }
 
-  /** Drops this thread's numbers taken ahead and not used, and the indexes derived with them. */
-  public void releaseTaken() {
+  /**
+   * Numbers the entries of {@code values} (distinct, with writer lanes) in this writer's lanes and
+   * sends their count cells, which {@link #releaseTaken} waits for.
+   */
+  private void numberInLanes(List<ValueIndex> values, List<Integer> amounts, Map<PrfOutput, long[]> ahead) {
+    List<Put> cells = new ArrayList<>(values.size());
+    Map<PrfOutput, ValueIndex> inLane = lanesAhead.get();
+    for (int i = 0; i < values.size(); i++) {
+      ValueIndex value = values.get(i);
+      if (!value.hasWriterLanes()) {
+        throw new IllegalArgumentException("one batch mixes indexes with and without writer lanes");
+      }
+      WriterLanes.Numbered n = lanes.number(value, amounts.get(i));
+      ahead.put(value.counterKey(), new long[] {n.first(), n.count()});
+      inLane.put(value.counterKey(), n.lane());
+      cells.add(countCell(n));
+    }
+    countsInFlight.set(takers.submit(() -> {
+      writeCounts(cells);
+      return null;
+    }));
+  }
+
+  /** The cell that says lane {@code n.lane()} has {@code n.count()} entries. */
+  private static Put countCell(WriterLanes.Numbered n) {
+    return new Put(n.lane().counterName()).addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER, n.stamp(),
+        Bytes.toBytes(n.lane().initialCounter() + n.count()));
+  }
+
+  private void writeCounts(List<Put> cells) throws IOException {
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      counters.put(cells);
+    }
+  }
+
+  /**
+   * Drops this thread's numbers taken ahead and not used, and the indexes derived with them, and
+   * waits for the batch's count cells (format 6).
+   *
+   * @throws IOException if a count cell was not written: the batch's rows, if sent, are not found
+   *     by searches until written again
+   */
+  public void releaseTaken() throws IOException {
     takenAhead.get().clear();
     indexedAhead.get().clear();
+    lanesAhead.get().clear();
+    Future<?> inFlight = countsInFlight.get();
+    if (inFlight == null) {
+      return;
+    }
+    countsInFlight.remove();
+    try {
+      inFlight.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while writing search-index entry counts");
+    } catch (ExecutionException e) {
+      throw new IOException("search-index entry counts were not written to " + HBaseIdentifierSource.TABLE
+          + ": rows of this batch that were written are not found by searches until written again", e.getCause());
+    }
   }
 
   /**
@@ -260,8 +343,75 @@ public class SearchCounters {
     return groups.values();
   }
 
+  /**
+   * The search tokens of each of {@code indexes}: those that reach every entry its value has been
+   * given so far, in every writer lane where it has them (format 6).
+   */
+  List<List<byte[]>> searchTokens(List<ValueIndex> indexes) throws IOException {
+    List<ValueIndex> shared = new ArrayList<>();
+    List<ValueIndex> laned = new ArrayList<>();
+    for (ValueIndex index : indexes) {
+      (index.hasWriterLanes() ? laned : shared).add(index);
+    }
+    List<Long> sharedCounts = shared.isEmpty() ? List.of() : counts(shared);
+    Map<ValueIndex, List<byte[]>> laneTokens = laned.isEmpty() ? Map.of() : laneTokens(laned);
+    List<List<byte[]>> out = new ArrayList<>(indexes.size());
+    int at = 0;
+    for (ValueIndex index : indexes) {
+      out.add(index.hasWriterLanes() ? laneTokens.get(index) : index.encodedSearchTokens(sharedCounts.get(at++)));
+    }
+    return out;
+  }
+
+  /** The tokens of every lane of each of {@code values}, from one scan of their counter names as prefixes. */
+  private Map<ValueIndex, List<byte[]>> laneTokens(List<ValueIndex> values) throws IOException {
+    Map<ValueIndex, List<byte[]>> out = new IdentityHashMap<>();
+    Map<PrfOutput, List<ValueIndex>> byName = new HashMap<>();
+    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>();
+    for (ValueIndex value : values) {
+      out.put(value, new ArrayList<>());
+      byName.computeIfAbsent(value.counterKey(), name -> {
+        byte[] prefix = value.counterName();
+        ranges.add(new MultiRowRangeFilter.RowRange(prefix, true, afterPrefix(prefix), false));
+        return new ArrayList<>();
+      }).add(value);
+    }
+    Scan scan = new Scan().addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER).setFilter(new MultiRowRangeFilter(ranges))
+        .setCacheBlocks(false);
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE);
+        ResultScanner found = counters.getScanner(scan)) {
+      for (Result r = found.next(); r != null; r = found.next()) {
+        byte[] row = r.getRow();
+        List<ValueIndex> same = row.length <= ValueIndex.LANE_ID_BYTES ? null
+            : byName.get(PrfOutput.copyOf(Arrays.copyOf(row, row.length - ValueIndex.LANE_ID_BYTES)));
+        ValueIndex lane = same == null ? null : same.get(0).laneOfCounter(row).orElse(null);
+        if (lane == null) {
+          continue; // a counter whose name only starts with the value's: another value's, or no lane
+        }
+        long stored = Bytes.toLong(r.getValue(HBaseIdentifierSource.FAMILY, QUALIFIER));
+        List<byte[]> tokens = lane.encodedSearchTokens(lane.count(observed(lane, stored, seen(lane))));
+        for (ValueIndex value : same) {
+          out.get(value).addAll(tokens);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The first row after every row that starts with {@code prefix} (empty: no end). */
+  private static byte[] afterPrefix(byte[] prefix) {
+    for (int i = prefix.length - 1; i >= 0; i--) {
+      if (prefix[i] != (byte) 0xff) {
+        byte[] end = Arrays.copyOf(prefix, i + 1);
+        end[i]++;
+        return end;
+      }
+    }
+    return new byte[0];
+  }
+
   /** How many entries each value has been given so far (0 for a value never written). */
-  List<Long> counts(List<ValueIndex> indexes) throws IOException {
+  private List<Long> counts(List<ValueIndex> indexes) throws IOException {
     List<Get> gets = new ArrayList<>(indexes.size());
     for (ValueIndex index : indexes) {
       gets.add(new Get(index.counterName()).addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER));

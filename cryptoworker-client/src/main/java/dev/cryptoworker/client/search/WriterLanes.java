@@ -1,0 +1,86 @@
+package dev.cryptoworker.client.search;
+
+import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.cryptobox.search.CounterTree;
+import dev.cryptoworker.cryptobox.search.PrfOutput;
+import java.security.SecureRandom;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One writer's lanes (stored format 6, {@link ValueIndex#lane}): the entries this writer numbers,
+ * per value, in a lane named by a random id, so that no other writer, process or thread can take
+ * the same number and no shared counter is asked.
+ *
+ * <p>Counts live only here. When {@value #VALUES_PER_LANE} values have been numbered in the current
+ * lane, the writer moves to a fresh lane and forgets them: a value written again starts at 0 in
+ * the new lane, so memory stays bounded and no count ever needs reading back. A search covers every
+ * lane a value has, so rolling costs a search one lane more per roll in which the value was
+ * written. Thread-safe.
+ */
+final class WriterLanes {
+  /** Values numbered per lane before rolling to a fresh one: bounds memory to about 10 MB. */
+  static final int VALUES_PER_LANE = 1 << 16;
+
+  private static final long STAMP_BASES = 1L << 41;
+
+  private final SecureRandom random = new SecureRandom();
+  private final Map<PrfOutput, Lane> counts = new HashMap<>();
+  private byte[] laneId = newLaneId();
+
+  /**
+   * A value's lane index, how many entries this writer has numbered in it, and the secret random
+   * base of its count cells' timestamps ({@code base + count}), so that the highest count stays
+   * whichever cell lands last without the timestamp showing the count, which the cell's value masks.
+   */
+  private static final class Lane {
+    final ValueIndex index;
+    final long stampBase;
+    long count;
+
+    Lane(ValueIndex index, long stampBase) {
+      this.index = index;
+      this.stampBase = stampBase;
+    }
+  }
+
+  /**
+   * Numbers {@code amount} new entries of {@code value} (an index with {@link
+   * ValueIndex#hasWriterLanes writer lanes}).
+   *
+   * @return the lane, its first new entry number, and the lane's count after them
+   */
+  synchronized Numbered number(ValueIndex value, int amount) {
+    Lane lane = counts.get(value.counterKey());
+    if (lane == null || lane.count + amount > CounterTree.MAX_ENTRIES) {
+      if (lane != null || counts.size() >= VALUES_PER_LANE) {
+        roll();
+      }
+      // Bases in [2^41, 2^42): above any clock's milliseconds until 2039, so no delete of the row
+      // made now hides later counts, and at most 2^32 entries from Long.MAX_VALUE.
+      lane = new Lane(value.lane(laneId), STAMP_BASES + random.nextLong(STAMP_BASES));
+      counts.put(value.counterKey(), lane);
+    }
+    long first = lane.count;
+    lane.count += amount;
+    return new Numbered(lane.index, first, lane.count, lane.stampBase + lane.count);
+  }
+
+  /** Moves to a fresh lane: every value starts again at entry 0 there. */
+  private void roll() {
+    counts.clear();
+    laneId = newLaneId();
+  }
+
+  private byte[] newLaneId() {
+    byte[] id = new byte[ValueIndex.LANE_ID_BYTES];
+    random.nextBytes(id);
+    return id;
+  }
+
+  /**
+   * Entries {@code [first, count)} of {@code lane}, just numbered: {@code count} is what the lane's
+   * counter cell must say for a search to cover them, in a cell stamped {@code stamp}.
+   */
+  record Numbered(ValueIndex lane, long first, long count, long stamp) {}
+}

@@ -1,0 +1,170 @@
+package dev.cryptoworker.client;
+
+import static dev.cryptoworker.client.SearchableColumnTest.F;
+import static dev.cryptoworker.client.SearchableColumnTest.TAG;
+import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
+import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
+
+/**
+ * Stored format 6: every writer numbers a value's SSE entries in a lane of its own and writes the
+ * lane's count as a plain cell, so writers never share a number and never read a count back.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+@Isolated // restores the counter table every SSE test of this JVM writes through from a snapshot
+class WriterLanesTest {
+  private static final byte[] SSE = toBytes("sse");
+  private static final HexFormat HEX = HexFormat.of();
+
+  /**
+   * Six writers, each with its own connection, write one value at once in batches and single puts:
+   * each writes one lane, whose cell holds its masked count (stamped above any clock's time), and the search
+   * finds every row (two rows sharing an entry key would show as one).
+   */
+  @Test
+  void concurrentWritersOfOneValueEachCountInALaneOfTheirOwnAndEveryRowIsFound(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_lanes");
+    int writers = 6;
+    int batches = 20;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    List<Future<?>> done = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int writer = w;
+      done.add(pool.submit(() -> {
+        try (SecureConnection own = SecureConnection.wrap(hbase, fx.keys, List.of(fx.schema))) {
+          SecureTable table = own.getSecureTable(fx.table.getName());
+          for (int b = 0; b < batches; b++) {
+            table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
+                new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
+            table.put(new Put(toBytes("c-" + writer + "-" + b + "c")).addColumn(F, TAG, toBytes("cholera")));
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : done) {
+      f.get();
+    }
+    pool.shutdown();
+    ValueIndex cholera = fx.codec.writeIndex(F, TAG, toBytes("cholera"));
+    long total = 0;
+    Set<String> lanes = new HashSet<>();
+    try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE);
+        ResultScanner counters = ids.getScanner(new Scan().setStartStopRowForPrefixScan(cholera.counterName()))) {
+      for (Result r : counters) {
+        ValueIndex lane = cholera.laneOfCounter(r.getRow()).orElseThrow(
+            () -> new AssertionError("a counter row under the value's name that is no lane: " + HEX.formatHex(r.getRow())));
+        Cell cell = r.getColumnLatestCell(HBaseIdentifierSource.FAMILY, SSE);
+        long count = lane.count(Bytes.toLong(CellUtil.cloneValue(cell)));
+        assertTrue(cell.getTimestamp() >= (1L << 41) + count, "a lane's cell is stamped above any clock's time");
+        assertEquals(batches * 3, count, "each writer's lane counts its own rows");
+        assertFalse(Bytes.toString(r.getRow()).contains("cholera"));
+        lanes.add(HEX.formatHex(r.getRow()));
+        total += count;
+      }
+    }
+    assertEquals(writers, lanes.size(), "one lane per writer");
+    assertEquals(writers * batches * 3, total);
+    assertEquals(writers * batches * 3, fx.search(tagIs("cholera")).size(), "no two rows share an entry");
+    assertFalse(new String(ids(hbase), StandardCharsets.ISO_8859_1).contains("cholera"));
+  }
+
+  /**
+   * The counter table restored from a snapshot taken two rows earlier: a search that had seen the
+   * lane's count refuses the lower one by name, the writer goes on numbering from its own count
+   * (never handing out entries 2 and 3 again, as a writer reading the restored count would), and
+   * its next count cell makes every row found again.
+   */
+  @Test
+  void aRestoredCounterTableNeverMakesAWriterReuseAnEntryKey(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_lanes_restore");
+    String snapshot = "sse_lanes_restore_ids";
+    try (Admin admin = hbase.getAdmin()) {
+      for (int i = 0; i < 2; i++) {
+        fx.table.put(new Put(toBytes("r-" + i)).addColumn(F, TAG, toBytes("flu")));
+      }
+      admin.snapshot(snapshot, HBaseIdentifierSource.TABLE);
+      for (int i = 2; i < 4; i++) {
+        fx.table.put(new Put(toBytes("r-" + i)).addColumn(F, TAG, toBytes("flu")));
+      }
+      assertEquals(4, fx.search(tagIs("flu")).size());
+      admin.disableTable(HBaseIdentifierSource.TABLE);
+      try {
+        admin.restoreSnapshot(snapshot);
+      } finally {
+        admin.enableTable(HBaseIdentifierSource.TABLE);
+        admin.deleteSnapshot(snapshot);
+      }
+    }
+    Exception search = assertThrows(Exception.class, () -> fx.search(tagIs("flu")));
+    assertTrue(messages(search).contains("went back (it should hold at least 4 entries, now 2 entries)"), messages(search));
+
+    fx.table.put(new Put(toBytes("r-4")).addColumn(F, TAG, toBytes("flu")));
+    assertEquals(5, fx.search(tagIs("flu")).size());
+    Set<String> entryKeys = new HashSet<>();
+    try (Table raw = hbase.getTable(fx.table.getName());
+        ResultScanner rows = raw.getScanner(new Scan().addFamily(F))) {
+      for (Result r : rows) {
+        for (Cell c : r.rawCells()) {
+          if (SearchIndexCells.isIndexQualifier(CellUtil.cloneQualifier(c))) {
+            entryKeys.add(HEX.formatHex(CellUtil.cloneValue(c)));
+          }
+        }
+      }
+    }
+    assertEquals(5, entryKeys.size(), "five rows, five entry keys");
+  }
+
+  /** Every byte of the counter table's rows and values. */
+  private static byte[] ids(Connection hbase) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE); ResultScanner all = ids.getScanner(new Scan())) {
+      for (Result r : all) {
+        for (Cell c : r.rawCells()) {
+          out.write(CellUtil.cloneRow(c));
+          out.write(CellUtil.cloneValue(c));
+        }
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static String messages(Throwable e) {
+    StringBuilder out = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      out.append(t.getMessage()).append(" / ");
+    }
+    return out.toString();
+  }
+}
