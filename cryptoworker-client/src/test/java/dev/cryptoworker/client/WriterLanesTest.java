@@ -23,10 +23,14 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -144,6 +148,46 @@ class WriterLanesTest {
       }
     }
     assertEquals(5, entryKeys.size(), "five rows, five entry keys");
+  }
+
+  /**
+   * With the counter table unavailable, a batch's count cells fail, and so does the batch, naming
+   * why, before any of its rows is sent (rows no search could find); a single put, whose row and
+   * count cell go at once, fails naming the same.
+   */
+  @Test
+  void countCellsThatCannotBeWrittenFailTheBatchBeforeItsRowsAreSent(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_lanes_down");
+    fx.table.put(new Put(toBytes("r-0")).addColumn(F, TAG, toBytes("typhus")));
+    Exception batch;
+    Exception single;
+    // A writer that gives up after two tries, rather than HBase's default of retrying for minutes.
+    Configuration impatient = new Configuration(hbase.getConfiguration());
+    impatient.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 2);
+    impatient.setLong(HConstants.HBASE_CLIENT_PAUSE, 20);
+    try (Connection own = ConnectionFactory.createConnection(impatient);
+        SecureConnection writer = SecureConnection.wrap(own, fx.keys, List.of(fx.schema));
+        Admin admin = hbase.getAdmin()) {
+      SecureTable table = writer.getSecureTable(fx.table.getName());
+      admin.disableTable(HBaseIdentifierSource.TABLE);
+      try {
+        batch = assertThrows(Exception.class, () -> table.put(List.of(
+            new Put(toBytes("r-1")).addColumn(F, TAG, toBytes("typhus")),
+            new Put(toBytes("r-2")).addColumn(F, TAG, toBytes("typhoid")))));
+        single = assertThrows(Exception.class,
+            () -> table.put(new Put(toBytes("r-3")).addColumn(F, TAG, toBytes("typhus"))));
+      } finally {
+        admin.enableTable(HBaseIdentifierSource.TABLE);
+      }
+    }
+    assertTrue(messages(batch).contains("search-index entry counts were not written to cryptoworker_ids"),
+        messages(batch));
+    assertTrue(messages(single).contains("search-index entry counts were not written to cryptoworker_ids"),
+        messages(single));
+    assertFalse(fx.table.exists(new Get(toBytes("r-1"))), "the failed batch sent no row");
+    assertFalse(fx.table.exists(new Get(toBytes("r-2"))), "the failed batch sent no row");
+    fx.table.put(new Put(toBytes("r-3")).addColumn(F, TAG, toBytes("typhus"))); // written again
+    assertEquals(Set.of("r-0", "r-3"), new HashSet<>(fx.search(tagIs("typhus"))));
   }
 
   /** Every byte of the counter table's rows and values. */

@@ -80,7 +80,7 @@ public class SearchCounters {
   /** The lane each value's numbers taken ahead on this thread are in, by the value's counter name (format 6). */
   private final ThreadLocal<Map<PrfOutput, ValueIndex>> lanesAhead = ThreadLocal.withInitial(HashMap::new);
   /** The count cells of this thread's batch, in flight until {@link #releaseTaken}. */
-  private final ThreadLocal<Future<?>> countsInFlight = new ThreadLocal<>();
+  private final ThreadLocal<List<Future<?>>> countsInFlight = ThreadLocal.withInitial(ArrayList::new);
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name: {next, end}. */
   private final ThreadLocal<Map<PrfOutput, long[]>> takenAhead = ThreadLocal.withInitial(HashMap::new);
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
@@ -190,7 +190,7 @@ public class SearchCounters {
       inLane.put(value.counterKey(), n.lane());
       cells.add(countCell(n));
     }
-    countsInFlight.set(takers.submit(() -> {
+    countsInFlight.get().add(takers.submit(() -> {
       writeCounts(cells);
       return null;
     }));
@@ -219,19 +219,27 @@ public class SearchCounters {
     takenAhead.get().clear();
     indexedAhead.get().clear();
     lanesAhead.get().clear();
-    Future<?> inFlight = countsInFlight.get();
-    if (inFlight == null) {
+    List<Future<?>> inFlight = countsInFlight.get();
+    if (inFlight.isEmpty()) {
       return;
     }
-    countsInFlight.remove();
-    try {
-      inFlight.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while writing search-index entry counts");
-    } catch (ExecutionException e) {
-      throw new IOException("search-index entry counts were not written to " + HBaseIdentifierSource.TABLE
-          + ": rows of this batch that were written are not found by searches until written again", e.getCause());
+    List<Future<?>> waiting = new ArrayList<>(inFlight);
+    inFlight.clear();
+    IOException failed = null;
+    for (Future<?> f : waiting) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failed = failed == null ? new InterruptedIOException("interrupted while writing search-index entry counts") : failed;
+      } catch (ExecutionException e) {
+        failed = failed == null ? new IOException("search-index entry counts were not written to "
+            + HBaseIdentifierSource.TABLE + ": rows of this batch that were written are not found by searches until"
+            + " written again", e.getCause()) : failed;
+      }
+    }
+    if (failed != null) {
+      throw failed;
     }
   }
 
