@@ -245,14 +245,7 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
   private byte[] blocks(OpeKey key, long[] orderKeys) {
     byte[] out = new byte[header + orderKeys.length * BLOCK];
     writePrefix(out, key);
-    OpeKey.Worker worker = key.worker();
-    worker.keyForChunk(0, 0);
-    for (int j = 0; j < orderKeys.length; j++) {
-      if (j > 0) {
-        worker.keyForChunk(j, orderKeys[j - 1]);
-      }
-      worker.function.encrypt(orderKeys[j], out, header + j * BLOCK);
-    }
+    key.worker().encrypt(orderKeys, out, header);
     return out;
   }
 
@@ -340,6 +333,13 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
       private final byte[] block = new byte[BLOCK];
       private long tweakHi;
       private long tweakLo;
+      /**
+       * The order keys and blocks of the last value this thread encrypted: a chunk's block depends
+       * only on the chunks up to it, so the leading chunks a value shares with the last one (row
+       * keys written in order, say) are copied rather than walked again.
+       */
+      private long[] lastKeys = new long[0];
+      private byte[] lastBlocks = new byte[0];
 
       Worker(SecretKey treeKey, SecretKey bitKey, SecretKey chainKey) {
         function.init(treeKey, bitKey);
@@ -349,6 +349,30 @@ public final class OrderPreservingBox implements CryptoBox, OrderOnCiphertext, E
         } catch (GeneralSecurityException e) {
           throw new IllegalStateException("AES is not available", e);
         }
+      }
+
+      /** Writes the blocks of {@code orderKeys} into {@code out} from {@code offset}. */
+      void encrypt(long[] orderKeys, byte[] out, int offset) {
+        int shared = 0;
+        while (shared < orderKeys.length && shared < lastKeys.length && orderKeys[shared] == lastKeys[shared]) {
+          shared++;
+        }
+        System.arraycopy(lastBlocks, 0, out, offset, shared * BLOCK);
+        if (shared == orderKeys.length) {
+          return; // the same value again
+        }
+        keyForChunk(0, 0);
+        for (int j = 1; j <= shared; j++) {
+          keyForChunk(j, orderKeys[j - 1]); // one AES block each: the tweak chain up to the first new chunk
+        }
+        for (int j = shared; j < orderKeys.length; j++) {
+          if (j > shared) {
+            keyForChunk(j, orderKeys[j - 1]);
+          }
+          function.encrypt(orderKeys[j], out, offset + j * BLOCK);
+        }
+        lastKeys = orderKeys.clone();
+        lastBlocks = Arrays.copyOfRange(out, offset, offset + orderKeys.length * BLOCK);
       }
 
       /** Selects the function of chunk {@code j}, given the order key of chunk {@code j - 1}. */

@@ -256,4 +256,25 @@ class OrderPreservingBoxTest {
       assertTrue(Arrays.compareUnsigned(b.versionStart(), c) <= 0 && Arrays.compareUnsigned(c, b.versionEnd()) < 0);
     }
   }
+
+  /**
+   * A thread reuses the leading blocks a string shares with the one it encrypted last: the blocks
+   * must be those a box that never saw another value computes, for strings that share 0 to 3
+   * leading chunks, repeat, extend or cut the last one, in sequence and out of order.
+   */
+  @Test
+  void stringsSharingLeadingChunksWithTheLastOneEncryptAsAlone() throws Exception {
+    KeyRing keys = ring(3, OrderPreservingBox.KEY_LENGTH_BYTES);
+    OrderPreservingBox reused = OrderPreservingBox.create(keys, OrderPreservingBox.Encoding.BYTES, null, 0);
+    List<String> values = new ArrayList<>(List.of("r000000001", "r000000002", "r000000002", "r000000102",
+        "r0000001", "r000000", "r00000", "r000000000000000000001", "r000000000000000000002", "r000000000000001",
+        "s000000001", "", "r000000003", "patient-0000000017", "patient-0000000018", "patient-0001"));
+    for (int i = 0; i < 40; i++) {
+      values.add(String.format("r%09d", RANDOM.nextInt(1000)));
+    }
+    for (String v : values) {
+      OrderPreservingBox alone = OrderPreservingBox.create(keys, OrderPreservingBox.Encoding.BYTES, null, 0);
+      assertArrayEquals(alone.encrypt(v.getBytes(), AD), reused.encrypt(v.getBytes(), AD), v);
+    }
+  }
 }
