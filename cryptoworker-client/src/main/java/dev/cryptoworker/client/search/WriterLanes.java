@@ -22,25 +22,23 @@ final class WriterLanes {
   /** Values numbered per lane before rolling to a fresh one: bounds memory to about 10 MB. */
   static final int VALUES_PER_LANE = 1 << 16;
 
-  private static final long STAMP_BASES = 1L << 41;
-
   private final SecureRandom random = new SecureRandom();
   private final Map<PrfOutput, Lane> counts = new HashMap<>();
   private byte[] laneId = newLaneId();
 
   /**
-   * A value's lane index, how many entries this writer has numbered in it, and the secret random
-   * base of its count cells' timestamps ({@code base + count}), so that the highest count stays
-   * whichever cell lands last without the timestamp showing the count, which the cell's value masks.
+   * A value's lane index, how many entries this writer has numbered in it, and the timestamp of
+   * its last count cell. Stamps grow with the count (the clock, or one more than the last when
+   * the clock has not moved or went back), so the highest count stays whichever of this writer's
+   * cells lands last.
    */
   private static final class Lane {
     final ValueIndex index;
-    final long stampBase;
     long count;
+    long stamp;
 
-    Lane(ValueIndex index, long stampBase) {
+    Lane(ValueIndex index) {
       this.index = index;
-      this.stampBase = stampBase;
     }
   }
 
@@ -56,14 +54,13 @@ final class WriterLanes {
       if (lane != null || counts.size() >= VALUES_PER_LANE) {
         roll();
       }
-      // Bases in [2^41, 2^42): above any clock's milliseconds until 2039, so no delete of the row
-      // made now hides later counts, and at most 2^32 entries from Long.MAX_VALUE.
-      lane = new Lane(value.lane(laneId), STAMP_BASES + random.nextLong(STAMP_BASES));
+      lane = new Lane(value.lane(laneId));
       counts.put(value.counterKey(), lane);
     }
     long first = lane.count;
     lane.count += amount;
-    return new Numbered(lane.index, first, lane.count, lane.stampBase + lane.count);
+    lane.stamp = Math.max(System.currentTimeMillis(), lane.stamp + 1);
+    return new Numbered(lane.index, first, lane.count, lane.stamp);
   }
 
   /** Moves to a fresh lane: every value starts again at entry 0 there. */
