@@ -156,6 +156,9 @@ class CryptoWorkerSourceTest {
     assertPushed("SELECT rowkey FROM t WHERE city = 'Porto' OR city = 'Faro'", "filter OR(", "Or(");
     assertPushed("SELECT city, SUM(amount) FROM t GROUP BY city", "SUM/COUNT of amount by city",
         "each region adds the measure per stored group value");
+    // Spark adds IsNotNull(city) beside the equality; the equality implies it, so the sum goes too.
+    assertPushed("SELECT SUM(amount) FROM t WHERE city = 'Porto'", "SUM/COUNT of amount: ",
+        "IsNotNull(city)", "EqualTo(city,Porto)");
     // Column pruning: only the asked column (and the row key) is read.
     String pruned = explain("SELECT note FROM t");
     assertTrue(pruned.contains("columns [note]"), pruned);
