@@ -35,6 +35,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
@@ -185,7 +186,10 @@ public final class SparkQueryBenchmark {
   }
 
   /** What a run measured: per query, each side's times and plan. */
-  private record Report(List<Query> queries, double[][][] ms, String[][] plans, double[][] controlMs) {}
+  private record Report(List<Query> queries, double[][][] ms, String[][] plans, Map<String, double[][]> controls) {}
+
+  private static final String CONTROL_LOOKUP = "the equality lookup on email through SecureTable.getScanner";
+  private static final String CONTROL_SUM = "the sum and count of amount over every row through SecureTable.aggregate";
 
   private Report measure(SparkSession spark, Map<String, DataFrameReader> sides, SecureConnection connection)
       throws IOException {
@@ -223,25 +227,40 @@ public final class SparkQueryBenchmark {
             ms[q][0][round], ms[q][1][round]);
       }
     }
-    // Control: the lookup through SecureTable alone, without Spark (what Spark adds to each side).
+    // Controls without Spark, through SecureTable alone, interleaved like the queries: what Spark
+    // and the connector add to each side, and what is left of the secure side's cost without them.
     SingleColumnValueFilter equal = new SingleColumnValueFilter(F, Bytes.toBytes("email"),
         org.apache.hadoop.hbase.CompareOperator.EQUAL, Bytes.toBytes(email(lookedUp())));
     equal.setFilterIfMissing(true);
-    double[][] control = new double[2][rounds];
-    for (int s = 0; s < 2; s++) {
-      try (SecureTable table = connection.getSecureTable(TableName.valueOf(names.get(s)))) {
-        count(table, new Scan().setFilter(equal)); // warm-up
-        for (int round = 0; round < rounds; round++) {
+    Map<String, double[][]> controls = new LinkedHashMap<>();
+    controls.put(CONTROL_LOOKUP, new double[2][rounds]);
+    controls.put(CONTROL_SUM, new double[2][rounds]);
+    List<SecureTable> tables = List.of(connection.getSecureTable(TableName.valueOf(names.get(0))),
+        connection.getSecureTable(TableName.valueOf(names.get(1))));
+    try {
+      for (int round = -1; round < rounds; round++) { // round -1: warm-up
+        for (int s = 0; s < 2; s++) {
+          SecureTable table = tables.get(s);
           long t0 = System.nanoTime();
           int found = count(table, new Scan().setFilter(equal));
-          control[s][round] = (System.nanoTime() - t0) / 1e6;
-          if (found != MATCHES_PER_EMAIL) {
-            throw new IllegalStateException("SecureTable's lookup on " + names.get(s) + " found " + found + " rows");
+          long t1 = System.nanoTime();
+          long values = table.aggregate(new Scan(), F, Bytes.toBytes("amount")).count();
+          long t2 = System.nanoTime();
+          if (found != MATCHES_PER_EMAIL || values != rows) {
+            throw new IllegalStateException(names.get(s) + ": SecureTable found " + found + " rows, summed " + values);
+          }
+          if (round >= 0) {
+            controls.get(CONTROL_LOOKUP)[s][round] = (t1 - t0) / 1e6;
+            controls.get(CONTROL_SUM)[s][round] = (t2 - t1) / 1e6;
           }
         }
       }
+    } finally {
+      for (SecureTable t : tables) {
+        t.close();
+      }
     }
-    return new Report(queries, ms, plans, control);
+    return new Report(queries, ms, plans, controls);
   }
 
   private static int count(SecureTable table, Scan scan) throws IOException {
@@ -322,8 +341,25 @@ public final class SparkQueryBenchmark {
     try (Admin admin = connection.getAdmin()) {
       admin.flush(name);
       admin.majorCompact(name);
+      awaitCompaction(admin, name);
     }
     return seconds;
+  }
+
+  /** Waits (polling once a second, ten minutes at most) until no compaction of {@code name} runs. */
+  private void awaitCompaction(Admin admin, TableName name) throws IOException {
+    try {
+      Thread.sleep(1000); // a requested compaction shows in its state once a region server queued it
+      for (int poll = 0; admin.getCompactionState(name) != CompactionState.NONE; poll++) {
+        if (poll == 600) {
+          throw new IOException("the major compaction of " + name + " did not end in 600 polls");
+        }
+        Thread.sleep(1000);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("waiting for the compaction of " + name);
+    }
   }
 
   private static TableSchema schemaFile(Path dir, String name, String std, String det, String sse, String ope,
@@ -351,10 +387,17 @@ public final class SparkQueryBenchmark {
           secure, secure / plain, runs(report.ms()[q][0]).replace(", ", ";"),
           runs(report.ms()[q][1]).replace(", ", ";")));
     }
-    md.append(String.format(Locale.ROOT, "%nControl, the equality lookup on email through SecureTable.getScanner alone"
-        + " (no Spark; one client scan over every region): plain median %.1f ms (%s), secure median %.1f ms (%s).%n",
-        median(report.controlMs()[0]), runs(report.controlMs()[0]), median(report.controlMs()[1]),
-        runs(report.controlMs()[1])));
+    md.append("\nControls without Spark (one client call over every region, same tables, interleaved the same"
+        + " way):\n\n| control | plain median ms | secure median ms | secure / plain | plain runs | secure runs |\n"
+        + "|---|---|---|---|---|---|\n");
+    for (Map.Entry<String, double[][]> c : report.controls().entrySet()) {
+      double plain = median(c.getValue()[0]);
+      double secure = median(c.getValue()[1]);
+      md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.2f | %s | %s |%n", c.getKey(), plain, secure,
+          secure / plain, runs(c.getValue()[0]), runs(c.getValue()[1])));
+      csv.append(String.format(Locale.ROOT, "\"control: %s\",%.1f,%.1f,%.3f,%s,%s%n", c.getKey(), plain, secure,
+          secure / plain, runs(c.getValue()[0]).replace(", ", ";"), runs(c.getValue()[1]).replace(", ", ";")));
+    }
     md.append("\nBoth sides returned the same rows for every query in every round (checked).\n\n## Queries and plans\n\n");
     for (int q = 0; q < report.queries().size(); q++) {
       md.append("- ").append(report.queries().get(q).name()).append(": `").append(report.queries().get(q).sql())
@@ -364,7 +407,7 @@ public final class SparkQueryBenchmark {
     md.append(String.format(Locale.ROOT, "%nSetup: Spark %s local[2] (driver and executors in the benchmark's JVM)"
         + " and one embedded HBase (1 master, 1 region server, child JVM, 2 GB heap), sharing the machine's cores;"
         + " both tables pre-split into %d regions (PLAIN row keys `r%%09d`), the same rows in each, loaded by"
-        + " SecureBulkLoad (plain %.0f s, secure %.0f s), flushed and major-compacted before measuring. Columns:"
+        + " SecureBulkLoad (plain %.0f s, secure %.0f s), flushed and major-compacted (compactions waited for) before measuring. Columns:"
         + " region (8 values) and customer (1,000 values) DET, email SSE (%d rows per value), ts OPE, amount ASHE,"
         + " note STD (16-55 bytes); on the plain side all PLAIN. %d rounds after one warm-up of each query per side;"
         + " each round runs every query on both sides, the side going first alternating. Times are the driver's"
