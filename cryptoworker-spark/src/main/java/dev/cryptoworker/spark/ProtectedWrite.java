@@ -159,11 +159,13 @@ final class ProtectedWrite implements Write, BatchWrite, DataWriterFactory {
    */
   private final class BulkWriter implements DataWriter<InternalRow> {
     private final SecureTable table;
+    private final org.apache.hadoop.fs.Path staging;
     private final SecureBulkLoad load;
     private final List<Put> pending = new ArrayList<>();
 
     BulkWriter(SecureTable table, org.apache.hadoop.fs.Path staging) throws IOException {
       this.table = table;
+      this.staging = staging;
       this.load = SecureBulkLoad.into(table, staging).threads(1).rowsPerRound(BULK_ROWS_PER_LOAD);
     }
 
@@ -196,7 +198,9 @@ final class ProtectedWrite implements Write, BatchWrite, DataWriterFactory {
 
     @Override
     public void close() throws IOException {
-      table.close();
+      try (table) {
+        staging.getFileSystem(table.getConfiguration()).delete(staging, true); // each load removed its own files
+      }
     }
   }
 }

@@ -213,9 +213,12 @@ class CryptoWorkerSourceTest {
 
   @Test
   void bulkAppendsStoreNoPlaintextAndReadBack(Connection hbase, Configuration conf) throws Exception {
-    String staging = dir.resolve("staging").toUri().toString();
-    int hfiles = appendAndCheck(hbase, conf, Map.of("write", "bulk", "staging", staging));
+    Path staging = dir.resolve("staging");
+    int hfiles = appendAndCheck(hbase, conf, Map.of("write", "bulk", "staging", staging.toUri().toString()));
     assertTrue(hfiles > 0, "no bulk-loaded file in the regions");
+    try (java.util.stream.Stream<Path> left = Files.list(staging)) {
+      assertEquals(List.of(), left.toList(), "left in the staging directory");
+    }
   }
 
   /**
@@ -235,6 +238,8 @@ class CryptoWorkerSourceTest {
     rows.write().format("cryptoworker").options(options).mode("append").save();
 
     assertEquals(rows("SELECT * FROM t", rows), rows("SELECT * FROM t", read(options)));
+    String search = "SELECT rowkey FROM t WHERE email = 'user7@example.org'"; // through the SSE index
+    assertEquals(rows(search, rows), rows(search, read(options)));
     List<String> needles = new ArrayList<>();
     for (Row r : rows.collectAsList()) {
       for (int column : new int[] {1, 2, 5}) {
