@@ -66,6 +66,14 @@ final class ProtectedScanBuilder
           rest.add(f);
         }
       }
+      // Spark asks IS NOT NULL of the columns it compares: implied by what was pushed (known only now).
+      for (java.util.Iterator<Filter> it = rest.iterator(); it.hasNext(); ) {
+        Filter f = it.next();
+        if (conditions.implies(f)) {
+          conditions = conditions.with(f);
+          it.remove();
+        }
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

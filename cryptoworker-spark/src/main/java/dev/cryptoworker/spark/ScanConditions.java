@@ -15,6 +15,7 @@ import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.sources.GreaterThan;
 import org.apache.spark.sql.sources.GreaterThanOrEqual;
 import org.apache.spark.sql.sources.In;
+import org.apache.spark.sql.sources.IsNotNull;
 import org.apache.spark.sql.sources.LessThan;
 import org.apache.spark.sql.sources.LessThanOrEqual;
 import org.apache.spark.sql.sources.Or;
@@ -65,6 +66,29 @@ final class ScanConditions implements Serializable {
   }
 
   /**
+   * Whether {@code filter} is an {@code IS NOT NULL} the pushed conditions already imply: every
+   * pushed comparison drops rows without its column (as SQL drops a comparison with null), and the
+   * row key is never null. Spark adds one for each column a top-level comparison reads.
+   */
+  boolean implies(Filter filter) {
+    if (!(filter instanceof IsNotNull n)) {
+      return false;
+    }
+    return SparkColumns.ROW_KEY.equals(n.attribute()) || pushed.stream().anyMatch(f -> needsPresent(f, n.attribute()));
+  }
+
+  /** Whether {@code f}, as sent, passes only rows that have {@code column}. */
+  private static boolean needsPresent(Filter f, String column) {
+    if (f instanceof And a) {
+      return needsPresent(a.left(), column) || needsPresent(a.right(), column);
+    }
+    if (f instanceof Or o) {
+      return needsPresent(o.left(), column) && needsPresent(o.right(), column);
+    }
+    return !(f instanceof IsNotNull) && f.references().length == 1 && f.references()[0].equals(column);
+  }
+
+  /**
    * The scan: the required columns plus those the filters read (a server-side filter sees only the
    * columns scanned), every column's row when none is required.
    */
@@ -74,6 +98,9 @@ final class ScanConditions implements Serializable {
     boolean lower = false;
     boolean upper = false;
     for (Filter f : pushed) {
+      if (f instanceof IsNotNull) {
+        continue; // implied by the others (see implies)
+      }
       Optional<RowBound> bound = rowBound(f);
       if (bound.isPresent()) {
         RowBound b = bound.get();

@@ -29,6 +29,10 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  *   <li>{@code kek}: the key-encryption key's URI, as every entry point takes it ({@link
  *       KeyEncryptionKey#fromUri}; default {@code env:CRYPTOWORKER_KEK});
  *   <li>{@code quorum}: the HBase ZooKeeper quorum (default: {@code hbase-site.xml});
+ *   <li>{@code write}: how appends reach the table: {@code put} (the buffered mutator, default) or
+ *       {@code bulk} (HFiles through {@code SecureBulkLoad});
+ *   <li>{@code staging}: where a bulk write stages its HFiles, a directory URI on the cluster's
+ *       filesystem (required with {@code write} {@code bulk});
  *   <li>{@code hbase.*}: any HBase client setting.
  * </ul>
  *
@@ -38,7 +42,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 final class SourceOptions implements Serializable {
   private static final long serialVersionUID = 1L;
   static final String SPARK_CONF_PREFIX = "spark.cryptoworker.";
-  private static final Set<String> NAMES = Set.of("table", "schema", "keyset", "kek", "quorum");
+  private static final Set<String> NAMES = Set.of("table", "schema", "keyset", "kek", "quorum", "write", "staging");
 
   private final Map<String, String> values;
   private transient TableSchema schema;
@@ -67,7 +71,26 @@ final class SourceOptions implements Serializable {
             + " conf " + SPARK_CONF_PREFIX + required + ")");
       }
     }
+    String write = values.getOrDefault("write", "put");
+    if (!write.equals("put") && !write.equals("bulk")) {
+      throw new IllegalArgumentException("cryptoworker data source: option write must be put or bulk, got '" + write
+          + "'");
+    }
+    if (write.equals("bulk") && !values.containsKey("staging")) {
+      throw new IllegalArgumentException("cryptoworker data source: option write=bulk needs option staging (a"
+          + " directory on the cluster's filesystem for the HFiles)");
+    }
     return new SourceOptions(Map.copyOf(values));
+  }
+
+  /** Whether appends are bulk loads (option {@code write} {@code bulk}). */
+  boolean bulkWrite() {
+    return values.getOrDefault("write", "put").equals("bulk");
+  }
+
+  /** Where a bulk write stages its HFiles (option {@code staging}). */
+  String staging() {
+    return values.get("staging");
   }
 
   private static String checked(String name, String where) {
