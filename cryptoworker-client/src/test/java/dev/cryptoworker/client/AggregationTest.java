@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.cryptobox.ashe.AsheCell;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
@@ -27,6 +28,8 @@ import java.util.function.Predicate;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
@@ -34,6 +37,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
@@ -110,6 +114,41 @@ class AggregationTest {
     SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
     SecureFixture.create(secure, schema, 1, SPLITS);
     return secure.getSecureTable(SecureFixture.name(schema));
+  }
+
+  /**
+   * A table whose boxes do no region work gets no observer, so its regions would answer a sum with
+   * the rows they scan: the sum of its PLAIN long column is refused naming the table, the column and
+   * the observer, and with the observer added it matches the oracle.
+   */
+  @Test
+  void aSumOnATableWithoutTheObserverIsRefusedByNameAndWorksOnceItIsAdded(Connection hbase) throws IOException {
+    TableSchema schema = SecureFixture.schema("plain_sums", "table: TABLE\n"
+        + "rowKey: { box: PLAIN }\n"
+        + "families:\n"
+        + "  m:\n"
+        + "    default: { box: PLAIN }\n"
+        + "    columns:\n"
+        + "      plain: { box: PLAIN, type: long }\n");
+    SecureTable table = create(hbase, SecureFixture.randomKeys(), schema);
+    List<Row> rows = new ArrayList<>();
+    Random random = new Random(11);
+    for (int i = 0; i < 50; i++) {
+      Row row = randomRow(random, i);
+      rows.add(row);
+      table.put(new Put(toBytes(row.key())).addColumn(M, toBytes("plain"), toBytes(row.amount())));
+    }
+    UnsupportedSecureOperationException refused = assertThrows(UnsupportedSecureOperationException.class,
+        () -> table.aggregate(new Scan(), M, toBytes("plain")));
+    assertTrue(refused.getMessage().contains("table " + SecureFixture.name(schema).getNameAsString())
+        && refused.getMessage().contains("m:plain")
+        && refused.getMessage().contains("which this table lacks"), refused.getMessage());
+    try (Admin admin = hbase.getAdmin()) {
+      TableName name = SecureFixture.name(schema);
+      admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+          .setCoprocessor(RegionSupport.REGION_OBSERVER).build());
+    }
+    assertEquals(oracle(rows, r -> true), table.aggregate(new Scan(), M, toBytes("plain")));
   }
 
   @Test

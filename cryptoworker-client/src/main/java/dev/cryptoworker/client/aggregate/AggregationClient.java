@@ -2,18 +2,19 @@ package dev.cryptoworker.client.aggregate;
 
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
-import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.CellDecodingException;
+import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.cell.RegionFanOut;
 import dev.cryptoworker.client.cell.ScanPlan;
 import dev.cryptoworker.client.cell.ScanPlanner;
-import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.migrate.MigratingColumns;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
+import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
 import dev.cryptoworker.region.AggregationRequest;
 import dev.cryptoworker.region.RegionRequests;
 import java.io.IOException;
@@ -196,6 +197,13 @@ public final class AggregationClient {
   private NavigableMap<byte[], AggregateResult> run(Scan scan, byte[] family, byte[] qualifier, byte[] groupFamily,
       byte[] groupQualifier, StoredRange range) throws IOException {
     AdditiveAggregation additive = check(scan, family, qualifier, groupFamily, groupQualifier);
+    if (!regions.hasObserver(RegionSupport.REGION_OBSERVER)) {
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(family, qualifier),
+          "sums run in the region servers' observer " + RegionSupport.REGION_OBSERVER + ", which this table lacks"
+              + " (createTable installs it only where a column's box works in the regions); add it to the table,"
+              + " e.g. in the HBase shell: alter '" + codec.table() + "', METHOD => 'table_att', 'coprocessor' => '|"
+              + RegionSupport.REGION_OBSERVER + "|1073741823|'");
+    }
     Scan server = serverScan(scan);
     if (range.start().length > 0 || range.stop().length > 0) {
       server = RegionFanOut.within(server, range.start(), range.stop());

@@ -32,6 +32,20 @@ public final class RegionFanOut {
     this.pool = pool;
   }
 
+  /** Set once the table was seen with the region observer: a table rarely loses it. */
+  private volatile boolean observed;
+
+  /**
+   * Whether the table's descriptor names the region observer {@code className}; without it, the
+   * regions would answer a request with the rows it scans.
+   */
+  public boolean hasObserver(String className) throws IOException {
+    if (!observed) {
+      observed = raw.getDescriptor().hasCoprocessor(className);
+    }
+    return observed;
+  }
+
   /** Every row the regions return for {@code scan} (forward; its request attribute set). */
   public List<Result> scanEachRegion(Scan scan) throws IOException {
     List<Future<List<Result>>> parts = new ArrayList<>();
