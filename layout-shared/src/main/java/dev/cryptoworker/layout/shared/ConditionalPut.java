@@ -143,6 +143,15 @@ final class ConditionalPut {
           + " checked, and " + holders + " do (the others lack it or did not answer: " + describe(holding)
           + "); bring the clusters back, or repair the table");
     }
+    return compareAndSet(cell, storedRow, family, checked, put, perCluster, holding);
+  }
+
+  /**
+   * Writes {@code put} on the {@code holding} clusters, each requiring the share of the checked
+   * cell it returned ({@code perCluster}) unchanged; takes it back if fewer than n - r took it.
+   */
+  private boolean compareAndSet(String cell, byte[] storedRow, byte[] family, byte[] checked, Put put,
+      Result[] perCluster, boolean[] holding) throws IOException {
     Put[] stored = encoder.encode(put, clock.next());
     ClusterCalls.Outcomes<Boolean> written = calls.on(holding, i -> {
       Cell share = perCluster[i].getColumnLatestCell(family, checked);
@@ -162,26 +171,19 @@ final class ConditionalPut {
       degraded.log(written, "conditional put");
       return true;
     }
-    ClusterCalls.Outcomes<Boolean> undone = calls.on(undo, i -> tables.get(i).checkAndMutate(
-        takeBack(storedRow, stored[i], perCluster[i])).isSuccess());
-    List<String> unknown = new ArrayList<>();
-    boolean everyAnswered = true;
-    for (int i = 0; i < undo.length; i++) {
-      if (undo[i] && !undone.answered(i)) {
-        unknown.add(clusters.get(i));
+    ClusterCalls.Outcomes<Boolean> undone = calls.on(undo,
+        i -> tables.get(i).checkAndMutate(takeBack(storedRow, stored[i], perCluster[i])).isSuccess());
+    for (int i = 0; i < holding.length; i++) {
+      // A write request that did not answer in time may still be applied, after the taking back; a
+      // taking back that did not answer may have left the put there.
+      if ((holding[i] && !written.answered(i)) || (undo[i] && !undone.answered(i))) {
+        throw new IOException(cell + ": a conditional write reached " + took + " of " + clusters.size()
+            + " clusters, " + writeQuorum + " needed, and its outcome is unknown: some did not answer (writing: "
+            + written.describeFailures(clusters) + "; taking back: " + undone.describeFailures(clusters)
+            + "); read the cell, and repair the table once they answer");
       }
-      everyAnswered &= !holding[i] || written.answered(i);
     }
-    if (!unknown.isEmpty()) {
-      throw new IOException(cell + ": a conditional write reached " + took + " of " + clusters.size() + " clusters, "
-          + writeQuorum + " needed, and could not be taken back from " + unknown + " (" + undone.describeFailures(
-              clusters) + "): its outcome is unknown; read the cell, and repair the table once they answer");
-    }
-    if (everyAnswered) {
-      return false; // another write took some of the clusters first: nothing of this one is left
-    }
-    throw new IOException(cell + ": a conditional write reached " + took + " of " + clusters.size() + " clusters, "
-        + writeQuorum + " needed; not written (taken back). Failed: " + written.describeFailures(clusters));
+    return false; // another write took some of the clusters first; this one is taken back from the others
   }
 
   /**
