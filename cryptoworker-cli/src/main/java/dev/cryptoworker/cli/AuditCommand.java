@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
         "Exit 1 if any cell is in one of those classes."})
 final class AuditCommand extends Subcommand {
   @Mixin ClusterOptions cluster;
+  @Mixin NamedClusters namedClusters;
   @Mixin TableOptions tableOptions;
 
   @Option(names = "--retiring", paramLabel = "KEYID", split = ",", converter = KeysCommand.HexKeyId.class,
@@ -86,8 +87,8 @@ final class AuditCommand extends Subcommand {
     for (Finding f : Finding.values()) {
       counts.put(f, 0L);
     }
-    try (ClusterOptions.OpenCluster open = cluster.open();
-        SecureConnection secure = tableOptions.secure(open.connection(), root().environment())) {
+    try (ClusterOptions.OpenCluster open = cluster.open(namedClusters, "audit", List.of(schema));
+        SecureConnection secure = tableOptions.secure(open.clusters(), root().environment())) {
       TableInspector inspector = secure.inspector(TableName.valueOf(schema.tableName())).resolvingKeyIds(keyset.keySet());
       RowWalk walk = RowWalk.named(open.connection(), "audit/" + schema.tableName(), checkpointEvery);
       RowWalk.Checkpoint from = restart ? RowWalk.Checkpoint.start()

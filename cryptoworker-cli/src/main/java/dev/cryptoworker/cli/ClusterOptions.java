@@ -1,10 +1,16 @@
 package dev.cryptoworker.cli;
 
+import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.schema.TableSchema;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.Connection;
@@ -12,7 +18,10 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
-/** Which HBase a command works on: one it starts and stops, or a running cluster. */
+/**
+ * Which HBase a command works on (the cluster {@code default}): one it starts and stops, or a
+ * running cluster; with {@link NamedClusters}, the other clusters a schema names.
+ */
 final class ClusterOptions {
   /** Looked up by name: the class is on the classpath only when the launcher puts its jar there. */
   private static final String EMBEDDED_CLASS = "dev.cryptoworker.embedded.EmbeddedHBase";
@@ -35,56 +44,117 @@ final class ClusterOptions {
     Path hbaseSite;
   }
 
-  /** A connection to the chosen HBase and, for {@code --embedded}, the cluster to stop with it. */
-  static final class OpenCluster implements Closeable {
-    private final Connection connection;
-    private final Closeable embedded;
-
-    private OpenCluster(Connection connection, Closeable embedded) {
-      this.connection = connection;
-      this.embedded = embedded;
+  /** How to reach one running cluster: its ZooKeeper quorum or its client configuration file. */
+  record Address(String option, String zookeeper, Path site) {
+    static Address zookeeper(String option, String hostPort) {
+      int colon = hostPort.lastIndexOf(':');
+      if (colon <= 0 || colon == hostPort.length() - 1) {
+        throw new IllegalArgumentException(option + " " + hostPort + ": expected HOST:PORT");
+      }
+      return new Address(option, hostPort, null);
     }
 
+    static Address site(String option, Path file) {
+      return new Address(option, null, file);
+    }
+
+    Connection connect() throws IOException {
+      Configuration conf = clientConfiguration();
+      if (site != null) {
+        if (!Files.isReadable(site)) {
+          throw new IOException("cannot read " + option + " " + site);
+        }
+        conf.addResource(new org.apache.hadoop.fs.Path(site.toUri()));
+      } else {
+        int colon = zookeeper.lastIndexOf(':');
+        conf.set("hbase.zookeeper.quorum", zookeeper.substring(0, colon));
+        conf.setInt("hbase.zookeeper.property.clientPort", Integer.parseInt(zookeeper.substring(colon + 1)));
+      }
+      return ConnectionFactory.createConnection(conf);
+    }
+  }
+
+  /**
+   * Connections to the chosen HBase (the cluster {@code default}) and to the named clusters, and,
+   * for {@code --embedded}, the HBase to stop with them.
+   */
+  static final class OpenCluster implements Closeable {
+    private final Map<String, Connection> clusters = new LinkedHashMap<>();
+    private Closeable embedded;
+
+    private OpenCluster() {}
+
+    /** The cluster {@code default}. */
     Connection connection() {
-      return connection;
+      return clusters.get(SecureConnection.DEFAULT_CLUSTER);
+    }
+
+    /** Every cluster by name, {@code default} first. */
+    Map<String, Connection> clusters() {
+      return Collections.unmodifiableMap(clusters);
     }
 
     @Override
     public void close() throws IOException {
-      try {
-        connection.close();
-      } finally {
-        if (embedded != null) {
-          embedded.close();
+      IOException failed = null;
+      for (Connection c : clusters.values()) {
+        try {
+          c.close();
+        } catch (IOException e) {
+          failed = failed == null ? e : failed;
         }
       }
+      if (embedded != null) {
+        embedded.close();
+      }
+      if (failed != null) {
+        throw failed;
+      }
     }
   }
 
-  /** Connects (starting the embedded HBase first for {@code --embedded}). */
+  /** Connects to the chosen HBase (starting the embedded one first for {@code --embedded}). */
   OpenCluster open() throws IOException {
+    return open(Map.of());
+  }
+
+  /**
+   * Connects to the chosen HBase, as the cluster {@code default}, and to the named clusters, after
+   * checking that they include every cluster {@code schemas} name ({@code command}, for the message).
+   */
+  OpenCluster open(NamedClusters named, String command, List<TableSchema> schemas) throws IOException {
+    named.requireClustersOf(command, schemas);
+    return open(named.addresses());
+  }
+
+  private OpenCluster open(Map<String, Address> named) throws IOException {
+    OpenCluster open = new OpenCluster();
+    try {
+      if (target.hbaseSite != null) {
+        open.clusters.put(SecureConnection.DEFAULT_CLUSTER, Address.site("--hbase-site", target.hbaseSite).connect());
+      } else if (target.zookeeper != null) {
+        open.clusters.put(SecureConnection.DEFAULT_CLUSTER,
+            Address.zookeeper("--zookeeper", target.zookeeper).connect());
+      } else {
+        openEmbedded(open);
+      }
+      for (Map.Entry<String, Address> c : named.entrySet()) {
+        open.clusters.put(c.getKey(), c.getValue().connect());
+      }
+      return open;
+    } catch (IOException | RuntimeException e) {
+      open.close();
+      throw e;
+    }
+  }
+
+  private static Configuration clientConfiguration() {
     Configuration conf = HBaseConfiguration.create();
     conf.setInt("hbase.client.retries.number", 5);
-    if (target.hbaseSite != null) {
-      if (!Files.isReadable(target.hbaseSite)) {
-        throw new IOException("cannot read --hbase-site " + target.hbaseSite);
-      }
-      conf.addResource(new org.apache.hadoop.fs.Path(target.hbaseSite.toUri()));
-      return new OpenCluster(ConnectionFactory.createConnection(conf), null);
-    }
-    if (target.zookeeper != null) {
-      int colon = target.zookeeper.lastIndexOf(':');
-      if (colon <= 0 || colon == target.zookeeper.length() - 1) {
-        throw new IllegalArgumentException("--zookeeper " + target.zookeeper + ": expected HOST:PORT");
-      }
-      conf.set("hbase.zookeeper.quorum", target.zookeeper.substring(0, colon));
-      conf.setInt("hbase.zookeeper.property.clientPort", Integer.parseInt(target.zookeeper.substring(colon + 1)));
-      return new OpenCluster(ConnectionFactory.createConnection(conf), null);
-    }
-    return openEmbedded(conf);
+    return conf;
   }
 
-  private OpenCluster openEmbedded(Configuration conf) throws IOException {
+  private void openEmbedded(OpenCluster open) throws IOException {
     try {
       Class.forName(EMBEDDED_CLASS);
     } catch (ClassNotFoundException e) {
@@ -92,13 +162,10 @@ final class ClusterOptions {
           + " through the ./cryptoworker launcher, or use --zookeeper or --hbase-site");
     }
     EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(target.embedded).start();
-    try {
-      conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-      conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
-      return new OpenCluster(ConnectionFactory.createConnection(conf), hbase::close);
-    } catch (IOException | RuntimeException e) {
-      hbase.close();
-      throw e;
-    }
+    open.embedded = hbase::close;
+    Configuration conf = clientConfiguration();
+    conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
+    conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    open.clusters.put(SecureConnection.DEFAULT_CLUSTER, ConnectionFactory.createConnection(conf));
   }
 }

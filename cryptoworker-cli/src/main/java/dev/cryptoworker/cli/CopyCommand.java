@@ -1,6 +1,9 @@
 package dev.cryptoworker.cli;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.StorageLayouts;
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.nio.file.Path;
@@ -33,6 +36,7 @@ import picocli.CommandLine.Option;
         + " drop the old one (docs/operations.md)."})
 final class CopyCommand extends Subcommand {
   @Mixin ClusterOptions cluster;
+  @Mixin NamedClusters namedClusters;
   @Mixin KeysetOptions keyset;
 
   @Option(names = "--from", required = true, paramLabel = "OLD.yaml", description = "The source table's schema.")
@@ -43,7 +47,7 @@ final class CopyCommand extends Subcommand {
   Path to;
 
   @Option(names = "--latest-only", description = {"Copy each cell's latest version only, written at the copy's time"
-      + " (for a layout that keeps no versions or timestamps, such as PACKED)."})
+      + " (for a layout that keeps no versions or timestamps, such as PACKED and SHARED)."})
   boolean latestOnly;
 
   @Override
@@ -54,15 +58,23 @@ final class CopyCommand extends Subcommand {
       throw new IllegalArgumentException(from + " and " + to + " both describe table " + source.tableName()
           + ": copy into a table of another name (or use `migrate` for the changes it supports)");
     }
+    if (!latestOnly) {
+      for (TableSchema s : List.of(source, target)) {
+        requireVersions(s);
+      }
+    }
     KeyProvider keys = KeyProvider.fromKeysetFile(keyset.keyset, keyset.keyEncryptionKey(root().environment()));
     long rows = 0;
     long cells = 0;
-    try (ClusterOptions.OpenCluster open = cluster.open();
-        SecureConnection secure = SecureConnection.wrap(open.connection(), keys, List.of(source, target))) {
+    try (ClusterOptions.OpenCluster open = cluster.open(namedClusters, "copy", List.of(source, target));
+        SecureConnection secure = SecureConnection.wrap(open.clusters(), keys, List.of(source, target))) {
       TableName targetName = TableName.valueOf(target.tableName());
-      try (Admin admin = open.connection().getAdmin()) {
-        if (admin.tableExists(targetName)) {
-          throw new IllegalArgumentException("table " + targetName + " (" + to + ") exists already: copy creates it");
+      for (String name : target.layout().clusters()) {
+        try (Admin admin = open.clusters().get(name).getAdmin()) {
+          if (admin.tableExists(targetName)) {
+            throw new IllegalArgumentException("table " + targetName + " (" + to + ") exists already on cluster " + name
+                + ": copy creates it");
+          }
         }
       }
       secure.createTable(target);
@@ -87,5 +99,16 @@ final class CopyCommand extends Subcommand {
     }
     out().printf("copied %,d rows (%,d cells) from %s into %s%n", rows, cells, source.tableName(), target.tableName());
     return OK;
+  }
+
+  /** Refuses to copy every version of a table whose layout keeps one per cell (--latest-only copies the latest). */
+  private static void requireVersions(TableSchema schema) throws UnsupportedSecureOperationException {
+    try {
+      LayoutCapability.VERSIONS.require(StorageLayouts.of(schema.layout()), schema.layout(), schema.tableName(),
+          "cryptoworker copy of every version");
+    } catch (UnsupportedSecureOperationException e) {
+      throw new UnsupportedSecureOperationException(schema.tableName(), "cryptoworker copy of every version",
+          e.reason() + "; copy each cell's latest version with --latest-only");
+    }
   }
 }

@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
         "A cell that does not decrypt is shown with the reason; exit 1 if any did not, or the row does not exist."})
 final class InspectCommand extends Subcommand {
   @Mixin ClusterOptions cluster;
+  @Mixin NamedClusters namedClusters;
   @Mixin TableOptions tableOptions;
 
   @Option(names = "--row", required = true, paramLabel = "KEY",
@@ -44,8 +45,8 @@ final class InspectCommand extends Subcommand {
     TableSchema schema = tableOptions.schema();
     byte[] key = ValueText.parse(schema.rowKeyPolicy().type(), row);
     List<InspectedCell> cells;
-    try (ClusterOptions.OpenCluster open = cluster.open();
-        SecureConnection secure = tableOptions.secure(open.connection(), root().environment())) {
+    try (ClusterOptions.OpenCluster open = cluster.open(namedClusters, "inspect", List.of(schema));
+        SecureConnection secure = tableOptions.secure(open.clusters(), root().environment())) {
       // Every key of the keyset, disabled ones too, so that format-2 headers name them.
       List<Integer> keysetIds = KeysetFiles.describe(tableOptions.keyset.keyset, tableOptions.kek(root().environment()))
           .stream().map(KeysetKey::id).toList();
@@ -91,7 +92,9 @@ final class InspectCommand extends Subcommand {
       String what = switch (cell.kind()) {
         case SEARCH_INDEX_ENTRY -> "search index entry";
         case VALUE, IN_PACK -> valueText(cell);
-        default -> cell.kind() + cell.note().map(n -> ": " + n).orElse("");
+        // A stored unit that holds part of a value (a share) says what it decodes to with the others.
+        default -> cell.kind() + cell.note().map(n -> ": " + n).orElse("")
+            + (cell.value().isPresent() ? ", decodes to " + valueText(cell) : "");
       } + cell.cluster().map(c -> " (cluster " + c + ")").orElse("");
       out().printf("  %-32s %-8s key %-8s @%d  %s%n", column(cell), box, keyIdText(cell.valueKeyId()),
           cell.timestamp(), cell.problem().map(p -> "DOES NOT DECRYPT: " + p).orElse(what));
@@ -109,8 +112,8 @@ final class InspectCommand extends Subcommand {
     out.put("box", cell.box().map(BoxKind::name).orElse(null));
     out.put("keyId", keyId(cell.valueKeyId()));
     out.put("timestamp", cell.timestamp());
-    out.put("value", (cell.kind() == InspectedCell.Kind.VALUE || cell.kind() == InspectedCell.Kind.IN_PACK)
-        && cell.problem().isEmpty() ? valueText(cell) : null);
+    out.put("value", (cell.kind() == InspectedCell.Kind.VALUE || cell.kind() == InspectedCell.Kind.IN_PACK
+        || cell.value().isPresent()) && cell.problem().isEmpty() ? valueText(cell) : null);
     out.put("problem", cell.problem().orElse(null));
     out.put("note", cell.note().orElse(null));
     out.put("cluster", cell.cluster().orElse(null));

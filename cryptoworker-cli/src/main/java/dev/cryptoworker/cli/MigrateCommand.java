@@ -1,6 +1,9 @@
 package dev.cryptoworker.cli;
 
+import dev.cryptoworker.client.StorageLayouts;
+import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.migrate.TableMigration;
+import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import java.nio.file.Path;
@@ -80,6 +83,14 @@ final class MigrateCommand extends Subcommand {
     for (TableSchema s : new TableSchema[] {old, target}) {
       if (!s.tableName().equals(table)) {
         throw new IllegalArgumentException(s.source() + " describes table " + s.tableName() + ", not --table " + table);
+      }
+    }
+    for (TableSchema s : new TableSchema[] {old, target}) {
+      try {
+        LayoutCapability.MIGRATION.require(StorageLayouts.of(s.layout()), s.layout(), table, "cryptoworker migrate");
+      } catch (UnsupportedSecureOperationException e) {
+        throw new IllegalArgumentException(e.getMessage() + " (" + s.source() + "); copy the table into a new one"
+            + " instead: cryptoworker copy (docs/operations.md, Copying into a new table)", e);
       }
     }
     KeyProvider keys = KeyProvider.fromKeysetFile(keyset.keyset, keyset.keyEncryptionKey(root().environment()));

@@ -42,10 +42,10 @@ final class TableOptions {
     return keyset.keyEncryptionKey(environment);
   }
 
-  /** A secure connection over {@code connection} with the keyset's keys and the table's schema. */
-  SecureConnection secure(Connection connection, Map<String, String> environment)
+  /** A secure connection over {@code clusters} with the keyset's keys and the table's schema. */
+  SecureConnection secure(Map<String, Connection> clusters, Map<String, String> environment)
       throws IOException, GeneralSecurityException {
     KeyProvider keys = KeyProvider.fromKeysetFile(keyset.keyset, kek(environment));
-    return SecureConnection.wrap(connection, keys, List.of(schema()));
+    return SecureConnection.wrap(clusters, keys, List.of(schema()));
   }
 }

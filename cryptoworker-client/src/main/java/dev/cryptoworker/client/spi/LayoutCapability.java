@@ -20,7 +20,9 @@ public enum LayoutCapability {
   /** Region servers can add ciphertexts (ASHE, SPLASHE) and search indexes (SSE). */
   REGION_WORK("region-side sums and searches"),
   /** Conditional writes: {@code checkAndMutate}. */
-  CHECK_AND_MUTATE("checkAndMutate");
+  CHECK_AND_MUTATE("checkAndMutate"),
+  /** Cells keep several versions, each with its timestamp: {@code readVersions(n)}, {@code cryptoworker copy}. */
+  VERSIONS("several versions per cell");
 
   private final String description;
 

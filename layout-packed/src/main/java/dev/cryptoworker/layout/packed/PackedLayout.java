@@ -4,8 +4,8 @@ import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTableOptions;
-import dev.cryptoworker.client.cell.CellLayout;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.CheckCondition;
 import dev.cryptoworker.client.spi.ClientOnlyLayout;
 import dev.cryptoworker.client.spi.ClientSideFilter;
 import dev.cryptoworker.client.spi.LayoutContext;
@@ -33,7 +33,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
@@ -742,37 +741,10 @@ public final class PackedLayout extends ClientOnlyLayout {
     byte[] stored = storedRow(cam.getRow());
     boolean[] passed = new boolean[1];
     update(stored, (rows, next) -> {
-      passed[0] = conditionHolds(cam, StoredPack.result(rows, 0, stored, cam.getRow(), Map.of()));
+      passed[0] = CheckCondition.holds(cam, StoredPack.result(rows, 0, stored, cam.getRow(), Map.of()));
       return passed[0] && apply(rows, stored, cam.getAction());
     });
     return passed[0];
-  }
-
-  /** HBase's checkAndMutate condition on the row as it is ({@code row} null: absent). */
-  private static boolean conditionHolds(CheckAndMutate cam, Result row) throws IOException {
-    if (cam.hasFilter()) {
-      return row != null && new ClientSideFilter(CellLayout.copyOf(cam.getFilter())).apply(row) != null;
-    }
-    byte[] actual = row == null ? null : row.getValue(cam.getFamily(), cam.getQualifier());
-    byte[] expected = cam.getValue();
-    CompareOperator op = cam.getCompareOp();
-    if (expected == null || expected.length == 0) {
-      boolean absent = actual == null || actual.length == 0;
-      return op == CompareOperator.EQUAL ? absent : op == CompareOperator.NOT_EQUAL && !absent;
-    }
-    if (actual == null) {
-      return false;
-    }
-    int c = Bytes.compareTo(expected, actual); // as HBase: the expected value on the left
-    return switch (op) {
-      case LESS -> c < 0;
-      case LESS_OR_EQUAL -> c <= 0;
-      case EQUAL -> c == 0;
-      case NOT_EQUAL -> c != 0;
-      case GREATER_OR_EQUAL -> c >= 0;
-      case GREATER -> c > 0;
-      default -> false;
-    };
   }
 
   @Override

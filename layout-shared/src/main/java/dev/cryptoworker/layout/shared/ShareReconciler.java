@@ -32,6 +32,18 @@ import org.slf4j.LoggerFactory;
 final class ShareReconciler {
   private static final Logger LOG = LoggerFactory.getLogger(ShareReconciler.class);
 
+  /**
+   * A read that met newer versions on some clusters and too few shares of the version before on the
+   * others: a write under way (or one that too few clusters took, where others also lack the cell).
+   */
+  static final class WriteUnderWay extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    WriteUnderWay(String message) {
+      super(message);
+    }
+  }
+
   /** Decodes a joined value (AES_RS: decrypts the dispersed ciphertext). */
   @FunctionalInterface
   interface ValueDecoder {
@@ -124,11 +136,12 @@ final class ShareReconciler {
     }
     byte[] family = CellUtil.cloneFamily(any);
     if (shares.size() < sharing.threshold()) {
-      throw new IOException(where(row, family) + ": the newest version at most r = " + r + " answering clusters lack ("
+      String message = where(row, family) + ": the newest version at most r = " + r + " answering clusters lack ("
           + newest + ") has " + shares.size() + " of the " + sharing.threshold() + " shares needed"
           + (newer > 0 ? ", and " + newer + " clusters hold newer versions too few others have" : "") + " ("
           + describe(answered) + "); an older version is not returned in its place: bring the clusters back, or"
-          + " repair the table");
+          + " repair the table";
+      throw newer > 0 ? new WriteUnderWay(message) : new IOException(message);
     }
     byte[] qualifier = codec.decodeQualifier(row, family, CellUtil.cloneQualifier(any));
     Reconstruction joined;

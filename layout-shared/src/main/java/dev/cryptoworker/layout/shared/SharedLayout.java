@@ -63,7 +63,9 @@ import org.slf4j.LoggerFactory;
  * clusters took them; a put that fewer took is removed again from those that did (best effort) and
  * fails. Reads ask every cluster and decode each cell from the newest version's shares (see {@link
  * ShareReconciler}): while at most r clusters are down, every acknowledged write reads back;
- * afterwards the clusters that missed writes must be repaired before a different set goes down.
+ * afterwards the clusters that missed writes must be repaired before a different set goes down. A
+ * put conditioned on one cell ({@code checkAndMutate}) is a compare-and-set on each cluster's share
+ * ({@link ConditionalPut}).
  */
 public final class SharedLayout extends ClientOnlyLayout {
   private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
@@ -77,6 +79,7 @@ public final class SharedLayout extends ClientOnlyLayout {
   private final ShareReconciler reconciler;
   private final int writeQuorum;
   private final SecureTableOptions options;
+  private final ConditionalPut conditionalPut;
 
   /** The layout of the table {@code context} names, for one {@code SecureTable} or repair. */
   static SharedLayout open(LayoutContext context) throws IOException {
@@ -113,6 +116,8 @@ public final class SharedLayout extends ClientOnlyLayout {
     this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined, clock::observe);
     this.writeQuorum = spec.parameters().n() - spec.parameters().r();
     this.options = options;
+    this.conditionalPut = new ConditionalPut(codec, spec.clusters(), this.tables, calls, reconciler, clock, this::encode,
+        this::logDegraded, writeQuorum);
   }
 
   /** The value of joined shares: AES_RS disperses the column's STD ciphertext, which this decrypts. */
@@ -544,10 +549,19 @@ public final class SharedLayout extends ClientOnlyLayout {
     throw refused("mutateRow", "atomicity across independent clusters cannot be had");
   }
 
+  /** One at a time, as {@link ConditionalPut} does them; not atomic together (nor are HBase's, across rows). */
   @Override
   public List<CheckAndMutateResult> checkAndMutate(List<CheckAndMutate> checkAndMutates) throws IOException {
-    throw refused("checkAndMutate", "no cluster can compare shares, and a check on one cluster says nothing of the"
-        + " others");
+    if (!ConditionalPut.quorumsIntersect(n(), spec.parameters().r())) {
+      throw refused("checkAndMutate", "with n = " + n() + " and r = " + spec.parameters().r() + ", two writes can each"
+          + " reach n - r clusters with none in common, so two conditional writes could both succeed (it needs"
+          + " 2(n - r) > n)");
+    }
+    List<CheckAndMutateResult> out = new ArrayList<>(checkAndMutates.size());
+    for (CheckAndMutate cam : checkAndMutates) {
+      out.add(new CheckAndMutateResult(conditionalPut.run(cam), null));
+    }
+    return out;
   }
 
   @Override

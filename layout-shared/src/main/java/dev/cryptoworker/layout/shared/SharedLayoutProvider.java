@@ -109,11 +109,15 @@ public final class SharedLayoutProvider implements LayoutProvider {
 
   /**
    * Servers hold shares they cannot compute on, and one write spans independent clusters: shares
-   * can only be inspected.
+   * can be inspected, and a put conditioned on one cell runs as a compare-and-set on its shares
+   * where any two write quorums share a cluster ({@link ConditionalPut}).
    */
   @Override
   public Set<LayoutCapability> capabilities(TableLayout layout) {
-    return Set.of(LayoutCapability.INSPECTION);
+    SharingParameters p = ((SharedTableLayout) layout).parameters();
+    return ConditionalPut.quorumsIntersect(p.n(), p.r())
+        ? Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE)
+        : Set.of(LayoutCapability.INSPECTION);
   }
 
   @Override

@@ -78,6 +78,9 @@ class SharedLayoutTest {
   private static final List<String> NAMES = List.of("east", "west", "north", "south");
   private static final byte[] F = toBytes("f");
   private static final int ROWS = 40;
+  private static final byte[] COUNT = toBytes("count");
+  private static final int CAS_WRITERS = 4;
+  private static final int CAS_ATTEMPTS = 10;
   /** A bound on each busy writer's rows: it stops at 40 acknowledged after the kill, long before. */
   private static final int MAX_BUSY_ROWS = 5_000;
   /** Failed batches after the kill at which a busy writer gives up (and the test fails): a bound. */
@@ -273,10 +276,10 @@ class SharedLayoutTest {
             assertEquals(List.of(12L, 11L, 10L), scanRows(t, new Scan().withStartRow(toBytes(12L))
                 .withStopRow(toBytes(9L)).setReversed(true)));
           }
-          UnsupportedSecureOperationException cas = assertThrows(UnsupportedSecureOperationException.class,
-              () -> t.checkAndMutate(CheckAndMutate.newBuilder(toBytes(1L)).ifEquals(F, toBytes("id"), toBytes("PT-1"))
-                  .build(new Put(toBytes(1L)).addColumn(F, toBytes("id"), toBytes("x")))));
-          assertTrue(cas.getMessage().contains("checkAndMutate on a SHARED table"), cas.getMessage());
+          // A put conditioned on a cell: compared on the client, then a compare-and-set on each cluster's share.
+          assertTrue(t.checkAndMutate(CheckAndMutate.newBuilder(toBytes(1L)).ifEquals(F, toBytes("id"), toBytes("PT-1"))
+              .build(new Put(toBytes(1L)).addColumn(F, toBytes("id"), toBytes("x")))).isSuccess(), scheme);
+          assertEquals("x", Bytes.toString(t.get(new Get(toBytes(1L))).getValue(F, toBytes("id"))), scheme);
         }
         assertNoPlaintextOnAnyCluster(schema);
       }
@@ -295,7 +298,7 @@ class SharedLayoutTest {
       }
       BatchContract.checkBufferedMutator(secure, name, F, "contract-");
       SecureTable st = secure.getSecureTable(name);
-      assertEquals(Set.of(LayoutCapability.INSPECTION), st.capabilities());
+      assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE), st.capabilities());
       UnsupportedSecureOperationException splits = assertThrows(UnsupportedSecureOperationException.class,
           () -> st.requireCapability(LayoutCapability.STORED_RANGE_SCANS, "a MapReduce input"));
       assertTrue(splits.getMessage().contains("the SHARED layout lacks capability STORED_RANGE_SCANS"),
@@ -452,6 +455,71 @@ class SharedLayoutTest {
         assertEquals(storedCell("east", name).getTimestamp(), storedCell("west", name).getTimestamp(),
             "west is back in line");
         assertEquals(3, scanRows(t, new Scan()).size());
+      }
+    }
+  }
+
+  private static boolean compareAndSet(Table t, Long expected, long value) throws IOException {
+    CheckAndMutate.Builder condition = CheckAndMutate.newBuilder(toBytes(1L));
+    condition = expected == null ? condition.ifNotExists(F, COUNT) : condition.ifEquals(F, COUNT, toBytes(expected));
+    return t.checkAndMutate(condition.build(new Put(toBytes(1L)).addColumn(F, COUNT, toBytes(value)))).isSuccess();
+  }
+
+  private static long count(Table t) throws IOException {
+    return Bytes.toLong(t.get(new Get(toBytes(1L))).getValue(F, COUNT));
+  }
+
+  @Test
+  @Order(2)
+  void conditionalPutsCheckTheDecodedValueAndLoseNoUpdateUnderConcurrentWriters() throws Exception {
+    TableSchema schema = schema("SHAMIR", "DET");
+    TableName name = TableName.valueOf(schema.tableName());
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(name)) {
+        assertTrue(compareAndSet(t, null, 0), "absent: taken");
+        assertFalse(compareAndSet(t, null, 0), "present now");
+        assertFalse(compareAndSet(t, 5L, 6), "not 5");
+        assertEquals(0, count(t));
+        UnsupportedSecureOperationException delete = assertThrows(UnsupportedSecureOperationException.class,
+            () -> t.checkAndMutate(CheckAndMutate.newBuilder(toBytes(1L)).ifEquals(F, COUNT, toBytes(0L))
+                .build(new Delete(toBytes(1L)))));
+        assertTrue(delete.getMessage().contains("checkAndMutate with a Delete on a SHARED table"), delete.getMessage());
+      }
+      // Writers adding one by compare-and-set, a bounded number of attempts each: every success counts once.
+      ExecutorService writers = Executors.newFixedThreadPool(CAS_WRITERS);
+      try {
+        List<Future<Integer>> won = new ArrayList<>();
+        for (int w = 0; w < CAS_WRITERS; w++) {
+          won.add(writers.submit(() -> {
+            int mine = 0;
+            try (Table t = secure.getTable(name)) {
+              for (int attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+                long seen;
+                try {
+                  seen = count(t);
+                } catch (IOException e) {
+                  // A read meeting another writer's conditional put half done: documented, try again.
+                  assertTrue(e.getMessage().contains("clusters hold newer versions too few others have"),
+                      e.getMessage());
+                  continue;
+                }
+                mine += compareAndSet(t, seen, seen + 1) ? 1 : 0;
+              }
+            }
+            return mine;
+          }));
+        }
+        int total = 0;
+        for (Future<Integer> f : won) {
+          total += f.get();
+        }
+        try (SecureConnection reader = secure(schema); Table t = reader.getTable(name)) {
+          assertTrue(total > 0, "some compare-and-set succeeded");
+          assertEquals(total, count(t), "each successful compare-and-set added one, none overwrote another");
+        }
+      } finally {
+        writers.shutdown();
       }
     }
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
@@ -12,6 +13,7 @@ import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.sharing.SharingKind;
 import dev.cryptoworker.sharing.SharingParameters;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The SHARED {@code layout:} section, read through the installed {@link SharedLayoutProvider}. */
@@ -71,5 +73,15 @@ class SharedTableLayoutTest {
         .build());
     assertTrue(built.getMessage().contains("families.f.default: a SHARED table shares every value"),
         built.getMessage());
+  }
+
+  @Test
+  void conditionalWritesOnlyWhereAnyTwoWriteQuorumsShareACluster() {
+    SharedLayoutProvider provider = new SharedLayoutProvider();
+    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE),
+        provider.capabilities(TableSchema.parse(SHARED).layout()), "n = 4, r = 1: quorums of 3 always meet");
+    assertEquals(Set.of(LayoutCapability.INSPECTION),
+        provider.capabilities(TableSchema.parse(SHARED.replace("r: 1, z: 1", "r: 2, z: 1")).layout()),
+        "n = 4, r = 2: two quorums of 2 can miss each other");
   }
 }
