@@ -43,18 +43,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(SharedHBaseCluster.class)
 class EnhancedSplasheTest {
-  private static final String SCHEMA =
-      "table: TABLE\n"
-          + "rowKey: { box: PLAIN }\n"
-          + "families:\n"
-          + "  e:\n"
-          + "    default: { box: STD }\n"
-          + "    columns:\n"
-          + "      salary: { box: ASHE, type: long }\n"
-          + "      bonus:  { box: ASHE, type: int }\n"
-          + "      region: { box: SPLASHE, values: [North, South, Antarctica, Bermuda, Caspian, Dogger],"
-          + " frequent: [North, South], splays: [salary, bonus] }\n"
-          + "      dept:   { box: DET, type: string }\n";
+  private static final String SCHEMA = SplasheTest.schema("region: { box: SPLASHE, values: [North, South,"
+      + " Antarctica, Bermuda, Caspian, Dogger], frequent: [North, South], splays: [salary, bonus] }");
   private static final byte[] E = toBytes("e");
   private static final List<String> INFREQUENT = List.of("Antarctica", "Bermuda", "Caspian", "Dogger");
   private static final int ROWS = 600;

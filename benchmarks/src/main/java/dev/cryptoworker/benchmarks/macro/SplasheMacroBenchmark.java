@@ -42,10 +42,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * grouped by value), rounds interleaved, every result checked against a plain computation over the
  * generated rows; and, for enhanced SPLASHE, how evenly the padded tokens came out.
  *
- * <p>Options: {@code --rows=N} (200000), {@code --rounds=N} (5), {@code --regions=N} (4), {@code
- * --name=prefix} of the result files (splashe), {@code --out=dir} (default: a new {@code
- * benchmarks/runs/<yyyyMMdd-HHmmss>/}; {@code --out=benchmarks/results} refreshes the committed
- * results).
+ * <p>Options ({@link SumRunOptions}): {@code --rows=N} (200000), {@code --rounds=N} (5), {@code
+ * --regions=N} (4), {@code --name=prefix} of the result files (splashe), {@code --out=dir}.
  */
 public final class SplasheMacroBenchmark {
   private static final List<String> VALUES = List.of("d00", "d01", "d02", "d03", "d04", "d05", "d06", "d07", "d08", "d09");
@@ -68,28 +66,7 @@ public final class SplasheMacroBenchmark {
   private final PrintStream out = System.out;
 
   public static void main(String[] args) throws Exception {
-    int rows = 200_000;
-    int rounds = 5;
-    int regions = 4;
-    String name = "splashe";
-    Path outDir = null;
-    for (String a : args) {
-      String[] kv = a.replaceFirst("^--", "").split("=", 2);
-      switch (kv[0]) {
-        case "rows" -> rows = Integer.parseInt(kv[1]);
-        case "rounds" -> rounds = Integer.parseInt(kv[1]);
-        case "regions" -> regions = Integer.parseInt(kv[1]);
-        case "name" -> name = kv[1];
-        case "out" -> outDir = Path.of(kv[1]);
-        default -> throw new IllegalArgumentException("unknown option " + a
-            + " (options: --rows, --rounds, --regions, --name, --out)");
-      }
-    }
-    if (rows < 1 || rounds < 1 || regions < 1) {
-      throw new IllegalArgumentException("--rows, --rounds and --regions must be at least 1");
-    }
-    new SplasheMacroBenchmark().run(rows, rounds, regions, name, outDir == null ? RunDirectories.newRunDirectory()
-        : outDir, String.join(" ", args));
+    new SplasheMacroBenchmark().run(SumRunOptions.parse(args, new int[] {200_000, 5, 4}, Map.of("name", "splashe")));
   }
 
   private static String schema(int way) {
@@ -106,7 +83,8 @@ public final class SplasheMacroBenchmark {
   /** What one table holds and costs. */
   private record Measured(double loadSeconds, long storedBytes, int storedCellsPerRow, double[][] ms) {}
 
-  private void run(int rows, int rounds, int regions, String name, Path outDir, String args) throws Exception {
+  private void run(SumRunOptions o) throws Exception {
+    int rows = o.rows();
     Path data = Files.createTempDirectory("splashe-bench-");
     try (BenchCluster hbase = BenchCluster.embedded(data, 1, "2g", out)) {
       byte[] key = new byte[32];
@@ -118,10 +96,7 @@ public final class SplasheMacroBenchmark {
       try (Connection connection = ConnectionFactory.createConnection(hbase.configuration());
           SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(key), schemas);
           Admin admin = connection.getAdmin()) {
-        byte[][] splits = new byte[regions - 1][];
-        for (int i = 1; i < regions; i++) {
-          splits[i - 1] = Bytes.toBytes(String.format("r%09d", (long) rows * i / regions));
-        }
+        byte[][] splits = o.splits();
         Map<String, long[]> oracle = null;
         List<SecureTable> tables = new ArrayList<>();
         double[] loadSeconds = new double[WAYS.length];
@@ -145,9 +120,9 @@ public final class SplasheMacroBenchmark {
               loadSeconds[w], stored[w] / 1e6, cells[w]);
           tables.add(table);
         }
-        double[][][] ms = measure(tables, oracle, rounds);
+        double[][][] ms = measure(tables, oracle, o.rounds());
         Map<String, Integer> tokens = tokenCounts(connection, TableName.valueOf(schemas.get(2).tableName()));
-        write(rows, rounds, regions, name, outDir, args, hbase, loadSeconds, stored, cells, ms, oracle, tokens);
+        write(o, hbase, loadSeconds, stored, cells, ms, oracle, tokens);
       }
     } finally {
       RunDirectories.deleteScratch(data);
@@ -254,13 +229,13 @@ public final class SplasheMacroBenchmark {
     return counts;
   }
 
-  private void write(int rows, int rounds, int regions, String name, Path outDir, String args, BenchCluster hbase,
-      double[] loadSeconds, long[] stored, int[] cells, double[][][] ms, Map<String, long[]> oracle,
+  private void write(SumRunOptions o, BenchCluster hbase, double[] loadSeconds, long[] stored, int[] cells, double[][][] ms, Map<String, long[]> oracle,
       Map<String, Integer> tokens) throws IOException {
     StringBuilder md = new StringBuilder();
     StringBuilder csv = new StringBuilder("way,stored_bytes,stored_cells_per_row,load_seconds,"
         + "frequent_sum_median_ms,infrequent_sum_median_ms,grouped_median_ms\n");
-    md.append(String.format(Locale.ROOT, "# SPLASHE over %,d rows: plain ASHE, basic and enhanced SPLASHE%n%n", rows));
+    md.append(String.format(Locale.ROOT, "# SPLASHE over %,d rows: plain ASHE, basic and enhanced SPLASHE%n%n",
+        o.rows()));
     md.append("| way | stored MB | / plain ASHE | stored cells per row | load s |");
     for (String q : QUERIES) {
       md.append(' ').append(q).append(", median ms |");
@@ -296,9 +271,9 @@ public final class SplasheMacroBenchmark {
         + " store files after the compaction. %d rounds, queries interleaved across the three tables, after one"
         + " warm-up each; the region server shares this machine's 2 cores with the client.%n%n"
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@splashe%s`  %n",
-        Arrays.toString(SHARES), VALUES, regions, hbase.describe(), VersionInfo.getVersion(), rounds,
-        args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
+        Arrays.toString(SHARES), VALUES, o.regions(), hbase.describe(), VersionInfo.getVersion(), o.rounds(),
+        o.args().isEmpty() ? "" : " -Dbench.args=\"" + o.args() + "\""));
     md.append(RunInfo.describe());
-    ResultFiles.write(outDir, name, md, csv, out);
+    ResultFiles.write(o.outDir(), o.name(), md, csv, out);
   }
 }
