@@ -3,7 +3,7 @@ package dev.cryptoworker.client;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.schema.TableSchema;
@@ -187,6 +187,24 @@ class EnhancedSplasheTest {
       Result stored = raw.get(new Get(row));
       assertTrue(stored.isEmpty(), "the delete leaves no internal cell: " + stored);
     }
+  }
+
+  /** A value cell that decrypts outside the declared list (here: another column's ASHE cell) is reported. */
+  @Test
+  void aValueCellFromElsewhereIsReportedAsTampering(Connection hbase) throws Exception {
+    TableSchema schema = SecureFixture.schema("splashe_enhanced_tamper", SCHEMA);
+    SecureTable table = create(hbase, schema, null);
+    byte[] row = toBytes("p-1");
+    table.put(put(row, 100L, 5, "Caspian"));
+    byte[] valueCell = Bytes.add(toBytes("region"), new byte[] {0, 0}, toBytes("value"));
+    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+      byte[] salaryCell = raw.get(new Get(row)).getValue(E, toBytes("salary"));
+      raw.put(new Put(row).addColumn(E, valueCell, salaryCell));
+    }
+    CellDecodingException e = assertThrows(CellDecodingException.class, () -> table.get(new Get(row)));
+    assertTrue(e.getMessage().contains("outside the 6 declared values: the stored cells were altered"), e.getMessage());
+    assertTrue(e.getMessage().contains("column e:region (SPLASHE)"), e.getMessage());
+    assertFalse(e.getMessage().contains("Caspian"), e.getMessage());
   }
 
   private static Put put(byte[] row, long salary, int bonus, String region) {
