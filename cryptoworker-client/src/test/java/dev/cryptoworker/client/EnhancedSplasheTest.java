@@ -22,6 +22,7 @@ import java.util.TreeSet;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -60,16 +61,20 @@ class EnhancedSplasheTest {
         : "Dogger";
   }
 
-  private static SecureTable create(Connection hbase, TableSchema schema, byte[][] splits) throws Exception {
-    SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
-    SecureFixture.create(secure, schema, 3, splits);
-    return secure.getSecureTable(SecureFixture.name(schema));
+  /** A table of {@link #SCHEMA} on the shared cluster, and the name a plain client reads it by. */
+  private record Created(SecureTable table, TableName name) {
+    static Created of(Connection hbase, String prefix, byte[][] splits) throws Exception {
+      TableSchema schema = SecureFixture.schema(prefix, SCHEMA);
+      SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+      SecureFixture.create(secure, schema, 3, splits);
+      return new Created(secure.getSecureTable(SecureFixture.name(schema)), SecureFixture.name(schema));
+    }
   }
 
   @Test
   void sumsAndCountsMatchThePlainComputationAndStoredCellsHideTheValues(Connection hbase) throws Exception {
-    TableSchema schema = SecureFixture.schema("splashe_enhanced", SCHEMA);
-    SecureTable table = create(hbase, schema, new byte[][] {toBytes("p-200"), toBytes("p-400")});
+    Created created = Created.of(hbase, "splashe_enhanced", new byte[][] {toBytes("p-200"), toBytes("p-400")});
+    SecureTable table = created.table();
     Random r = new Random(11);
     Map<String, long[]> oracle = new TreeMap<>(); // region -> {salary sum, bonus sum, count}
     Map<String, long[]> oracleCardiology = new TreeMap<>();
@@ -129,7 +134,7 @@ class EnhancedSplasheTest {
     // frequent values' names in qualifiers, one token per infrequent value, shown about equally often.
     Set<String> shapes = new HashSet<>();
     Map<String, Integer> tokens = new HashMap<>();
-    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+    try (Table raw = hbase.getTable(created.name())) {
       for (Result row : SecureFixture.scanAll(raw, new Scan())) {
         TreeSet<String> shape = new TreeSet<>();
         for (Cell c : row.rawCells()) {
@@ -161,8 +166,8 @@ class EnhancedSplasheTest {
 
   @Test
   void overwritesAndDeletesKeepAggregatesRight(Connection hbase) throws Exception {
-    TableSchema schema = SecureFixture.schema("splashe_enhanced_rules", SCHEMA);
-    SecureTable table = create(hbase, schema, null);
+    Created created = Created.of(hbase, "splashe_enhanced_rules", null);
+    SecureTable table = created.table();
     byte[] row = toBytes("p-1");
     table.put(put(row, 100L, 5, "Bermuda"));
     table.put(put(toBytes("p-2"), 40L, 1, "North"));
@@ -183,7 +188,7 @@ class EnhancedSplasheTest {
     assertTrue(table.get(new Get(row)).isEmpty());
     assertEquals(new AggregateResult(0, 0), sum(table, "Dogger"));
     assertEquals(new AggregateResult(40, 1), sum(table, "North"));
-    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+    try (Table raw = hbase.getTable(created.name())) {
       Result stored = raw.get(new Get(row));
       assertTrue(stored.isEmpty(), "the delete leaves no internal cell: " + stored);
     }
@@ -192,12 +197,12 @@ class EnhancedSplasheTest {
   /** A value cell that decrypts outside the declared list (here: another column's ASHE cell) is reported. */
   @Test
   void aValueCellFromElsewhereIsReportedAsTampering(Connection hbase) throws Exception {
-    TableSchema schema = SecureFixture.schema("splashe_enhanced_tamper", SCHEMA);
-    SecureTable table = create(hbase, schema, null);
+    Created created = Created.of(hbase, "splashe_enhanced_tamper", null);
+    SecureTable table = created.table();
     byte[] row = toBytes("p-1");
     table.put(put(row, 100L, 5, "Caspian"));
     byte[] valueCell = Bytes.add(toBytes("region"), new byte[] {0, 0}, toBytes("value"));
-    try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
+    try (Table raw = hbase.getTable(created.name())) {
       byte[] salaryCell = raw.get(new Get(row)).getValue(E, toBytes("salary"));
       raw.put(new Put(row).addColumn(E, valueCell, salaryCell));
     }
