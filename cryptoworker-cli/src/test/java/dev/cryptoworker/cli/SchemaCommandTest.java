@@ -51,7 +51,7 @@ class SchemaCommandTest {
     Cli.Result result = Cli.run("schema", "check", PATIENTS, bad.toString());
     assertEquals(1, result.exitCode());
     assertEquals(PATIENTS + ": ok" + System.lineSeparator(), result.out());
-    assertTrue(result.err().startsWith(bad + ":8: families.identification.columns.mainId.box:"
+    assertTrue(result.err().startsWith(bad + ":8: table patients, families.identification.columns.mainId.box:"
         + " unknown box 'DETT'"), result.err());
 
     Cli.Result missing = Cli.run("schema", "check", dir.resolve("none.yaml").toString());

@@ -51,7 +51,7 @@ class SchemaPlanCommandTest {
         + "  e:\n    default: { box: DET }\n");
     Cli.Result boxed = Cli.run("schema", "plan", "--schema", schema.toString(), "--queries", queries.toString());
     assertEquals(1, boxed.exitCode());
-    assertEquals(schema + ":5: families.e.default.box: a plaintext schema gives no box (or PLAIN): the planner"
+    assertEquals(schema + ":5: table ads, families.e.default.box: a plaintext schema gives no box (or PLAIN): the planner"
         + " chooses them", boxed.err().strip());
   }
 }

@@ -132,7 +132,7 @@ class PluggedBoxTest {
         e.getMessage());
     InvalidSchemaException unknown = assertThrows(InvalidSchemaException.class, () -> TableSchema.parse(
         "table: t\nrowKey: { box: PLAIN }\nfamilies:\n  f:\n    default: { box: PADED }\n"));
-    assertEquals("<schema>:5: families.f.default.box: unknown box 'PADED'"
+    assertEquals("<schema>:5: table t, families.f.default.box: unknown box 'PADED'"
         + " (installed: PLAIN, STD, DET, OPE, ASHE, SSE, SPLASHE, FOLDED, PADDED)", unknown.getMessage());
   }
   /** A table whose family {@code f} lists one string column of {@code kind}, created on the shared cluster. */

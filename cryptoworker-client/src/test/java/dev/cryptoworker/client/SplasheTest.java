@@ -39,19 +39,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /** SPLASHE: counts and sums per dimension value on the server, with no frequency in storage. */
 @ExtendWith(SharedHBaseCluster.class)
 class SplasheTest {
-  private static final String SCHEMA =
-      "table: TABLE\n"
-          + "rowKey: { box: PLAIN }\n"
-          + "families:\n"
-          + "  e:\n"
-          + "    default: { box: STD }\n"
-          + "    columns:\n"
-          + "      salary: { box: ASHE, type: long }\n"
-          + "      bonus:  { box: ASHE, type: int }\n"
-          + "      gender: { box: SPLASHE, values: [F, M, X], splays: [salary, bonus] }\n"
-          + "      dept:   { box: DET, type: string }\n";
+  private static final String SCHEMA = schema("gender: { box: SPLASHE, values: [F, M, X], splays: [salary, bonus] }");
   private static final byte[] E = toBytes("e");
   private static final String[] GENDERS = {"F", "F", "F", "M", "M", "X"}; // skewed on purpose
+
+  /** Family e: ASHE salary (long) and bonus (int), the given dimension entry, DET dept. */
+  static String schema(String dimension) {
+    return "table: TABLE\n"
+        + "rowKey: { box: PLAIN }\n"
+        + "families:\n"
+        + "  e:\n"
+        + "    default: { box: STD }\n"
+        + "    columns:\n"
+        + "      salary: { box: ASHE, type: long }\n"
+        + "      bonus:  { box: ASHE, type: int }\n"
+        + "      " + dimension + "\n"
+        + "      dept:   { box: DET, type: string }\n";
+  }
 
   private static SingleColumnValueFilter eq(String q, String v) {
     return new SingleColumnValueFilter(E, toBytes(q), CompareOperator.EQUAL, new BinaryComparator(toBytes(v)));

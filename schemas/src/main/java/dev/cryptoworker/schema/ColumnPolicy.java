@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * How one column's values (or a table's row keys) are protected: the box, the value type, and an
- * optional authenticated companion copy; for SPLASHE, the dimension's values and the measures it
- * splays.
+ * optional authenticated companion copy; for SPLASHE, the dimension's values, the measures it
+ * splays and (enhanced SPLASHE) which of its values are frequent.
  *
  * <p>A policy is checked where it is used: {@link FamilySchema.Builder#build()} and {@link
  * TableSchema.Builder#build()} refuse one the schema rules do not allow there (the same rules as
@@ -26,17 +26,20 @@ public final class ColumnPolicy {
   // null when not given (the rules refuse values or splays given to boxes other than SPLASHE)
   private final List<String> values;
   private final List<String> splays;
+  private final List<String> frequent;
 
   ColumnPolicy(BoxKind box, ValueType type, BoxKind companion) {
-    this(box, type, companion, null, null);
+    this(box, type, companion, null, null, null);
   }
 
-  ColumnPolicy(BoxKind box, ValueType type, BoxKind companion, List<String> values, List<String> splays) {
+  ColumnPolicy(BoxKind box, ValueType type, BoxKind companion, List<String> values, List<String> splays,
+      List<String> frequent) {
     this.box = Objects.requireNonNull(box);
     this.type = Objects.requireNonNull(type);
     this.companion = companion;
     this.values = values == null ? null : List.copyOf(values);
     this.splays = splays == null ? null : List.copyOf(splays);
+    this.frequent = frequent == null ? null : List.copyOf(frequent);
   }
 
   /** A policy without companion. */
@@ -67,7 +70,18 @@ public final class ColumnPolicy {
     return splays == null ? List.of() : splays;
   }
 
-  /** The list options given ({@code values}, {@code splays}), by their schema names, for the kind's rules. */
+  /**
+   * Enhanced SPLASHE: the declared values that get splayed columns of their own; the others share
+   * one, told apart by a padded DET token (empty for basic SPLASHE and other boxes).
+   */
+  public List<String> frequent() {
+    return frequent == null ? List.of() : frequent;
+  }
+
+  /**
+   * The list options given ({@code values}, {@code splays}, {@code frequent}), by their schema
+   * names, for the kind's rules.
+   */
   public Map<String, List<String>> listOptions() {
     Map<String, List<String>> out = new LinkedHashMap<>();
     if (values != null) {
@@ -75,6 +89,9 @@ public final class ColumnPolicy {
     }
     if (splays != null) {
       out.put("splays", splays);
+    }
+    if (frequent != null) {
+      out.put("frequent", frequent);
     }
     return out;
   }
@@ -87,6 +104,11 @@ public final class ColumnPolicy {
   /** The splayed columns as given, or null if none were. */
   List<String> givenSplays() {
     return splays;
+  }
+
+  /** The frequent values as given, or null if none were. */
+  List<String> givenFrequent() {
+    return frequent;
   }
 
   public BoxKind box() {
@@ -105,19 +127,20 @@ public final class ColumnPolicy {
   @Override
   public boolean equals(Object o) {
     return o instanceof ColumnPolicy p && p.box == box && p.type == type && p.companion == companion
-        && Objects.equals(p.values, values) && Objects.equals(p.splays, splays);
+        && Objects.equals(p.values, values) && Objects.equals(p.splays, splays) && Objects.equals(p.frequent, frequent);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(box, type, companion, values, splays);
+    return Objects.hash(box, type, companion, values, splays, frequent);
   }
 
   @Override
   public String toString() {
     return "{box: " + box + ", type: " + type.yamlName()
         + (companion == null ? "" : ", companion: " + companion)
-        + (values == null && splays == null ? "" : ", values: " + values() + ", splays: " + splays()) + "}";
+        + (values == null && splays == null ? "" : ", values: " + values() + ", splays: " + splays())
+        + (frequent == null ? "" : ", frequent: " + frequent) + "}";
   }
 
   /** Builds a {@link ColumnPolicy}; reusable, each {@link #build()} makes a new one. */
@@ -127,6 +150,7 @@ public final class ColumnPolicy {
     private BoxKind companion;
     private List<String> values;
     private List<String> splays;
+    private List<String> frequent;
 
     private Builder(BoxKind box) {
       this.box = Objects.requireNonNull(box);
@@ -167,9 +191,20 @@ public final class ColumnPolicy {
       return this;
     }
 
+    /** Enhanced SPLASHE only: the declared values that get splayed columns of their own. */
+    public Builder frequent(String... values) {
+      return frequent(List.of(values));
+    }
+
+    /** Enhanced SPLASHE only: the declared values that get splayed columns of their own. */
+    public Builder frequent(List<String> values) {
+      this.frequent = List.copyOf(values);
+      return this;
+    }
+
     /**
-     * The list option {@code name} as {@link #listOptions()} names it ({@code values} or {@code
-     * splays}), for tools that fill options a kind's rules proposed.
+     * The list option {@code name} as {@link #listOptions()} names it ({@code values}, {@code
+     * splays} or {@code frequent}), for tools that fill options a kind's rules proposed.
      *
      * @throws IllegalArgumentException if policies have no list option {@code name}
      */
@@ -177,13 +212,15 @@ public final class ColumnPolicy {
       return switch (name) {
         case "values" -> values(items);
         case "splays" -> splays(items);
-        default -> throw new IllegalArgumentException("no list option '" + name + "' (policies have values, splays)");
+        case "frequent" -> frequent(items);
+        default -> throw new IllegalArgumentException(
+            "no list option '" + name + "' (policies have values, splays, frequent)");
       };
     }
 
     /** The policy; checked when a family or table using it is built. */
     public ColumnPolicy build() {
-      return new ColumnPolicy(box, type, companion, values, splays);
+      return new ColumnPolicy(box, type, companion, values, splays, frequent);
     }
   }
 }

@@ -1,9 +1,10 @@
 package dev.cryptoworker.schema;
 
 /**
- * A schema was refused. The message reads {@code source:line: path: reason}, for example {@code
- * patients.yaml:7: families.identification.columns.mainId.box: unknown box 'DETT' (expected one of
- * PLAIN, STD, DET, OPE, ASHE, SSE, SPLASHE)}.
+ * A schema was refused. The message reads {@code source:line: path: reason}, and for a family's
+ * key in a YAML document {@code source:line: table name, path: reason}, for example {@code
+ * patients.yaml:7: table patients, families.identification.columns.mainId.box: unknown box 'DETT'
+ * (expected one of PLAIN, STD, DET, OPE, ASHE, SSE, SPLASHE)}.
  */
 public final class InvalidSchemaException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
@@ -17,6 +18,13 @@ public final class InvalidSchemaException extends IllegalArgumentException {
     this.source = source;
     this.line = line;
     this.reason = reason;
+  }
+
+  /** This refusal, within table {@code table}: its reason starts {@code table <table>, }. */
+  InvalidSchemaException inTable(String table) {
+    InvalidSchemaException out = new InvalidSchemaException(source, line, "table " + table + ", " + reason);
+    out.setStackTrace(getStackTrace());
+    return out;
   }
 
   /** The file name or other source the schema came from. */

@@ -144,7 +144,7 @@ final class SchemaValidator {
     }
     ValueType type = ValueType.named(rules.valueType(use)).orElseThrow(() -> new IllegalStateException(
         "box " + box + " reads values as '" + rules.valueType(use) + "', which is no value type"));
-    return new ColumnPolicy(box, type, companion, p.givenValues(), p.givenSplays());
+    return new ColumnPolicy(box, type, companion, p.givenValues(), p.givenSplays(), p.givenFrequent());
   }
 
   /** The installed kinds whose rules pass {@code test}, as a message lists them. */

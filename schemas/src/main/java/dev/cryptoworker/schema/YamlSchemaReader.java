@@ -42,7 +42,8 @@ final class YamlSchemaReader {
   TableSchema read(YamlNode root) {
     requireMapping(root, "the schema");
     allowOnly(root, "table", "rowKey", "families", "description", "storedFormat", "layout", "unlistedFamilies");
-    TableSchema.Builder table = TableSchema.builder(requireScalar(required(root, "table")));
+    String tableName = requireScalar(required(root, "table"));
+    TableSchema.Builder table = TableSchema.builder(tableName);
     ifPresent(root, "rowKey", n -> table.rowKey(policy(n)));
     ifPresent(root, "storedFormat", n -> table.storedFormat(storedFormat(n)));
     ifPresent(root, "layout", n -> table.layout(layout(n)));
@@ -50,7 +51,11 @@ final class YamlSchemaReader {
     YamlNode familiesNode = required(root, "families");
     requireMapping(familiesNode, "families");
     for (Map.Entry<String, YamlNode> e : familiesNode.fields.entrySet()) {
-      table.family(family(e.getKey(), e.getValue()));
+      try {
+        table.family(family(e.getKey(), e.getValue()));
+      } catch (InvalidSchemaException refused) {
+        throw refused.inTable(tableName); // a family is checked before its table: name the table here
+      }
     }
     return table.build(Location.of(source, root));
   }
@@ -76,12 +81,13 @@ final class YamlSchemaReader {
       return plaintextPolicy(node, null);
     }
     requireMapping(node, "a protection policy");
-    allowOnly(node, "box", "type", "companion", "values", "splays");
+    allowOnly(node, "box", "type", "companion", "values", "splays", "frequent");
     ColumnPolicy.Builder policy = ColumnPolicy.builder(box(required(node, "box")));
     ifPresent(node, "type", n -> policy.type(type(n)));
     ifPresent(node, "companion", n -> policy.companion(box(n)));
     ifPresent(node, "values", n -> policy.values(stringList(n)));
     ifPresent(node, "splays", n -> policy.splays(stringList(n)));
+    ifPresent(node, "frequent", n -> policy.frequent(stringList(n)));
     return policy.build();
   }
 

@@ -79,6 +79,9 @@ final class YamlSchemaWriter {
     if (p.givenSplays() != null) {
       out.append(", splays: ").append(value(p.splays()));
     }
+    if (p.givenFrequent() != null) {
+      out.append(", frequent: ").append(value(p.frequent()));
+    }
     return out.append(" }").toString();
   }
 

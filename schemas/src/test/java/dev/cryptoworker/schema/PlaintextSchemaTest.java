@@ -35,12 +35,12 @@ class PlaintextSchemaTest {
   void refusesBoxesRepeatedValuesAndValuesOutsideColumnsAtTheirLine() {
     InvalidSchemaException boxed = assertThrows(InvalidSchemaException.class,
         () -> PlaintextSchema.parse(ADS.replace("box: PLAIN", "box: ASHE"), "ads.yaml"));
-    assertEquals("ads.yaml:8: families.e.columns.revenue.box: a plaintext schema gives no box (or PLAIN): the planner"
-        + " chooses them", boxed.getMessage());
+    assertEquals("ads.yaml:8: table ads, families.e.columns.revenue.box: a plaintext schema gives no box (or PLAIN):"
+        + " the planner chooses them", boxed.getMessage());
     InvalidSchemaException twice = assertThrows(InvalidSchemaException.class,
         () -> PlaintextSchema.parse(ADS.replace("[FR, DE]", "[FR, FR]"), "ads.yaml"));
-    assertEquals("ads.yaml:7: families.e.columns.country.values: declares the column's possible values: at least"
-        + " one, each once", twice.getMessage());
+    assertEquals("ads.yaml:7: table ads, families.e.columns.country.values: declares the column's possible values:"
+        + " at least one, each once", twice.getMessage());
     InvalidSchemaException onDefault = assertThrows(InvalidSchemaException.class,
         () -> PlaintextSchema.parse(ADS.replace("default: { type: bytes }", "default: { type: bytes, values: [x] }"),
             "ads.yaml"));

@@ -64,7 +64,8 @@ class TableSchemaTest {
     InvalidSchemaException e = assertThrows(InvalidSchemaException.class, () -> TableSchema.load(file));
     assertEquals(file.toString(), e.source());
     assertEquals(5, e.line());
-    assertTrue(e.getMessage().startsWith(file + ":5: families.f.default.box: unknown box 'DETT'"), e.getMessage());
+    assertTrue(e.getMessage().startsWith(file + ":5: table t, families.f.default.box: unknown box 'DETT'"),
+        e.getMessage());
   }
 
   @ParameterizedTest(name = "{0}")
@@ -95,6 +96,11 @@ class TableSchemaTest {
         "SPLASHE duplicate values | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: STD}\\n    columns:\\n      s: {box: ASHE, type: long}\\n      g: {box: SPLASHE, values: [a, a], splays: [s]}\\n | 8 | two distinct values",
         "SPLASHE as default | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: SPLASHE, values: [a, b], splays: [s]}\\n | 5 | not to a family default",
         "values on ASHE | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: ASHE, type: long, values: [a, b]}\\n | 5 | values belongs to SPLASHE columns only",
+        "SPLASHE frequent not declared | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: STD}\\n    columns:\\n      s: {box: ASHE, type: long}\\n      g: {box: SPLASHE, values: [a, b, c], splays: [s], frequent: [a, z]}\\n | 8 | table t, families.f.columns.g.frequent: item 1 ('z') is not one of the declared values",
+        "SPLASHE frequent empty | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: STD}\\n    columns:\\n      s: {box: ASHE, type: long}\\n      g: {box: SPLASHE, values: [a, b, c], splays: [s], frequent: []}\\n | 8 | table t, families.f.columns.g.frequent: needs at least one value (omit frequent",
+        "SPLASHE frequent twice | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: STD}\\n    columns:\\n      s: {box: ASHE, type: long}\\n      g: {box: SPLASHE, values: [a, b, c], splays: [s], frequent: [a, a]}\\n | 8 | table t, families.f.columns.g.frequent: item 1 ('a') is listed twice",
+        "SPLASHE one infrequent | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: STD}\\n    columns:\\n      s: {box: ASHE, type: long}\\n      g: {box: SPLASHE, values: [a, b, c], splays: [s], frequent: [a, b]}\\n | 8 | table t, families.f.columns.g.frequent: must leave at least two declared values infrequent",
+        "frequent on ASHE | table: t\\nrowKey: {box: PLAIN}\\nfamilies:\\n  f:\\n    default: {box: ASHE, type: long, frequent: [a]}\\n | 5 | table t, families.f.default.frequent: frequent belongs to SPLASHE columns only",
         "OPE date row key | table: t\\nrowKey: {box: OPE, type: date}\\nfamilies: {f: {default: {box: STD}}}\\n | 2 | an OPE row key cannot have type date",
       })
   void refusesWithLineAndReason(String name, String yaml, int line, String reason) {

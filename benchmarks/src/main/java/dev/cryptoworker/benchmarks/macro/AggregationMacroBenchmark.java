@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
@@ -60,37 +61,13 @@ public final class AggregationMacroBenchmark {
   private final PrintStream out = System.out;
 
   public static void main(String[] args) throws Exception {
-    int rows = 200_000;
-    int rounds = 7;
-    int regions = 4;
-    String cluster = "embedded";
-    String load = "put";
-    String name = "aggregation-macro";
-    Path outDir = null;
-    for (String a : args) {
-      String[] kv = a.replaceFirst("^--", "").split("=", 2);
-      switch (kv[0]) {
-        case "rows" -> rows = Integer.parseInt(kv[1]);
-        case "rounds" -> rounds = Integer.parseInt(kv[1]);
-        case "regions" -> regions = Integer.parseInt(kv[1]);
-        case "cluster" -> cluster = kv[1];
-        case "load" -> load = kv[1];
-        case "name" -> name = kv[1];
-        case "out" -> outDir = Path.of(kv[1]);
-        default -> throw new IllegalArgumentException("unknown option " + a
-            + " (options: --rows, --rounds, --regions, --cluster, --load, --name, --out)");
-      }
-    }
-    if (rows < 1 || rounds < 1 || regions < 1) {
-      throw new IllegalArgumentException("--rows, --rounds and --regions must be at least 1");
-    }
-    if (!List.of("embedded", "processes", "hdfs").contains(cluster) || !List.of("put", "bulk").contains(load)) {
+    SumRunOptions o = SumRunOptions.parse(args, new int[] {200_000, 7, 4},
+        Map.of("cluster", "embedded", "load", "put", "name", "aggregation-macro"));
+    if (!SumRunOptions.oneOf(o.option("cluster"), "embedded", "processes", "hdfs")
+        || !SumRunOptions.oneOf(o.option("load"), "put", "bulk")) {
       throw new IllegalArgumentException("--cluster must be embedded, processes or hdfs, --load put or bulk");
     }
-    if (outDir == null) {
-      outDir = RunDirectories.newRunDirectory();
-    }
-    new AggregationMacroBenchmark(cluster, load, name).run(rows, rounds, regions, outDir, String.join(" ", args));
+    new AggregationMacroBenchmark(o.option("cluster"), o.option("load"), o.name()).run(o);
   }
 
   private final String cluster;
@@ -104,7 +81,8 @@ public final class AggregationMacroBenchmark {
   }
 
 
-  private void run(int rows, int rounds, int regions, Path outDir, String args) throws Exception {
+  private void run(SumRunOptions o) throws Exception {
+    int rows = o.rows();
     Path data = Files.createTempDirectory("aggregation-bench-");
     try (BenchCluster hbase = BenchCluster.start(cluster, data, "2g", out)) {
       Configuration conf = hbase.configuration();
@@ -113,11 +91,7 @@ public final class AggregationMacroBenchmark {
       TableSchema schema = TableSchema.parse(SCHEMA, "aggregation-bench");
       try (Connection connection = ConnectionFactory.createConnection(conf);
           SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(key), List.of(schema))) {
-        byte[][] splits = new byte[regions - 1][];
-        for (int i = 1; i < regions; i++) {
-          splits[i - 1] = Bytes.toBytes(String.format("r%09d", (long) rows * i / regions));
-        }
-        secure.createTable(schema, splits);
+        secure.createTable(schema, o.splits());
         TableName tableName = TableName.valueOf(schema.tableName());
         SecureTable table = secure.getSecureTable(tableName);
         long t0 = System.nanoTime();
@@ -126,7 +100,7 @@ public final class AggregationMacroBenchmark {
         try (Admin admin = connection.getAdmin()) {
           admin.flush(tableName);
         }
-        measure(table, hbase, rows, rounds, regions, expected, loadSeconds, outDir, args);
+        measure(table, hbase, rows, o.rounds(), o.regions(), expected, loadSeconds, o.outDir(), o.args());
       }
     } finally {
       RunDirectories.deleteScratch(data);

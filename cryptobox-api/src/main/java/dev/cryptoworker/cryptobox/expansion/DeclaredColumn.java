@@ -11,12 +11,20 @@ import java.util.Objects;
  * @param kind its box kind
  * @param values the values it declares (SPLASHE dimensions), in declared order; empty if none
  * @param splays the columns it splays (SPLASHE dimensions); empty if none
+ * @param frequent the declared values it names frequent (enhanced SPLASHE dimensions); empty if none
  */
-public record DeclaredColumn(String name, BoxKind kind, List<String> values, List<String> splays) {
+public record DeclaredColumn(String name, BoxKind kind, List<String> values, List<String> splays,
+    List<String> frequent) {
   public DeclaredColumn {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(kind, "kind");
     values = List.copyOf(values);
     splays = List.copyOf(splays);
+    frequent = List.copyOf(frequent);
+  }
+
+  /** A column that names no frequent values. */
+  public DeclaredColumn(String name, BoxKind kind, List<String> values, List<String> splays) {
+    this(name, kind, values, splays, List.of());
   }
 }

@@ -68,10 +68,11 @@ public final class AsheBoxProvider implements BoxProvider {
   public static final class Splashe implements BoxProvider {
     private static final String VALUES = "values";
     private static final String SPLAYS = "splays";
+    private static final String FREQUENT = "frequent";
     private static final BoxRules RULES = new BoxRules() {
       @Override
       public Set<String> options() {
-        return Set.of(VALUES, SPLAYS);
+        return Set.of(VALUES, SPLAYS, FREQUENT);
       }
 
       /** Above ASHE's 10 (the value list, and which value a query asks), below SSE's 30 (no rows per value). */
@@ -125,13 +126,42 @@ public final class AsheBoxProvider implements BoxProvider {
                 "splays: '" + measure + "' must be an ASHE column listed in the same family"));
           }
         }
+        return use.option(FREQUENT).flatMap(frequent -> frequentRefusal(values, frequent));
+      }
+
+      /** Enhanced SPLASHE: frequent values among the declared ones, leaving at least two to share the DET token. */
+      private Optional<BoxUse.Refusal> frequentRefusal(List<String> values, List<String> frequent) {
+        if (frequent.isEmpty()) {
+          return Optional.of(BoxUse.Refusal.at(FREQUENT,
+              "needs at least one value (omit frequent for basic SPLASHE, which splays every value)"));
+        }
+        for (int i = 0; i < frequent.size(); i++) {
+          if (!values.contains(frequent.get(i))) {
+            return Optional.of(BoxUse.Refusal.at(FREQUENT, "item " + i + " ('" + frequent.get(i)
+                + "') is not one of the declared values"));
+          }
+          if (frequent.indexOf(frequent.get(i)) != i) {
+            return Optional.of(BoxUse.Refusal.at(FREQUENT, "item " + i + " ('" + frequent.get(i)
+                + "') is listed twice"));
+          }
+        }
+        if (values.size() - frequent.size() < 2) {
+          return Optional.of(BoxUse.Refusal.at(FREQUENT, "must leave at least two declared values infrequent, to"
+              + " share one column told apart by their DET token (with fewer, omit frequent: basic SPLASHE)"));
+        }
         return Optional.empty();
       }
 
       @Override
       public String leakage(BoxUse use) {
-        return "the declared value list (qualifier names) and which value a query asks about; not the value of any"
-            + " row nor how many rows hold it; integrity as ASHE (none)";
+        return use.option(FREQUENT).isPresent()
+            ? "the frequent values (qualifier names), how many infrequent values there are, and a DET token per row"
+                + " whose counts the client pads to be about equal (their differences show where padding fell short:"
+                + " docs/aggregates.md#enhanced-splashe); which value a query asks about (an infrequent one by its"
+                + " token, hence which rows show it); not the value of any row nor how many rows hold a frequent"
+                + " value; integrity as ASHE (none)"
+            : "the declared value list (qualifier names) and which value a query asks about; not the value of any"
+                + " row nor how many rows hold it; integrity as ASHE (none)";
       }
     };
 

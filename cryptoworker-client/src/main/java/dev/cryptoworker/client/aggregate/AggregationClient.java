@@ -110,6 +110,10 @@ public final class AggregationClient {
     PresplitMeasure presplit = presplitGrouping(query);
     PresplitCondition c = query.grouped() ? null : presplitCondition(scan.getFilter(), query.family(), query.qualifier());
     Scan rows = c == null ? scan : new Scan(scan).setFilter(c.rest());
+    Optional<PresplitMeasure.Part> asked = c == null ? Optional.empty() : c.measure().part(c.value());
+    if (asked.isPresent()) {
+      rows = partRows(rows, query.family(), asked.get());
+    }
     String adds;
     if (presplit != null || c != null) {
       requireNotMigrating(rows, query.family(), query.qualifier(), null, null);
@@ -145,13 +149,29 @@ public final class AggregationClient {
         && presplit.dimension().equals(Bytes.toString(query.groupQualifier())) ? presplit : null;
   }
 
-  /** The sum of the part's sum column, the count as the sum of its count column. */
+  /** The sum of the part's sum column, the count as the sum of its count column, over the part's rows. */
   private AggregateResult presplit(Scan scan, byte[] family, PresplitMeasure.Part part, StoredRange range)
       throws IOException {
-    NavigableMap<byte[], AggregateResult> sum = run(scan, family, part.sumColumn(), null, null, range);
-    NavigableMap<byte[], AggregateResult> count = run(scan, family, part.countColumn(), null, null, range);
+    Scan rows = partRows(scan, family, part);
+    NavigableMap<byte[], AggregateResult> sum = run(rows, family, part.sumColumn(), null, null, range);
+    NavigableMap<byte[], AggregateResult> count = run(rows, family, part.countColumn(), null, null, range);
     return new AggregateResult(sum.isEmpty() ? 0 : sum.firstEntry().getValue().sum(),
         count.isEmpty() ? 0 : count.firstEntry().getValue().sum());
+  }
+
+  /**
+   * {@code scan} narrowed to the part's rows, if it has a condition: an equality on a stored column,
+   * which the scan's filter encoding puts on ciphertext like any other (rows without it do not pass).
+   */
+  private static Scan partRows(Scan scan, byte[] family, PresplitMeasure.Part part) throws IOException {
+    if (part.rows().isEmpty()) {
+      return scan;
+    }
+    PresplitMeasure.RowCondition c = part.rows().get();
+    SingleColumnValueFilter holds = new SingleColumnValueFilter(family, c.column(), CompareOperator.EQUAL, c.value());
+    holds.setFilterIfMissing(true);
+    Filter rest = scan.getFilter();
+    return new Scan(scan).setFilter(rest == null ? holds : new FilterList(FilterList.Operator.MUST_PASS_ALL, rest, holds));
   }
 
   /** A top-level {@code dimension EQUAL value} on the dimension that presplits the measure. */

@@ -95,7 +95,13 @@ final class BoxOwnedExpansion implements ColumnExpansion, FamilyStore {
   public Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
     return expansion.storedPart(storedQualifier).map(p -> p.numbersKind()
         .map(kind -> ColumnPolicy.of(kind, ValueType.LONG))
+        .or(() -> p.ownBox().map(kind -> ColumnPolicy.of(kind, family.policyFor(p.logicalColumn()).type())))
         .orElseGet(() -> family.policyFor(p.logicalColumn())));
+  }
+
+  @Override
+  public boolean hasOwnBox(byte[] storedQualifier) {
+    return expansion.storedPart(storedQualifier).flatMap(StoredPart::ownBox).isPresent();
   }
 
   // ---- FamilyStore, for the expansion
@@ -114,7 +120,8 @@ final class BoxOwnedExpansion implements ColumnExpansion, FamilyStore {
   public List<DeclaredColumn> columns() {
     List<DeclaredColumn> out = new ArrayList<>();
     for (Map.Entry<String, ColumnPolicy> c : family.columns().entrySet()) {
-      out.add(new DeclaredColumn(c.getKey(), c.getValue().box(), c.getValue().values(), c.getValue().splays()));
+      ColumnPolicy p = c.getValue();
+      out.add(new DeclaredColumn(c.getKey(), p.box(), p.values(), p.splays(), p.frequent()));
     }
     return out;
   }

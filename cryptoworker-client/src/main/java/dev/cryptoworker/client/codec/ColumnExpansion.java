@@ -54,4 +54,12 @@ public interface ColumnExpansion {
   default Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
     return Optional.empty();
   }
+
+  /**
+   * Whether an internal stored qualifier is encrypted by a box of its own, of its {@link
+   * #storedPolicy}'s kind, rather than by its logical column's box; not by default.
+   */
+  default boolean hasOwnBox(byte[] storedQualifier) {
+    return false;
+  }
 }

@@ -51,4 +51,9 @@ final class LeftoverIndexCells implements ColumnExpansion {
   public Optional<ColumnPolicy> storedPolicy(byte[] storedQualifier) {
     return own.storedPolicy(storedQualifier);
   }
+
+  @Override
+  public boolean hasOwnBox(byte[] storedQualifier) {
+    return own.hasOwnBox(storedQualifier);
+  }
 }

@@ -105,6 +105,8 @@ public final class TableCodec {
     final Map<String, CryptoBox> columnBoxes = new HashMap<>();
     /** Policy and box per stored qualifier, resolved once: every cell of a write asks for them. */
     final Map<ByteBuffer, Column> columns = new ConcurrentHashMap<>();
+    /** Boxes of stored parts under a box of their own ({@link ColumnExpansion#hasOwnBox}), by column and kind. */
+    final Map<String, CryptoBox> partBoxes = new ConcurrentHashMap<>();
     ColumnExpansion expansion;
 
     FamilyCodec(FamilySchema schema, CryptoBox qualifierBox, CryptoBox defaultBox) {
@@ -504,11 +506,22 @@ public final class TableCodec {
     }
     ColumnPolicy policy = f.expansion.storedPolicy(qualifier).orElseGet(() -> f.schema.policyFor(Bytes.toString(qualifier)));
     String name = f.expansion.logicalColumn(qualifier).orElseGet(() -> Bytes.toString(qualifier));
-    Column column = new Column(policy, f.schema.isListed(name) ? f.columnBoxes.get(name) : f.defaultBox);
+    Column column = new Column(policy, f.expansion.hasOwnBox(qualifier) ? partBox(f, name, policy)
+        : f.schema.isListed(name) ? f.columnBoxes.get(name) : f.defaultBox);
     if (f.columns.size() < REMEMBERED_COLUMNS) {
       f.columns.put(ByteBuffer.wrap(qualifier.clone()), column);
     }
     return column;
+  }
+
+  /**
+   * The box of a stored part of {@code column} that has one of its own: keyed for the column and the
+   * part's kind (purpose {@code part}), so that it shares no key with the column's own box.
+   */
+  private CryptoBox partBox(FamilyCodec f, String column, ColumnPolicy policy) {
+    return f.partBoxes.computeIfAbsent(column + "\0" + policy.box(), k -> boxes.create(policy,
+        new KeyScope(table, f.schema.name(), column, "part", policy.box()), keys,
+        "column " + f.schema.name() + ":" + column + " (its " + policy.box() + " part)"));
   }
 
   /** Printable {@code column f:q (BOX)} for messages. */
