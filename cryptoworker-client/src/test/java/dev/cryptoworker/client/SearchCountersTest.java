@@ -17,9 +17,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -138,25 +135,12 @@ class SearchCountersTest {
     SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_contended", SHARED_COUNTERS);
     int writers = 6;
     int batches = 40;
-    ExecutorService pool = Executors.newFixedThreadPool(writers);
-    List<Future<?>> done = new ArrayList<>();
-    for (int w = 0; w < writers; w++) {
-      int writer = w;
-      done.add(pool.submit(() -> {
-        try (SecureConnection own = SecureConnection.wrap(hbase, fx.keys, List.of(fx.schema))) {
-          SecureTable table = own.getSecureTable(fx.table.getName());
-          for (int b = 0; b < batches; b++) {
-            table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
-                new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
-          }
-        }
-        return null;
-      }));
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    pool.shutdown();
+    fx.writeConcurrently(writers, (writer, table) -> {
+      for (int b = 0; b < batches; b++) {
+        table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
+            new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
+      }
+    });
     ValueIndex cholera = fx.codec.writeIndex(F, TAG, toBytes("cholera"));
     try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE)) {
       long stored = Bytes.toLong(ids.get(new Get(cholera.counterName())).getValue(HBaseIdentifierSource.FAMILY, SSE));

@@ -27,6 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -134,6 +137,36 @@ class SearchableColumnTest {
       codec = new TableCodec(schema, keys, BoxRegistry.standard(), scope -> () -> {
         throw new IOException("this codec does not write");
       }, new SearchCounters(hbase), Map.of());
+    }
+
+    /** What one of {@link #writeConcurrently}'s writers does with its own table. */
+    interface Writer {
+      void write(int writer, SecureTable table) throws Exception;
+    }
+
+    /**
+     * Runs {@code writers} writers at once, each on its own thread through its own connection (so
+     * its own search counters, as another process would have), and waits for all.
+     */
+    void writeConcurrently(int writers, Writer body) throws Exception {
+      ExecutorService pool = Executors.newFixedThreadPool(writers);
+      try {
+        List<Future<?>> done = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+          int writer = w;
+          done.add(pool.submit(() -> {
+            try (SecureConnection own = SecureConnection.wrap(secure.unwrap(), keys, List.of(schema))) {
+              body.write(writer, own.getSecureTable(table.getName()));
+            }
+            return null;
+          }));
+        }
+        for (Future<?> f : done) {
+          f.get();
+        }
+      } finally {
+        pool.shutdown();
+      }
     }
 
     /** The oracle's answer, in stored order (what a full scan returns). */

@@ -15,14 +15,10 @@ import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -62,26 +58,13 @@ class WriterLanesTest {
     int writers = 6;
     int batches = 20;
     long started = System.currentTimeMillis();
-    ExecutorService pool = Executors.newFixedThreadPool(writers);
-    List<Future<?>> done = new ArrayList<>();
-    for (int w = 0; w < writers; w++) {
-      int writer = w;
-      done.add(pool.submit(() -> {
-        try (SecureConnection own = SecureConnection.wrap(hbase, fx.keys, List.of(fx.schema))) {
-          SecureTable table = own.getSecureTable(fx.table.getName());
-          for (int b = 0; b < batches; b++) {
-            table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
-                new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
-            table.put(new Put(toBytes("c-" + writer + "-" + b + "c")).addColumn(F, TAG, toBytes("cholera")));
-          }
-        }
-        return null;
-      }));
-    }
-    for (Future<?> f : done) {
-      f.get();
-    }
-    pool.shutdown();
+    fx.writeConcurrently(writers, (writer, table) -> {
+      for (int b = 0; b < batches; b++) {
+        table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
+            new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
+        table.put(new Put(toBytes("c-" + writer + "-" + b + "c")).addColumn(F, TAG, toBytes("cholera")));
+      }
+    });
     ValueIndex cholera = fx.codec.writeIndex(F, TAG, toBytes("cholera"));
     long total = 0;
     Set<String> lanes = new HashSet<>();

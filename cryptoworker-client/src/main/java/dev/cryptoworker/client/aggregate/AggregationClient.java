@@ -236,6 +236,13 @@ public final class AggregationClient {
         groupFamily == null ? new byte[0] : groupFamily,
         groupFamily == null ? new byte[0] : codec.encodeQualifier(groupFamily, groupQualifier));
     server.setAttribute(RegionRequests.ATTRIBUTE, RegionRequests.encode(request));
+    if (server.getFilter() == null) {
+      // Nothing else to read: the regions skip the row's other cells (SPLASHE rows hold many).
+      server.addColumn(request.family(), request.qualifier());
+      if (request.grouped()) {
+        server.addColumn(request.groupFamily(), request.groupQualifier());
+      }
+    }
 
     Map<ByteBuffer, List<byte[]>> partials = new LinkedHashMap<>();
     for (Result r : regions.scanEachRegion(server)) {
