@@ -26,7 +26,8 @@ import java.util.Optional;
  * n - 1)}.
  *
  * <p>The counter is stored as {@code mask + count} (mod 2^64), with a per-value pseudorandom mask,
- * so a stored counter reveals nothing about how many entries the value has.
+ * so a stored counter's value does not show how many entries the value has (in format 6 the number
+ * of its writer lanes bounds that count from below).
  *
  * <p>In stored format 6 the value's entries are split into <em>writer lanes</em>: a writer numbers
  * the entries it writes in a lane of its own, named by a random {@value #LANE_ID_BYTES}-byte id, so
@@ -90,6 +91,25 @@ public final class ValueIndex {
     this.tree = Objects.requireNonNull(tree, "tree");
     this.firstEntryKey = firstEntryKey == null ? null : firstEntryKey.clone();
     this.writerLanes = writerLanes;
+  }
+
+  /** Bytes of a writer's lane key ({@link #laneId}). */
+  public static final int LANE_KEY_BYTES = CounterTree.SEED_BYTES;
+  /** The most entries one counter or lane numbers. */
+  public static final long MAX_ENTRIES = CounterTree.MAX_ENTRIES;
+
+  /**
+   * The id of this value's lane in epoch {@code epoch} of the writer whose random key is {@code
+   * laneKey}: HMAC-SHA256(laneKey, epoch || counter name), first {@value #LANE_ID_BYTES} bytes. Ids
+   * of one writer's lanes of two values are unlinkable without its key.
+   */
+  public byte[] laneId(byte[] laneKey, long epoch) {
+    if (laneKey.length != LANE_KEY_BYTES) {
+      throw new IllegalArgumentException("a lane key has " + LANE_KEY_BYTES + " bytes");
+    }
+    byte[] name = counterName.toByteArray();
+    byte[] message = ByteBuffer.allocate(Long.BYTES + name.length).putLong(epoch).put(name).array();
+    return Arrays.copyOf(CounterTree.prf(laneKey, message), LANE_ID_BYTES);
   }
 
   /** Whether writers number this value's entries in lanes of their own ({@link #lane}) rather than under its counter. */

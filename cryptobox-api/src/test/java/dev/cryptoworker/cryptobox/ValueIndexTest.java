@@ -206,4 +206,20 @@ class ValueIndexTest {
     assertThrows(IllegalArgumentException.class,
         () -> new ValueIndex(7, NAME, 0, ROOT, CounterTree.WIDE, null, true));
   }
+
+  /** A writer's lane id, written out from the javadoc with javax.crypto.Mac; other epochs and keys give other ids. */
+  @Test
+  void aLaneIdIsTheDocumentedHmacOfEpochAndCounterName() throws GeneralSecurityException {
+    byte[] key = HEX.parseHex("000102030405060708090a0b0c0d0e0f");
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    byte[] expected = Arrays.copyOf(mac.doFinal(ByteBuffer.allocate(8 + NAME.length).putLong(3).put(NAME).array()),
+        ValueIndex.LANE_ID_BYTES);
+    ValueIndex value = laned();
+    assertArrayEquals(expected, value.laneId(key, 3));
+    assertFalse(Arrays.equals(expected, value.laneId(key, 4)), "another epoch");
+    byte[] other = key.clone();
+    other[0] ^= 1;
+    assertFalse(Arrays.equals(expected, value.laneId(other, 3)), "another writer");
+  }
 }

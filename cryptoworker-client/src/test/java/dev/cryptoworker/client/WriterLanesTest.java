@@ -91,7 +91,8 @@ class WriterLanesTest {
 
   /**
    * The counter table restored from a snapshot taken two rows earlier: a search that had seen the
-   * lane's count refuses the lower one by name, the writer goes on numbering from its own count
+   * lane's count refuses the lower one by name, and a lane the snapshot lacks as gone (rows would
+   * drop out of searches silently), the writer goes on numbering from its own count
    * (never handing out entries 2 and 3 again, as a writer reading the restored count would), and
    * its next count cell makes every row found again.
    */
@@ -107,7 +108,9 @@ class WriterLanesTest {
       for (int i = 2; i < 4; i++) {
         fx.table.put(new Put(toBytes("r-" + i)).addColumn(F, TAG, toBytes("flu")));
       }
+      fx.table.put(new Put(toBytes("m-0")).addColumn(F, TAG, toBytes("measles"))); // a lane the snapshot lacks
       assertEquals(4, fx.search(tagIs("flu")).size());
+      assertEquals(1, fx.search(tagIs("measles")).size());
       admin.disableTable(HBaseIdentifierSource.TABLE);
       try {
         admin.restoreSnapshot(snapshot);
@@ -118,6 +121,9 @@ class WriterLanesTest {
     }
     Exception search = assertThrows(Exception.class, () -> fx.search(tagIs("flu")));
     assertTrue(messages(search).contains("went back (it should hold at least 4 entries, now 2 entries)"), messages(search));
+    Exception vanished = assertThrows(Exception.class, () -> fx.search(tagIs("measles")));
+    assertTrue(messages(vanished).contains("went back (it should hold at least 1 writer lanes, now 0 writer lanes)"),
+        messages(vanished));
 
     fx.table.put(new Put(toBytes("r-4")).addColumn(F, TAG, toBytes("flu")));
     assertEquals(5, fx.search(tagIs("flu")).size());
@@ -132,7 +138,7 @@ class WriterLanesTest {
         }
       }
     }
-    assertEquals(5, entryKeys.size(), "five rows, five entry keys");
+    assertEquals(6, entryKeys.size(), "six rows (five of flu, one of measles), six entry keys");
   }
 
   /**

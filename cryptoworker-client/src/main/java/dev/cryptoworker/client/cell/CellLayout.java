@@ -180,12 +180,10 @@ public final class CellLayout implements StorageLayout {
   public void put(List<Put> puts) throws IOException {
     if (puts.size() == 1) {
       // The row goes out while its search-index count cells (format 6) are in flight: one round trip.
-      try {
-        encoder.takeSearchEntriesAhead(puts);
+      withSearchEntries(puts, () -> {
         raw.put(encoder.encode(puts.get(0)));
-      } finally {
-        encoder.releaseSearchEntries();
-      }
+        return null;
+      });
     } else {
       raw.put(encodeBatch(puts, encoder::encode));
     }
@@ -194,13 +192,34 @@ public final class CellLayout implements StorageLayout {
   /** Encodes a batch, taking the search-index entry numbers of all its puts in one round trip. */
   private <I extends Row, O> List<O> encodeBatch(List<? extends I> operations, Encoding<I, O> encoding)
       throws IOException {
+    return withSearchEntries(operations, () -> encodeAll(operations, encoding));
+  }
+
+  /** Work done with the search-index entries of a batch taken ahead. */
+  private interface WithEntries<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Takes the search-index entries of {@code operations} ahead, runs {@code work}, and releases
+   * them whatever happens (numbers taken before a failure must not outlive this batch: forward
+   * privacy), waiting for their count cells; a failed release does not hide a failure of the work.
+   */
+  private <T> T withSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
+    T out;
     try {
-      // Inside the try: numbers taken before a failure must not outlive this batch (forward privacy).
       encoder.takeSearchEntriesAhead(operations);
-      return encodeAll(operations, encoding);
-    } finally {
-      encoder.releaseSearchEntries();
+      out = work.run();
+    } catch (IOException | RuntimeException e) {
+      try {
+        encoder.releaseSearchEntries();
+      } catch (IOException | RuntimeException released) {
+        e.addSuppressed(released);
+      }
+      throw e;
     }
+    encoder.releaseSearchEntries();
+    return out;
   }
 
   @Override
@@ -252,8 +271,7 @@ public final class CellLayout implements StorageLayout {
     List<Row> encoded = new ArrayList<>(actions.size());
     int[] positions = new int[actions.size()];
     Object[] failures = new Object[actions.size()];
-    try {
-      encoder.takeSearchEntriesAhead(actions); // inside the try, as in encodeBatch
+    withSearchEntries(actions, () -> {
       for (int i = 0; i < actions.size(); i++) {
         try {
           encoded.add(encoder.encodeAction(actions.get(i)));
@@ -262,9 +280,8 @@ public final class CellLayout implements StorageLayout {
           failures[i] = e;
         }
       }
-    } finally {
-      encoder.releaseSearchEntries();
-    }
+      return null;
+    });
     return new EncodedBatch(encoded, positions, failures);
   }
 

@@ -125,6 +125,9 @@ public class SearchCounters {
     long[] ahead = takenAhead.get().get(index.counterKey());
     if (ahead != null && ahead[0] < ahead[1]) {
       ValueIndex lane = lanesAhead.get().get(index.counterKey());
+      if (index.hasWriterLanes() != (lane != null)) {
+        throw new IllegalStateException("an entry number taken ahead outside the value's writer lane");
+      }
       return (lane == null ? index : lane).entryKey(ahead[0]++);
     }
     if (index.hasWriterLanes()) {
@@ -137,7 +140,7 @@ public class SearchCounters {
 
   /**
    * Takes, in one round trip per counter region, one entry number per searchable cell of a batch
-   * ({@code indexes}: each cell's value index), for this thread's next {@link #nextEntry} calls,
+   * ({@code indexes}: each cell's value index), for this thread's next {@link #nextEntryKey} calls,
    * and remembers each cell's index for {@link #indexTakenFor}. Numbers left unused when {@link
    * #releaseTaken} runs are gaps, which no search trips on.
    */
@@ -156,7 +159,11 @@ public class SearchCounters {
       amounts.add(wanted.get(key));
     }
     Map<PrfOutput, long[]> ahead = takenAhead.get();
-    if (!distinct.isEmpty() && distinct.get(0).hasWriterLanes()) {
+    long laned = distinct.stream().filter(ValueIndex::hasWriterLanes).count();
+    if (laned != 0 && laned != distinct.size()) {
+      throw new IllegalArgumentException("one batch mixes indexes with and without writer lanes");
+    }
+    if (laned != 0) {
       numberInLanes(distinct, amounts, ahead);
       return;
     }
@@ -182,9 +189,6 @@ public class SearchCounters {
     Map<PrfOutput, ValueIndex> inLane = lanesAhead.get();
     for (int i = 0; i < values.size(); i++) {
       ValueIndex value = values.get(i);
-      if (!value.hasWriterLanes()) {
-        throw new IllegalArgumentException("one batch mixes indexes with and without writer lanes");
-      }
       WriterLanes.Numbered n = lanes.number(value, amounts.get(i));
       ahead.put(value.counterKey(), new long[] {n.first(), n.count()});
       inLane.put(value.counterKey(), n.lane());
@@ -384,8 +388,13 @@ public class SearchCounters {
         return new ArrayList<>();
       }).add(value);
     }
-    Scan scan = new Scan().addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER).setFilter(new MultiRowRangeFilter(ranges))
+    ranges.sort((a, b) -> Bytes.compareTo(a.getStartRow(), b.getStartRow()));
+    byte[] stop = ranges.get(ranges.size() - 1).getStopRow();
+    // Bounded, so the scan opens only the counter regions that can hold the prefixes.
+    Scan scan = new Scan().withStartRow(ranges.get(0).getStartRow()).withStopRow(stop, false)
+        .addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER).setFilter(new MultiRowRangeFilter(ranges))
         .setCacheBlocks(false);
+    Map<PrfOutput, Integer> lanesFound = new HashMap<>();
     try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE);
         ResultScanner found = counters.getScanner(scan)) {
       for (Result r = found.next(); r != null; r = found.next()) {
@@ -401,7 +410,19 @@ public class SearchCounters {
         for (ValueIndex value : same) {
           out.get(value).addAll(tokens);
         }
+        lanesFound.merge(same.get(0).counterKey(), 1, Integer::sum);
       }
+    }
+    // A lane gone from the table (restored from before it existed) is missed as silently as a count
+    // gone down: each value's number of lanes only grows too.
+    for (List<ValueIndex> same : byName.values()) {
+      ValueIndex value = same.get(0);
+      int found = lanesFound.getOrDefault(value.counterKey(), 0);
+      long before = seen.highest(value.counterKey());
+      if (found < before) {
+        throw wentBack("at least " + before + " writer lanes", found + " writer lanes");
+      }
+      seen.saw(value.counterKey(), found);
     }
     return out;
   }
@@ -463,8 +484,12 @@ public class SearchCounters {
   }
 
   private static IllegalStateException wentBack(ValueIndex index, long least, String now) {
+    return wentBack("at least " + least + " entries", now);
+  }
+
+  private static IllegalStateException wentBack(String should, String now) {
     return new IllegalStateException("a search-index entry counter in " + HBaseIdentifierSource.TABLE + " went back (it should"
-        + " hold at least " + least + " entries, now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
+        + " hold " + should + ", now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
         + " keys and earlier rows would drop out of searches; refused. Restore the counter table together with the"
         + " data tables from one snapshot (docs/operations.md: Restoring the counter table)");
   }
