@@ -5,6 +5,7 @@ import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -151,6 +152,10 @@ public final class LoadBenchmark {
       // the row) in a table whose region servers keep the index map: what the map costs (design
       // review SSE-WRITES.md, M1), still without counters.
       Variant.control("sse-sized-plain-index-map", p -> withIndexCell(PaddedRows.padded(p, p.getRow(), TAG, 45))),
+      // The same plus one blind row per row in the counter table (CountRowMutator), as writer lanes
+      // write one count cell per distinct value: what that row costs, without SSE's work.
+      Variant.control("sse-sized-plain-index-map-count-rows",
+          p -> withIndexCell(PaddedRows.padded(p, p.getRow(), TAG, 45))),
       new Variant("det-row-key", "DET", Map.of(), 1, 10),
       new Variant("ope-row-key", "OPE", Map.of(), 1, 10),
       new Variant("std", "PLAIN", Map.of("payload", "STD"), 1, 60),
@@ -265,7 +270,7 @@ public final class LoadBenchmark {
                 () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, 0, rows, threads, null);
             Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
             Callable<Load> secureLoad = () -> load(secureSide, admin, secureName,
-                () -> secure.getBufferedMutator(secureName), v::secureRow, 0, rows, threads, recording);
+                () -> secureMutator(v, secure, secureSide, secureName), v::secureRow, 0, rows, threads, recording);
             // Which side loads first alternates from run to run: a run's second load meets a cluster
             // still busy with the first one's flushes and compactions.
             boolean secureFirst = run % 2 == 0;
@@ -357,10 +362,24 @@ public final class LoadBenchmark {
       createTables(admin, secure, plainName, schema, v);
       load(plainSide, admin, plainName, () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, rows, warmup, 1,
           null);
-      load(secureSide, admin, secureName, () -> secure.getBufferedMutator(secureName), v::secureRow, rows, warmup, 1,
-          null);
+      load(secureSide, admin, secureName, () -> secureMutator(v, secure, secureSide, secureName), v::secureRow, rows,
+          warmup, 1, null);
       dropTables(admin, plainName, secureName);
     }
+  }
+
+  /** The secure side's mutator; for the count-row control, one that adds a counter-table row per row. */
+  private static BufferedMutator secureMutator(Variant v, SecureConnection secure, Connection secureSide,
+      TableName secureName) throws IOException {
+    BufferedMutator rows = secure.getBufferedMutator(secureName);
+    if (!v.name().endsWith("-count-rows")) {
+      return rows;
+    }
+    try (Admin admin = secureSide.getAdmin()) {
+      RegionSupport.prepareCounterTable(admin); // with its observer, as SSE tables have it
+    }
+    return new CountRowMutator(rows, secureSide.getBufferedMutator(HBaseIdentifierSource.TABLE),
+        HBaseIdentifierSource.FAMILY);
   }
 
   /**
@@ -372,7 +391,7 @@ public final class LoadBenchmark {
     admin.createTable(TableDescriptorBuilder.newBuilder(plain).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
         .build());
     secure.createTable(schema);
-    if (variant.name().endsWith("-index-map")) {
+    if (variant.name().contains("-index-map")) {
       TableName name = TableName.valueOf(schema.tableName());
       admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
           .setCoprocessor(RegionSupport.REGION_OBSERVER).setValue(SearchIndexCells.TABLE_ATTRIBUTE, "true").build());
