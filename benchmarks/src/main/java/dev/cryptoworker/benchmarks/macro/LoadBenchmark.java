@@ -334,7 +334,10 @@ public final class LoadBenchmark {
         + " `std-det-sized-plain-96-bit-tags` the same with 96-bit GCM tags (each value +37): the ceilings of any"
         + " encryption storing that many bytes; `sse-sized-plain-no-counters` the sse variant's stored cells (tag +45"
         + " bytes, one 21-byte index cell) without counter takes or the region servers' index map: the ceiling of an"
-        + " index without per-value counters, that is, without forward privacy. HBase %s as separate processes (ZooKeeper, a master,"
+        + " index without per-value counters, that is, without forward privacy; `sse-sized-plain-index-map` the same"
+        + " with real index cells and the region servers' index map, and `sse-sized-plain-index-map-count-rows` that plus"
+        + " one blind 28-byte-keyed row per row in the counter table, as writer lanes write. HBase %s as separate"
+        + " processes (ZooKeeper, a master,"
         + " two region servers reporting every 3 s, HBase's default), tables not pre-split; the side that loads first alternates from one"
         + " timed pair of loads to the next.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package"
         + " exec:exec@load -Dbench.args=\"%s\"`  %n%s", VersionInfo.getVersion(), args, RunInfo.describe());
