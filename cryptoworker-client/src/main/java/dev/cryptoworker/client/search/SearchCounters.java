@@ -229,21 +229,13 @@ public class SearchCounters {
     }
     List<Future<?>> waiting = new ArrayList<>(inFlight);
     inFlight.clear();
-    IOException failed = null;
-    for (Future<?> f : waiting) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failed = failed == null ? new InterruptedIOException("interrupted while writing search-index entry counts") : failed;
-      } catch (ExecutionException e) {
-        failed = failed == null ? new IOException("search-index entry counts were not written to "
-            + HBaseIdentifierSource.TABLE + ": rows of this batch that were written are not found by searches until"
-            + " written again", e.getCause()) : failed;
-      }
-    }
-    if (failed != null) {
-      throw failed;
+    try {
+      awaitAll(waiting, "interrupted while writing search-index entry counts");
+    } catch (InterruptedIOException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IOException("search-index entry counts were not written to " + HBaseIdentifierSource.TABLE
+          + ": rows of this batch that were written are not found by searches until written again", e);
     }
   }
 
@@ -283,21 +275,7 @@ public class SearchCounters {
     }
     // Every region is waited for even after one fails, so which numbers a failed batch took does
     // not depend on the order of its regions.
-    IOException failed = null;
-    for (Future<?> f : pending) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failed = failed == null ? new InterruptedIOException("interrupted while taking search-index entries") : failed;
-      } catch (ExecutionException e) {
-        Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
-        failed = failed == null ? (cause instanceof IOException io ? io : new IOException(cause)) : failed;
-      }
-    }
-    if (failed != null) {
-      throw failed;
-    }
+    awaitAll(pending, "interrupted while taking search-index entries");
     for (int i = 0; i < indexes.size(); i++) {
       if (!answered[i]) {
         throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " did not answer a search-index"
@@ -308,6 +286,28 @@ public class SearchCounters {
       observed(indexes.get(i), stored[i], before[i] == SeenCounts.UNSEEN ? before[i] : before[i] + amounts.get(i));
     }
     return stored;
+  }
+
+  /**
+   * Waits for every one of {@code pending}, even after one fails, then throws the first failure (an
+   * IOException as it is, anything else wrapped in one).
+   */
+  private static void awaitAll(List<Future<?>> pending, String interrupted) throws IOException {
+    IOException failed = null;
+    for (Future<?> f : pending) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failed = failed == null ? new InterruptedIOException(interrupted) : failed;
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
+        failed = failed == null ? (cause instanceof IOException io ? io : new IOException(cause)) : failed;
+      }
+    }
+    if (failed != null) {
+      throw failed;
+    }
   }
 
   /** Sends one region's takes ({@code scan}) and records the answers of the takes at {@code group}'s positions. */
