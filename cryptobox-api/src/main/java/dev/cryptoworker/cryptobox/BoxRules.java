@@ -75,8 +75,12 @@ public interface BoxRules {
   /**
    * The list options of a use that splits sums of {@code measures} by this column's {@code values}
    * ({@link ServerOperation#SPLAYED_EQUALITY}), if the kind splays measures; empty by default.
+   *
+   * @param rowsPerValue how many rows hold each value, if known (a count or a sample: only the
+   *     proportions matter); empty if not. A kind may use it to store less for skewed values.
    */
-  default Optional<Map<String, List<String>>> splayOptions(List<String> values, List<String> measures) {
+  default Optional<Map<String, List<String>>> splayOptions(List<String> values, Map<String, Long> rowsPerValue,
+      List<String> measures) {
     return Optional.empty();
   }
 

@@ -23,9 +23,10 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "schema",
     mixinStandardHelpOptions = true,
-    description = "Check, show, compare and plan table schema files (YAML).",
+    description = "Check, show, compare and plan table schema files (YAML), and sample a plain table's values for"
+        + " the planner.",
     subcommands = {SchemaCommand.Check.class, SchemaCommand.Show.class, SchemaCommand.Diff.class,
-        SchemaPlanCommand.class})
+        SchemaPlanCommand.class, SchemaSampleCommand.class})
 final class SchemaCommand {
 
   private SchemaCommand() {}

@@ -5,6 +5,7 @@ import dev.cryptoworker.cryptobox.BoxProviders;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,22 +22,28 @@ final class YamlSchemaReader {
   private final String source;
   /** For a plaintext schema, the values its columns declare, by {@code family:qualifier}; else null. */
   private final Map<String, List<String>> declaredValues;
+  /** For a plaintext schema, the rows per declared value columns declare, by {@code family:qualifier}; else null. */
+  private final Map<String, Map<String, Long>> declaredRows;
 
   YamlSchemaReader(String source) {
-    this(source, null);
+    this(source, null, null);
   }
 
-  private YamlSchemaReader(String source, Map<String, List<String>> declaredValues) {
+  private YamlSchemaReader(String source, Map<String, List<String>> declaredValues,
+      Map<String, Map<String, Long>> declaredRows) {
     this.source = source;
     this.declaredValues = declaredValues;
+    this.declaredRows = declaredRows;
   }
 
   /**
    * A reader of plaintext schemas ({@link PlaintextSchema}): policies give no box (or PLAIN), and
-   * columns may declare their values, which go to {@code declaredValues}.
+   * columns may declare their values, which go to {@code declaredValues}, and how many rows hold
+   * each, which go to {@code declaredRows}.
    */
-  static YamlSchemaReader plaintext(String source, Map<String, List<String>> declaredValues) {
-    return new YamlSchemaReader(source, declaredValues);
+  static YamlSchemaReader plaintext(String source, Map<String, List<String>> declaredValues,
+      Map<String, Map<String, Long>> declaredRows) {
+    return new YamlSchemaReader(source, declaredValues, declaredRows);
   }
 
   TableSchema read(YamlNode root) {
@@ -100,7 +107,7 @@ final class YamlSchemaReader {
     if (column == null) {
       allowOnly(node, "box", "type");
     } else {
-      allowOnly(node, "box", "type", "values");
+      allowOnly(node, "box", "type", "values", "rows");
     }
     ifPresent(node, "box", n -> {
       if (box(n).isProtected()) {
@@ -114,8 +121,45 @@ final class YamlSchemaReader {
       }
       declaredValues.put(column, values);
     });
+    ifPresent(node, "rows", n -> declaredRows.put(column, rowsPerValue(n, declaredValues.get(column))));
     YamlNode type = node.fields.get("type");
     return ColumnPolicy.of(ColumnPolicy.PLAIN.box(), type == null ? ValueType.BYTES : type(type));
+  }
+
+  /**
+   * A plaintext column's {@code rows: {value: count, ..}}: how many rows hold each declared value
+   * (counted or sampled; only the proportions matter), in declared order.
+   */
+  private Map<String, Long> rowsPerValue(YamlNode node, List<String> values) {
+    if (values == null) {
+      throw error(node, "counts the rows of declared values: declare the column's values: [..] too");
+    }
+    requireMapping(node, "rows");
+    Map<String, Long> rows = new LinkedHashMap<>();
+    for (String value : values) {
+      YamlNode count = node.fields.get(value);
+      if (count == null) {
+        throw error(node, "gives no count for the declared value '" + value + "' (one count per declared value)");
+      }
+      try {
+        long n = Long.parseLong(requireScalar(count));
+        if (n < 0) {
+          throw error(count, "must be a count of rows, 0 or more");
+        }
+        rows.put(value, n);
+      } catch (NumberFormatException e) {
+        throw error(count, "must be a count of rows, 0 or more");
+      }
+    }
+    for (String key : node.fields.keySet()) {
+      if (!values.contains(key)) {
+        throw error(node.fields.get(key), "counts '" + key + "', which values: [..] does not declare");
+      }
+    }
+    if (rows.values().stream().allMatch(n -> n == 0)) {
+      throw error(node, "counts no row at all");
+    }
+    return rows;
   }
 
   /** Reads the child {@code key} of a mapping with {@code read}, if the mapping has it. */

@@ -32,6 +32,39 @@ class PlaintextSchemaTest {
   }
 
   @Test
+  void readsRowsPerDeclaredValueInDeclaredOrder() {
+    PlaintextSchema ads = PlaintextSchema.parse(ADS.replace("[FR, DE] }", "[FR, DE], rows: { DE: 30, FR: 70 } }"),
+        "ads.yaml");
+    assertEquals(Optional.of(List.of("FR", "DE")), ads.declaredValues("e", "country"));
+    assertEquals(List.of("FR", "DE"), List.copyOf(ads.declaredRows("e", "country").orElseThrow().keySet()));
+    assertEquals(70L, ads.declaredRows("e", "country").orElseThrow().get("FR"));
+    assertEquals(Optional.empty(), ads.declaredRows("e", "revenue"));
+  }
+
+  @Test
+  void refusesRowsThatDoNotCountEachDeclaredValueOnce() {
+    assertEquals("ads.yaml:7: table ads, families.e.columns.country.rows: gives no count for the declared value 'DE'"
+        + " (one count per declared value)", refusal("[FR, DE], rows: { FR: 70 } }"));
+    assertEquals("ads.yaml:7: table ads, families.e.columns.country.rows.IT: counts 'IT', which values: [..] does"
+        + " not declare", refusal("[FR, DE], rows: { FR: 70, DE: 30, IT: 1 } }"));
+    assertEquals("ads.yaml:7: table ads, families.e.columns.country.rows.DE: must be a count of rows, 0 or more",
+        refusal("[FR, DE], rows: { FR: 70, DE: -3 } }"));
+    assertEquals("ads.yaml:7: table ads, families.e.columns.country.rows.DE: must be a count of rows, 0 or more",
+        refusal("[FR, DE], rows: { FR: 70, DE: many } }"));
+    assertEquals("ads.yaml:7: table ads, families.e.columns.country.rows: counts no row at all",
+        refusal("[FR, DE], rows: { FR: 0, DE: 0 } }"));
+    InvalidSchemaException noValues = assertThrows(InvalidSchemaException.class, () -> PlaintextSchema.parse(
+        ADS.replace("type: string, values: [FR, DE] }", "type: string, rows: { FR: 1 } }"), "ads.yaml"));
+    assertEquals("ads.yaml:7: table ads, families.e.columns.country.rows: counts the rows of declared values:"
+        + " declare the column's values: [..] too", noValues.getMessage());
+  }
+
+  private static String refusal(String countryEntry) {
+    return assertThrows(InvalidSchemaException.class,
+        () -> PlaintextSchema.parse(ADS.replace("[FR, DE] }", countryEntry), "ads.yaml")).getMessage();
+  }
+
+  @Test
   void refusesBoxesRepeatedValuesAndValuesOutsideColumnsAtTheirLine() {
     InvalidSchemaException boxed = assertThrows(InvalidSchemaException.class,
         () -> PlaintextSchema.parse(ADS.replace("box: PLAIN", "box: ASHE"), "ads.yaml"));

@@ -12,6 +12,7 @@ import dev.cryptoworker.cryptobox.ServerOperation;
 import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
 import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import java.security.GeneralSecurityException;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -86,9 +87,18 @@ public final class AsheBoxProvider implements BoxProvider {
         return Set.of(ServerOperation.SPLAYED_EQUALITY, ServerOperation.SPLAYED_GROUP);
       }
 
+      /**
+       * Basic SPLASHE, or enhanced where the rows per value say it stores less ({@link
+       * EnhancedSplasheChoice}).
+       */
       @Override
-      public Optional<Map<String, List<String>>> splayOptions(List<String> values, List<String> measures) {
-        return Optional.of(Map.of(VALUES, List.copyOf(values), SPLAYS, List.copyOf(measures)));
+      public Optional<Map<String, List<String>>> splayOptions(List<String> values, Map<String, Long> rowsPerValue,
+          List<String> measures) {
+        Map<String, List<String>> options = new HashMap<>();
+        options.put(VALUES, List.copyOf(values));
+        options.put(SPLAYS, List.copyOf(measures));
+        EnhancedSplasheChoice.frequent(values, rowsPerValue, measures.size()).ifPresent(f -> options.put(FREQUENT, f));
+        return Optional.of(Map.copyOf(options));
       }
 
       /** A dimension's values are its declared names, whatever type was given. */

@@ -29,12 +29,12 @@ class AsheBoxProviderTest {
   void splasheAnswersSplayedSumsThroughItsOwnSplayOptions() throws Exception {
     assertTrue(DeclaredOperations.box(splashe, "string", null).capability(AdditiveAggregation.class).isPresent());
     BoxRules rules = splashe.rules();
-    Map<String, List<String>> options = rules.splayOptions(List.of("F", "M"), List.of("salary")).orElseThrow();
+    Map<String, List<String>> options = rules.splayOptions(List.of("F", "M"), Map.of(), List.of("salary")).orElseThrow();
     BoxUse use = new BoxUse(BoxUse.Place.COLUMN, "string", Optional.empty(), options,
         Map.of("salary", BoxKind.ASHE, "gender", BoxKind.SPLASHE), false);
     assertEquals(Optional.empty(), rules.refusal(use), "the options it proposes pass its own rules");
     assertEquals(Set.of(ServerOperation.SPLAYED_EQUALITY, ServerOperation.SPLAYED_GROUP), rules.serverOperations(use));
-    assertEquals(Optional.empty(), ashe.rules().splayOptions(List.of("F", "M"), List.of("salary")));
+    assertEquals(Optional.empty(), ashe.rules().splayOptions(List.of("F", "M"), Map.of(), List.of("salary")));
     assertTrue(ashe.rules().leakageRank() < rules.leakageRank(), "SPLASHE also shows its value list");
   }
 
@@ -53,7 +53,7 @@ class AsheBoxProviderTest {
         .startsWith("must leave at least two declared values infrequent"));
     assertTrue(rules.leakage(dimension(List.of("F"))).contains("how many infrequent values there are"));
     assertTrue(rules.leakage(new BoxUse(BoxUse.Place.COLUMN, "string", Optional.empty(),
-        rules.splayOptions(List.of("F", "M"), List.of("salary")).orElseThrow(), Map.of("salary", BoxKind.ASHE),
+        rules.splayOptions(List.of("F", "M"), Map.of(), List.of("salary")).orElseThrow(), Map.of("salary", BoxKind.ASHE),
         false)).contains("not the value of any row nor how many rows hold it"));
   }
 

@@ -35,13 +35,14 @@ record BoxChoice(BoxProvider provider, BoxUse use, Set<ServerOperation> operatio
    * The choice for a use at {@code place} of values of {@code type}.
    *
    * @param declaredValues the column's declared values, which splaying kinds need
+   * @param declaredRows how many rows hold each declared value, if the schema says; else empty
    * @param family the kinds of the family's listed columns, by qualifier
    * @param excluded kinds not to choose, and why (for the note), or an empty map
    * @throws IllegalStateException if no installed kind that encrypts accepts the use
    */
   static BoxChoice choose(BoxUse.Place place, ValueType type, List<Demand> demands,
-      Optional<List<String>> declaredValues, Map<String, BoxKind> family, boolean protectQualifiers,
-      Map<BoxKind, String> excluded) {
+      Optional<List<String>> declaredValues, Map<String, Long> declaredRows, Map<String, BoxKind> family,
+      boolean protectQualifiers, Map<BoxKind, String> excluded) {
     List<String> splayed = demands.stream().filter(Demand::splayable).flatMap(d -> d.measures().stream())
         .distinct().toList();
     BoxChoice best = null;
@@ -55,7 +56,7 @@ record BoxChoice(BoxProvider provider, BoxUse use, Set<ServerOperation> operatio
       if (!rules.options().isEmpty()) {
         // The planner fills only options that splay measures by declared values.
         Optional<Map<String, List<String>>> splay = declaredValues.isPresent() && !splayed.isEmpty()
-            ? rules.splayOptions(declaredValues.get(), splayed) : Optional.empty();
+            ? rules.splayOptions(declaredValues.get(), declaredRows, splayed) : Optional.empty();
         if (splay.isEmpty()) {
           continue;
         }

@@ -99,7 +99,7 @@ public final class SchemaPlanner {
       ColumnRef column = e.getKey();
       if (column.isRowKey()) {
         choices.put(column, BoxChoice.choose(BoxUse.Place.ROW_KEY, schema.table().rowKeyPolicy().type(), e.getValue(),
-            Optional.empty(), Map.of(), false, Map.of()));
+            Optional.empty(), Map.of(), Map.of(), false, Map.of()));
         continue;
       }
       FamilySchema family = schema.table().family(column.family()).orElseThrow();
@@ -109,7 +109,8 @@ public final class SchemaPlanner {
         kinds.put(qualifier, earlier == null ? family.columns().get(qualifier).box() : earlier.kind());
       }
       choices.put(column, BoxChoice.choose(BoxUse.Place.COLUMN, family.columns().get(column.qualifier()).type(),
-          e.getValue(), schema.declaredValues(column.family(), column.qualifier()), kinds, family.protectQualifiers(),
+          e.getValue(), schema.declaredValues(column.family(), column.qualifier()),
+          schema.declaredRows(column.family(), column.qualifier()).orElse(Map.of()), kinds, family.protectQualifiers(),
           excluded.getOrDefault(column, Map.of())));
     }
     return choices;
@@ -210,7 +211,7 @@ public final class SchemaPlanner {
     for (FamilySchema family : input.families().values()) {
       ColumnPolicy given = family.defaultPolicy();
       BoxChoice defaults = BoxChoice.choose(BoxUse.Place.FAMILY_DEFAULT, given.type(), List.of(), Optional.empty(),
-          Map.of(), family.protectQualifiers(), Map.of());
+          Map.of(), Map.of(), family.protectQualifiers(), Map.of());
       FamilySchema.Builder planned = FamilySchema.builder(family.name()).defaultPolicy(defaults.policy(given.type()))
           .protectQualifiers(family.protectQualifiers());
       notes.put("families." + family.name() + ".default", List.of(defaults.note()));

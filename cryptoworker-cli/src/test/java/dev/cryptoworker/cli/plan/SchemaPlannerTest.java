@@ -12,6 +12,7 @@ import dev.cryptoworker.schema.FamilySchema;
 import dev.cryptoworker.schema.PlaintextSchema;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -149,6 +150,37 @@ class SchemaPlannerTest {
     SchemaPlan plan = plan("ads-plaintext.yaml", List.of("SELECT country, SUM(revenue) FROM ads GROUP BY country",
         "SELECT * FROM ads WHERE country <> 'FR'"));
     assertEquals(BoxKind.DET, column(plan, "country").box(), "SPLASHE does not filter plain scans");
+  }
+
+  /**
+   * Declared rows per value let SPLASHE splay only the common values (enhanced SPLASHE), where
+   * that stores fewer cells; without them, or where it would not, the plan stays basic.
+   */
+  @Test
+  void declaredRowsPerValueMakeSkewedDimensionsEnhancedSplashe() throws Exception {
+    String ads = Files.readString(DIR.resolve("ads-plaintext.yaml"));
+    String skewed = ads.replace("values: [FR, DE, US, GB, ES] }",
+        "values: [FR, DE, US, GB, ES], rows: { FR: 6100, DE: 400, US: 3100, GB: 300, ES: 100 } }");
+    SchemaPlan plan = new SchemaPlanner(PlaintextSchema.parse(skewed, "ads.yaml"))
+        .plan(QueryFile.load(DIR.resolve("ads-queries.sql")));
+    ColumnPolicy country = column(plan, "country");
+    assertEquals(BoxKind.SPLASHE, country.box());
+    assertEquals(List.of("FR", "US"), country.frequent(), "FR alone cannot pad 4 x 3100 rows; FR and US pad 3 x 400");
+    assertEquals(List.of("revenue"), country.splays());
+    assertTrue(plan.notes().get("families.e.columns.country").get(0).contains("how many infrequent values there are"),
+        plan.notes().toString());
+    TableSchema.parse(plan.toYaml()); // the schema parser and validator accept what the plan proposes
+
+    String even = ads.replace("values: [FR, DE, US, GB, ES] }",
+        "values: [FR, DE, US, GB, ES], rows: { FR: 6100, DE: 400, US: 3100, GB: 300, ES: 100 } }")
+        .replace("values: [mobile, desktop, tablet] }", "values: [mobile, desktop, tablet], rows: { mobile: 5,"
+            + " desktop: 4, tablet: 1 } }");
+    SchemaPlan three = new SchemaPlanner(PlaintextSchema.parse(even, "ads.yaml"))
+        .plan(QueryFile.load(DIR.resolve("ads-queries.sql")));
+    assertEquals(List.of(), column(three, "device").frequent(),
+        "one frequent value of three stores as many cells as basic SPLASHE: basic");
+    assertEquals(List.of(), column(plan("ads-plaintext.yaml", "ads-queries.sql"), "country").frequent(),
+        "no declared rows: basic");
   }
 
   private static ColumnPolicy column(SchemaPlan plan, String qualifier) {
