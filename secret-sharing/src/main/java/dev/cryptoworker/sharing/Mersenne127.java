@@ -10,7 +10,7 @@ import java.math.BigInteger;
  * negative x). A sum of N values has |S| < N * 2^63, and it is read back unambiguously while |S|
  * stays below (p - 1) / 2 = 2^126 - 1: for any N up to 2^63 rows, far beyond the 2^32 the layout
  * promises. The 61-bit Mersenne prime would not hold one 64-bit value. Elements are stored in 16
- * bytes, big-endian.
+ * bytes, big-endian. Keyless and without randomness: region servers add with it.
  */
 final class Mersenne127 {
   static final BigInteger P = BigInteger.ONE.shiftLeft(127).subtract(BigInteger.ONE);
@@ -47,18 +47,6 @@ final class Mersenne127 {
 
   static BigInteger inverse(BigInteger a) {
     return a.modInverse(P);
-  }
-
-  /** A uniformly random element: 127 random bits, drawn again in the one case (all ones) that is p. */
-  static BigInteger random(AesCtrRandom random) {
-    byte[] b = new byte[BYTES];
-    BigInteger e;
-    do {
-      random.nextBytes(b, 0, b.length);
-      b[0] &= 0x7f;
-      e = new BigInteger(1, b);
-    } while (e.equals(P));
-    return e;
   }
 
   /** Writes {@code e} as {@value #BYTES} big-endian bytes at {@code out[offset]}. */

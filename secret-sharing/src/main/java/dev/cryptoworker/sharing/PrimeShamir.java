@@ -65,7 +65,7 @@ final class PrimeShamir implements SecretSharing, ShareSums {
     BigInteger[] coefficients = new BigInteger[threshold];
     coefficients[0] = Mersenne127.residue(v);
     for (int j = 1; j < threshold; j++) {
-      coefficients[j] = Mersenne127.random(random);
+      coefficients[j] = randomElement(random);
     }
     byte[] splitId = new byte[ShareHeader.SPLIT_ID_LENGTH];
     random.nextBytes(splitId, 0, splitId.length);
@@ -76,6 +76,18 @@ final class PrimeShamir implements SecretSharing, ShareSums {
       Mersenne127.write(horner(coefficients, i + 1), shares[i], ShareHeader.LENGTH);
     }
     return shares;
+  }
+
+  /** A uniformly random element: 127 random bits, drawn again in the one case (all ones) that is p. */
+  private static BigInteger randomElement(AesCtrRandom random) {
+    byte[] b = new byte[Mersenne127.BYTES];
+    BigInteger e;
+    do {
+      random.nextBytes(b, 0, b.length);
+      b[0] &= 0x7f;
+      e = new BigInteger(1, b);
+    } while (e.equals(Mersenne127.P));
+    return e;
   }
 
   private static BigInteger horner(BigInteger[] coefficients, long x) {

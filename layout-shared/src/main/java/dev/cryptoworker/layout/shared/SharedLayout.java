@@ -1,5 +1,7 @@
 package dev.cryptoworker.layout.shared;
 
+import dev.cryptoworker.client.AggregateQuery;
+import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTableOptions;
@@ -25,7 +27,9 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.concurrent.ExecutorService;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 import java.util.function.Consumer;
@@ -80,6 +84,7 @@ public final class SharedLayout extends ClientOnlyLayout {
   private final int writeQuorum;
   private final SecureTableOptions options;
   private final ConditionalPut conditionalPut;
+  private final SharedSums sums;
 
   /** The layout of the table {@code context} names, for one {@code SecureTable} or repair. */
   static SharedLayout open(LayoutContext context) throws IOException {
@@ -98,12 +103,12 @@ public final class SharedLayout extends ClientOnlyLayout {
     ClusterCalls calls = new ClusterCalls(context.pool(), context.options().clusterTimeout().toNanos(), spec.clusters(),
         context.connectionService(ClusterHealth.class, ClusterHealth::new), probes);
     return new SharedLayout(tables, context.codec(), spec, context.options(), calls,
-        context.connectionService(WriteClock.class, WriteClock::new));
+        context.connectionService(WriteClock.class, WriteClock::new), context.pool());
   }
 
   private SharedLayout(List<Table> tables, TableCodec codec, SharedTableLayout spec, SecureTableOptions options,
-      ClusterCalls calls, WriteClock clock) {
-    super(codec, "SHARED", "region servers cannot add shares of these schemes",
+      ClusterCalls calls, WriteClock clock, ExecutorService pool) {
+    super(codec, "SHARED", "region servers cannot add shares of this scheme",
         "the table spans several clusters; not supported yet", "each cluster needs its own HFiles of shares; not"
             + " supported yet", "a read-modify-write across independent clusters is not atomic");
     this.spec = spec;
@@ -118,6 +123,7 @@ public final class SharedLayout extends ClientOnlyLayout {
     this.options = options;
     this.conditionalPut = new ConditionalPut(codec, spec.clusters(), this.tables, calls, reconciler, clock, this::encode,
         this::logDegraded, writeQuorum);
+    this.sums = new SharedSums(codec, spec, sharing, this.tables, pool, calls);
   }
 
   /** The value of joined shares: AES_RS disperses the column's STD ciphertext, which this decrypts. */
@@ -541,6 +547,33 @@ public final class SharedLayout extends ClientOnlyLayout {
             + (filtered ? ", filter over every decoded row" : ""))),
         filtered ? "the SHARED layout's servers hold shares, which no comparison can read" : null);
   }
+
+  // ---- sums: on the region servers where the scheme's shares add up (SharedSums)
+
+  @Override
+  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    NavigableMap<byte[], AggregateResult> all = aggregateRange(scan, AggregateQuery.of(family, qualifier), ALL, ALL);
+    return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateBy(Scan scan, byte[] family, byte[] qualifier,
+      byte[] groupFamily, byte[] groupQualifier) throws IOException {
+    return aggregateRange(scan, AggregateQuery.groupedBy(family, qualifier, groupFamily, groupQualifier), ALL, ALL);
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+      byte[] storedStopRow) throws IOException {
+    return sums.sum(scan, encode(scan), query, storedStartRow, storedStopRow);
+  }
+
+  @Override
+  public QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
+    return sums.plan(scan, encode(scan), query);
+  }
+
+  private static final byte[] ALL = new byte[0];
 
   // ---- refused
 

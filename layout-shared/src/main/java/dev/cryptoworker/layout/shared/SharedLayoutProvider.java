@@ -12,10 +12,12 @@ import dev.cryptoworker.schema.LayoutSection;
 import dev.cryptoworker.schema.Location;
 import dev.cryptoworker.schema.TableLayout;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.schema.ValueType;
 import dev.cryptoworker.sharing.SharingKind;
 import dev.cryptoworker.sharing.SharingParameters;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -82,6 +84,9 @@ public final class SharedLayoutProvider implements LayoutProvider {
             : "cluster '" + c + "' is named twice: two shares on one cluster let it learn what z shares hide");
       }
     }
+    if (shared.scheme().sumsShares()) {
+      requireLongs(shared.scheme(), families, at);
+    }
     if (rowKey.box() == BoxKind.STD) {
       throw at.at("rowKey").error("a SHARED table needs row keys every cluster stores alike (PLAIN, DET or OPE):"
           + " STD row keys differ per cluster, so a row's shares could not be found together");
@@ -92,6 +97,24 @@ public final class SharedLayoutProvider implements LayoutProvider {
       for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
         requireShared(c.getValue().box(), familyAt.at("columns").at(c.getKey()));
       }
+    }
+  }
+
+  /** A scheme of numbers (SHAMIR_P127) shares 8-byte longs: every column, family defaults too, is {@code type: long}. */
+  private static void requireLongs(SharingKind scheme, Map<String, FamilySchema> families, Location at) {
+    for (FamilySchema f : families.values()) {
+      Location familyAt = at.at("families").at(f.name());
+      requireLong(scheme, f.defaultPolicy(), familyAt.at("default"));
+      for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
+        requireLong(scheme, c.getValue(), familyAt.at("columns").at(c.getKey()));
+      }
+    }
+  }
+
+  private static void requireLong(SharingKind scheme, ColumnPolicy policy, Location at) {
+    if (policy.type() != ValueType.LONG) {
+      throw at.error("scheme " + scheme + " shares signed 64-bit numbers over a prime field: write { box: STD, type:"
+          + " long } (this is " + policy.type().yamlName() + ")");
     }
   }
 
@@ -108,16 +131,28 @@ public final class SharedLayoutProvider implements LayoutProvider {
   }
 
   /**
-   * Servers hold shares they cannot compute on, and one write spans independent clusters: shares
-   * can be inspected, and a put conditioned on one cell runs as a compare-and-set on its shares
+   * Servers hold shares they can compute on only where the scheme sums them (SHAMIR_P127: {@code
+   * REGION_WORK}, sums), and one write spans independent clusters: shares can be inspected, and a put conditioned on one cell runs as a compare-and-set on its shares
    * where any two write quorums share a cluster ({@link ConditionalPut}).
    */
   @Override
   public Set<LayoutCapability> capabilities(TableLayout layout) {
-    SharingParameters p = ((SharedTableLayout) layout).parameters();
-    return ConditionalPut.quorumsIntersect(p.n(), p.r())
-        ? Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE)
-        : Set.of(LayoutCapability.INSPECTION);
+    SharedTableLayout shared = (SharedTableLayout) layout;
+    SharingParameters p = shared.parameters();
+    Set<LayoutCapability> out = EnumSet.of(LayoutCapability.INSPECTION);
+    if (ConditionalPut.quorumsIntersect(p.n(), p.r())) {
+      out.add(LayoutCapability.CHECK_AND_MUTATE);
+    }
+    if (shared.scheme().sumsShares()) {
+      out.add(LayoutCapability.REGION_WORK); // sums of shares (SharedSums); no search
+    }
+    return Set.copyOf(out);
+  }
+
+  /** The regions of each cluster add SHAMIR_P127 shares ({@link SharedSums}). */
+  @Override
+  public boolean needsRegionObserver(TableLayout layout) {
+    return ((SharedTableLayout) layout).scheme().sumsShares();
   }
 
   @Override

@@ -610,6 +610,108 @@ class SharedLayoutTest {
     return toBytes(doc.toString());
   }
 
+  /** Row i's amount: negative, large and small values, none zero, whose total fits a long. */
+  private static long amount(long i) {
+    if (i % 3 == 0) {
+      return -i * 1_000_000_000_000_000L - 1;
+    }
+    return i % 5 == 0 ? Long.MAX_VALUE / 64 + i : i * 7 - 100;
+  }
+
+  private static long expectedSum(long from, long to) {
+    long sum = 0;
+    for (long i = from; i < to; i++) {
+      sum = Math.addExact(sum, amount(i));
+    }
+    return sum;
+  }
+
+  /**
+   * SHAMIR_P127 sums run on each cluster's region servers (three regions each) and equal the
+   * plaintext sums, whole table and row range; the raw cells hold no amount; a share altered on
+   * one cluster makes its partial sum disagree, which the client refuses naming table, column and
+   * cluster; GF(2^8) schemes, group-bys and filters are refused by name.
+   */
+  @Test
+  @Order(2)
+  void primeFieldSharesAreSummedOnTheRegionServersAndALyingClusterIsCaught() throws Exception {
+    TableSchema schema = TableSchema.parse(String.join("\n",
+        "table: shared_sums_" + SharedHBaseCluster.uniqueTableName("t").getNameAsString(),
+        "rowKey: { box: PLAIN, type: long }",
+        "layout: { type: SHARED, scheme: SHAMIR_P127, n: 4, r: 1, z: 1, clusters: [east, west, north, south] }",
+        "families:",
+        "  f:",
+        "    default: { box: STD, type: long }",
+        ""), "sums");
+    TableName name = TableName.valueOf(schema.tableName());
+    byte[] amount = toBytes("amount");
+    TableSchema gf = schema("SHAMIR", "DET");
+    try (SecureConnection secure = secure(schema, gf)) {
+      secure.createTable(schema, new byte[][] {toBytes(15L), toBytes(30L)});
+      List<Put> puts = new ArrayList<>();
+      for (long i = 1; i <= ROWS; i++) {
+        puts.add(new Put(toBytes(i)).addColumn(F, amount, toBytes(amount(i))));
+      }
+      puts.add(new Put(toBytes(ROWS + 1L)).addColumn(F, toBytes("other"), toBytes(5L))); // no amount: not counted
+      SecureTable t = secure.getSecureTable(name);
+      t.put(puts);
+      assertEquals(new dev.cryptoworker.client.AggregateResult(expectedSum(1, ROWS + 1), ROWS),
+          t.aggregate(new Scan(), F, amount));
+      assertEquals(new dev.cryptoworker.client.AggregateResult(expectedSum(10, 25), 15),
+          t.aggregate(new Scan().withStartRow(toBytes(10L)).withStopRow(toBytes(25L)), F, amount));
+      assertTrue(t.plan(new Scan(), dev.cryptoworker.client.AggregateQuery.of(F, amount)).describe()
+          .contains("mod 2^127 - 1"));
+      for (String cluster : NAMES) {
+        try (Table raw = CONNECTIONS.get(cluster).getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
+          int shares = 0;
+          for (Result r : s) {
+            Cell c = r.getColumnLatestCell(F, amount);
+            if (c != null) {
+              byte[] stored = CellUtil.cloneValue(c);
+              assertEquals(31, stored.length, "a 15-byte header and a 16-byte field element");
+              byte[] plain = toBytes(amount(Bytes.toLong(r.getRow())));
+              for (int at = 0; at + 8 <= stored.length; at++) {
+                assertFalse(Bytes.equals(stored, at, 8, plain, 0, 8), cluster + " stores an amount in the clear");
+              }
+              shares++;
+            }
+          }
+          assertEquals(ROWS, shares, cluster);
+        }
+      }
+      // North (share 2) answers a wrong partial sum: one of its shares altered, its timestamp kept.
+      Cell share;
+      try (Table raw = CONNECTIONS.get("north").getTable(name)) {
+        share = raw.get(new Get(toBytes(20L)).addColumn(F, amount)).getColumnLatestCell(F, amount);
+      }
+      byte[] altered = CellUtil.cloneValue(share);
+      altered[altered.length - 1] ^= 2;
+      replaceShare("north", name, toBytes(20L), share, altered);
+      dev.cryptoworker.client.CellDecodingException lie = assertThrows(
+          dev.cryptoworker.client.CellDecodingException.class, () -> t.aggregate(new Scan(), F, amount));
+      assertTrue(lie.getMessage().contains(name.getNameAsString()) && lie.getMessage().contains("f:amount")
+          && lie.getMessage().contains("store 2 disagrees") && lie.getMessage().contains("[east, west, north, south]"),
+          lie.getMessage());
+      assertEquals(new dev.cryptoworker.client.AggregateResult(expectedSum(1, 15), 14),
+          t.aggregate(new Scan().withStopRow(toBytes(15L)), F, amount), "rows the altered share is not in still sum");
+      UnsupportedSecureOperationException grouped = assertThrows(UnsupportedSecureOperationException.class,
+          () -> t.aggregateBy(new Scan(), F, amount, F, toBytes("other")));
+      assertTrue(grouped.getMessage().contains("cannot group"), grouped.getMessage());
+      Scan filtered = new Scan().setFilter(new SingleColumnValueFilter(F, amount, CompareOperator.EQUAL, toBytes(1L)));
+      UnsupportedSecureOperationException filter = assertThrows(UnsupportedSecureOperationException.class,
+          () -> t.aggregate(filtered, F, amount));
+      assertTrue(filter.getMessage().contains("row range only"), filter.getMessage());
+
+      TableName gfName = TableName.valueOf(gf.tableName());
+      secure.createTable(gf);
+      UnsupportedSecureOperationException refused = assertThrows(UnsupportedSecureOperationException.class,
+          () -> secure.getSecureTable(gfName).aggregate(new Scan(), F, toBytes("note")));
+      assertTrue(refused.getMessage().contains(gfName.getNameAsString()) && refused.getMessage().contains("f:note")
+          && refused.getMessage().contains("shares values with SHAMIR, over GF(2^8), where adding shares XORs the"
+          + " values"), refused.getMessage());
+    }
+  }
+
   private static void replaceShare(String cluster, TableName name, byte[] storedRow, Cell share, byte[] value)
       throws IOException {
     try (Table raw = CONNECTIONS.get(cluster).getTable(name)) {

@@ -84,4 +84,20 @@ class SharedTableLayoutTest {
         provider.capabilities(TableSchema.parse(SHARED.replace("r: 1, z: 1", "r: 2, z: 1")).layout()),
         "n = 4, r = 2: two quorums of 2 can miss each other");
   }
+
+  @Test
+  void aSchemeOfNumbersNeedsLongColumnsAndGivesRegionSums() {
+    String numbers = SHARED.replace("SECURE_RAID", "SHAMIR_P127").replace("{ box: STD }", "{ box: STD, type: long }");
+    TableSchema schema = TableSchema.parse(numbers);
+    SharedLayoutProvider provider = new SharedLayoutProvider();
+    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE, LayoutCapability.REGION_WORK),
+        provider.capabilities(schema.layout()));
+    assertTrue(provider.needsRegionObserver(schema.layout()));
+    assertTrue(!provider.needsRegionObserver(TableSchema.parse(SHARED).layout()), "GF(2^8) shares are never added");
+    InvalidSchemaException column = refused(numbers + "    columns:\n      note: { box: STD, type: string }\n");
+    assertTrue(column.getMessage().contains("families.f.columns.note: scheme SHAMIR_P127 shares signed 64-bit numbers"),
+        column.getMessage());
+    InvalidSchemaException untyped = refused(SHARED.replace("SECURE_RAID", "SHAMIR_P127"));
+    assertTrue(untyped.getMessage().contains("t.yaml:6: families.f.default: scheme SHAMIR_P127"), untyped.getMessage());
+  }
 }
