@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -35,7 +36,7 @@ public final class SharedLayoutProvider implements LayoutProvider {
 
   @Override
   public TableLayout read(LayoutSection section) {
-    section.allowOnly("scheme", "n", "r", "z", "clusters");
+    section.allowOnly("scheme", "n", "r", "z", "clusters", "summed");
     SharingKind scheme = section.enumValue("scheme", SharingKind.class, null);
     if (scheme == null) {
       throw section.error("scheme", "'scheme' is required");
@@ -47,7 +48,8 @@ public final class SharedLayoutProvider implements LayoutProvider {
     } catch (IllegalArgumentException e) {
       throw section.error("", e.getMessage());
     }
-    return new SharedTableLayout(scheme, parameters, section.stringList("clusters"));
+    return new SharedTableLayout(scheme, parameters, section.stringList("clusters"),
+        section.has("summed") ? section.stringList("summed") : List.of());
   }
 
   @Override
@@ -59,6 +61,9 @@ public final class SharedLayoutProvider implements LayoutProvider {
     fields.put("r", s.parameters().r());
     fields.put("z", s.parameters().z());
     fields.put("clusters", s.clusters());
+    if (!s.summed().isEmpty()) {
+      fields.put("summed", s.summed());
+    }
     return fields;
   }
 
@@ -87,6 +92,7 @@ public final class SharedLayoutProvider implements LayoutProvider {
     if (shared.scheme().sumsShares()) {
       requireLongs(shared.scheme(), families, at);
     }
+    checkSummed(shared, families, layoutAt.at("summed"));
     if (rowKey.box() == BoxKind.STD) {
       throw at.at("rowKey").error("a SHARED table needs row keys every cluster stores alike (PLAIN, DET or OPE):"
           + " STD row keys differ per cluster, so a row's shares could not be found together");
@@ -107,6 +113,41 @@ public final class SharedLayoutProvider implements LayoutProvider {
       requireLong(scheme, f.defaultPolicy(), familyAt.at("default"));
       for (Map.Entry<String, ColumnPolicy> c : f.columns().entrySet()) {
         requireLong(scheme, c.getValue(), familyAt.at("columns").at(c.getKey()));
+      }
+    }
+  }
+
+  /**
+   * Each summed column is {@code family:qualifier}, listed once, a column the schema names with
+   * {@code type: long}, in a family that stores qualifiers as they are (so a stored cell names its
+   * column); and SHAMIR_P127 needs z >= 1, as any Shamir does.
+   */
+  private static void checkSummed(SharedTableLayout shared, Map<String, FamilySchema> families, Location at) {
+    if (shared.summed().isEmpty()) {
+      return;
+    }
+    if (shared.scheme().sumsShares()) {
+      throw at.error("scheme " + shared.scheme() + " already sums every column: list no summed columns");
+    }
+    if (shared.parameters().z() < 1) {
+      throw at.error("summed columns are shared with " + SharingKind.SHAMIR_P127 + ", which needs z >= 1 (z = 0 would"
+          + " store them in the clear)");
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < shared.summed().size(); i++) {
+      String column = shared.summed().get(i);
+      int colon = column.indexOf(':');
+      FamilySchema family = colon > 0 ? families.get(column.substring(0, colon)) : null;
+      ColumnPolicy policy = family == null ? null : family.columns().get(column.substring(colon + 1));
+      String problem = colon <= 0 ? "write family:qualifier"
+          : policy == null ? "the schema lists no column " + column
+          : policy.type() != ValueType.LONG ? "a summed column is shared as a signed 64-bit number: declare it { box:"
+              + " STD, type: long } (it is " + policy.type().yamlName() + ")"
+          : family.protectQualifiers() ? "family " + family.name() + " protects its qualifiers; summed columns need"
+              + " qualifiers stored as they are"
+          : !seen.add(column) ? "listed twice" : null;
+      if (problem != null) {
+        throw at.item(i).error("summed column '" + column + "': " + problem);
       }
     }
   }
@@ -143,7 +184,7 @@ public final class SharedLayoutProvider implements LayoutProvider {
     if (ConditionalPut.quorumsIntersect(p.n(), p.r())) {
       out.add(LayoutCapability.CHECK_AND_MUTATE);
     }
-    if (shared.scheme().sumsShares()) {
+    if (shared.sumsShares()) {
       out.add(LayoutCapability.REGION_WORK); // sums of shares (SharedSums); no search
     }
     return Set.copyOf(out);
@@ -152,7 +193,7 @@ public final class SharedLayoutProvider implements LayoutProvider {
   /** The regions of each cluster add SHAMIR_P127 shares ({@link SharedSums}). */
   @Override
   public boolean needsRegionObserver(TableLayout layout) {
-    return ((SharedTableLayout) layout).scheme().sumsShares();
+    return ((SharedTableLayout) layout).sumsShares();
   }
 
   @Override

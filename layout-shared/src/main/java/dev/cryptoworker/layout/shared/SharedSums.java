@@ -52,15 +52,15 @@ import org.apache.hadoop.hbase.util.Bytes;
 final class SharedSums {
   private final TableCodec codec;
   private final SharedTableLayout spec;
-  private final SecretSharing sharing;
+  private final ColumnSchemes schemes;
   private final List<RegionFanOut> regions;
   private final ClusterCalls calls;
 
-  SharedSums(TableCodec codec, SharedTableLayout spec, SecretSharing sharing, List<Table> tables,
+  SharedSums(TableCodec codec, SharedTableLayout spec, ColumnSchemes schemes, List<Table> tables,
       ExecutorService pool, ClusterCalls calls) {
     this.codec = codec;
     this.spec = spec;
-    this.sharing = sharing;
+    this.schemes = schemes;
     this.regions = tables.stream().map(t -> new RegionFanOut(t, pool)).toList();
     this.calls = calls;
   }
@@ -72,8 +72,9 @@ final class SharedSums {
    */
   NavigableMap<byte[], AggregateResult> sum(Scan scan, Scan stored, AggregateQuery query, byte[] storedStart,
       byte[] storedStop) throws IOException {
-    ShareSums sums = check(scan, query);
     byte[] storedQualifier = codec.encodeQualifier(query.family(), query.qualifier());
+    SecretSharing sharing = schemes.of(query.family(), storedQualifier);
+    ShareSums sums = check(scan, query, sharing);
     Scan server = regionScan(stored, query.family(), storedQualifier);
     NavigableMap<byte[], AggregateResult> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     if (storedStart.length > 0 || storedStop.length > 0) {
@@ -143,12 +144,12 @@ final class SharedSums {
    * @throws UnsupportedSecureOperationException naming the table, column and reason: a scheme over
    *     GF(2^8), a group-by, or a filter
    */
-  private ShareSums check(Scan scan, AggregateQuery query) throws IOException {
+  private ShareSums check(Scan scan, AggregateQuery query, SecretSharing sharing) throws IOException {
     String column = codec.describeColumn(query.family(), query.qualifier());
     ShareSums sums = sharing.sums().orElseThrow(() -> new UnsupportedSecureOperationException(codec.table(), column,
-        "sums on the region servers need shares that are linear over a prime field (scheme SHAMIR_P127); this table"
-            + " shares values with " + spec.scheme() + ", over GF(2^8), where adding shares XORs the values: scan"
-            + " and sum on the client"));
+        "sums on the region servers need shares that are linear over a prime field (scheme SHAMIR_P127: the table's"
+            + " scheme, or the layout's summed columns); this column's values are shared with " + sharing.kind()
+            + ", over GF(2^8), where adding shares XORs the values: scan and sum on the client"));
     if (query.grouped()) {
       throw new UnsupportedSecureOperationException(codec.table(), column, "a SHARED table cannot group on the region"
           + " servers: the group column's stored values are shares, different for equal values");
@@ -175,11 +176,12 @@ final class SharedSums {
 
   /** How {@link #sum} would run, refusing what it refuses. */
   QueryPlan plan(Scan scan, Scan stored, AggregateQuery query) throws IOException {
-    check(scan, query);
+    SecretSharing sharing = schemes.of(query.family(), codec.encodeQualifier(query.family(), query.qualifier()));
+    check(scan, query, sharing);
     boolean ranged = stored.getStartRow().length > 0 || stored.getStopRow().length > 0;
     List<QueryPlan.Step> steps = new ArrayList<>();
     steps.add(QueryPlan.Step.onServers("each of clusters " + spec.clusters() + " runs " + (ranged ? "a row-range scan"
-        : "a full scan") + " in which each region adds its " + spec.scheme() + " shares of "
+        : "a full scan") + " in which each region adds its " + sharing.kind() + " shares of "
         + codec.describeColumn(query.family(), query.qualifier()) + " mod 2^127 - 1 and returns one partial sum",
         "to each cluster, the rows selected and how many hold the column; each partial sum is a share of the sum,"
             + " uniformly random to any z = " + spec.parameters().z() + " clusters"));
