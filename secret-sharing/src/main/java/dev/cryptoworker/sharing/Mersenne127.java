@@ -6,11 +6,11 @@ import java.math.BigInteger;
  * Arithmetic in the prime field of p = 2^127 - 1 (a Mersenne prime), where {@link SharingKind#SHAMIR_P127}
  * shares signed 64-bit values.
  *
- * <p>Why this prime: a value is a signed long, |x| < 2^63, stored as its residue (x + p for a
- * negative x). A sum of N values has |S| < N * 2^63, and it is read back unambiguously while |S|
- * stays below (p - 1) / 2 = 2^126 - 1: for any N up to 2^63 rows, far beyond the 2^32 the layout
- * promises. The 61-bit Mersenne prime would not hold one 64-bit value. Elements are stored in 16
- * bytes, big-endian. Keyless and without randomness: region servers add with it.
+ * <p>Why this prime: a value is a signed long, |x| <= 2^63, stored as its residue (x + p for a
+ * negative x). A sum of N values has |S| <= N * 2^63, and it reads back exactly while |S| <= (p -
+ * 1) / 2 = 2^126 - 1: for any N below 2^63 rows (|S| <= (2^63 - 1) * 2^63 = 2^126 - 2^63), far
+ * beyond the 2^32 rows asked of it. The 61-bit Mersenne prime would not hold one 64-bit value.
+ * Elements are stored in 16 bytes, big-endian. Keyless and without randomness: region servers add with it.
  */
 final class Mersenne127 {
   static final BigInteger P = BigInteger.ONE.shiftLeft(127).subtract(BigInteger.ONE);

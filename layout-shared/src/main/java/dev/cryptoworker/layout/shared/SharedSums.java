@@ -45,7 +45,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * shares: a lying cluster is refused with {@link CellDecodingException}, and named when at least two
  * answers are spare; z + 1 colluding clusters can agree on a wrong sum when at most as many honest
  * ones as spares answer. Clusters that hold different rows (a cluster that missed writes and is not
- * yet repaired, or a write or delete running beside the sum) look the same and are refused alike.
+ * yet repaired, or a write or delete running beside the sum: each cluster sums the newest versions
+ * it holds, with no common snapshot) look the same: refused alike with spare answers or different
+ * counts, a wrong sum at exactly z + 1 answers.
  * What each cluster learns: the rows selected and how many hold the column, as for a scan; its
  * partial sum is one share of the sum, uniformly random to any z clusters.
  */
