@@ -96,7 +96,9 @@ public final class SecureTable implements Table {
    * merges and decrypts. ASHE and PLAIN (8-byte long or 4-byte int) columns only. For a measure
    * splayed by a SPLASHE dimension, a top-level {@code dimension EQUAL value} condition (alone or
    * in an AND list) is answered from the splayed columns: sum of {@code measure|value}, count from
-   * the {@code dimension|value} indicators.
+   * the {@code dimension|value} indicators. A SHARED table under the scheme SHAMIR_P127 adds its
+   * shares on every cluster's region servers, over the scan's row range only (its layout refuses
+   * other schemes, filters and group-bys).
    *
    * @throws UnsupportedSecureOperationException for other boxes, or a scan that would need
    *     client-side evaluation

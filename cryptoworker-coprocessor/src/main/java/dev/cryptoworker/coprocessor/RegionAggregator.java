@@ -3,6 +3,7 @@ package dev.cryptoworker.coprocessor;
 import dev.cryptoworker.cryptobox.ashe.AsheCell;
 import dev.cryptoworker.cryptobox.ashe.AsheSum;
 import dev.cryptoworker.region.AggregationRequest;
+import dev.cryptoworker.sharing.PrimeShareSum;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +27,7 @@ final class RegionAggregator {
   private final AggregationRequest request;
   private final Map<byte[], AsheSum> ashe = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final Map<byte[], long[]> plain = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+  private final Map<byte[], PrimeShareSum> shares = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private byte[] firstRow;
 
   RegionAggregator(AggregationRequest request) {
@@ -61,10 +63,10 @@ final class RegionAggregator {
       return;
     }
     byte[] value = CellUtil.cloneValue(measure);
-    if (request.mode() == AggregationRequest.Mode.ASHE) {
-      addAshe(measure, group, value);
-    } else {
-      addPlain(measure, group, value);
+    switch (request.mode()) {
+      case ASHE -> addAshe(measure, group, value);
+      case SHAMIR_P127 -> addShare(measure, group, value);
+      default -> addPlain(measure, group, value);
     }
   }
 
@@ -96,6 +98,14 @@ final class RegionAggregator {
     acc[1]++;
   }
 
+  private void addShare(Cell measure, byte[] group, byte[] value) throws DoNotRetryIOException {
+    try {
+      shares.computeIfAbsent(request.responseQualifier(group, 0), k -> new PrimeShareSum()).add(value);
+    } catch (IllegalArgumentException e) {
+      throw new DoNotRetryIOException(where(measure) + ": " + e.getMessage());
+    }
+  }
+
   private String where(Cell measure) {
     return "row " + Bytes.toStringBinary(CellUtil.cloneRow(measure)) + ", column "
         + Bytes.toStringBinary(request.family()) + ":" + Bytes.toStringBinary(request.qualifier());
@@ -108,6 +118,9 @@ final class RegionAggregator {
       return out;
     }
     for (Map.Entry<byte[], AsheSum> e : ashe.entrySet()) {
+      out.add(cell(e.getKey(), e.getValue().toBytes()));
+    }
+    for (Map.Entry<byte[], PrimeShareSum> e : shares.entrySet()) {
       out.add(cell(e.getKey(), e.getValue().toBytes()));
     }
     for (Map.Entry<byte[], long[]> e : plain.entrySet()) {

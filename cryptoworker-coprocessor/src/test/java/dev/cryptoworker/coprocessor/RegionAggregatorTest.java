@@ -8,6 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.ashe.AsheCell;
 import dev.cryptoworker.cryptobox.ashe.AsheSum;
 import dev.cryptoworker.region.AggregationRequest;
+import dev.cryptoworker.sharing.PrimeShareSum;
+import dev.cryptoworker.sharing.SecretSharing;
+import dev.cryptoworker.sharing.SecretSharings;
+import dev.cryptoworker.sharing.SharingKind;
+import dev.cryptoworker.sharing.SharingParameters;
+import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -124,5 +130,55 @@ class RegionAggregatorTest {
     RegionAggregator plain = new RegionAggregator(
         new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
     assertThrows(DoNotRetryIOException.class, () -> plain.add(row("r", AMOUNT, new byte[3])));
+  }
+
+  /**
+   * Each of four "clusters" adds its own SHAMIR_P127 shares in two regions; the clusters' partials
+   * decode to the exact sum of negative and extreme values.
+   */
+  @Test
+  void primeFieldSharesAreAddedPerClusterIntoSharesOfTheSum() throws Exception {
+    SecretSharing sharing = SecretSharings.create(SharingKind.SHAMIR_P127, new SharingParameters(4, 1, 1), null);
+    AggregationRequest request = new AggregationRequest(AggregationRequest.Mode.SHAMIR_P127, F, AMOUNT, new byte[0],
+        new byte[0]);
+    RegionAggregator[][] regions = new RegionAggregator[4][2];
+    for (RegionAggregator[] cluster : regions) {
+      cluster[0] = new RegionAggregator(request);
+      cluster[1] = new RegionAggregator(request);
+    }
+    long[] values = {Long.MAX_VALUE, Long.MAX_VALUE, -5, Long.MIN_VALUE, 1_000_000_007L, -1};
+    BigInteger expected = BigInteger.ZERO;
+    for (int i = 0; i < values.length; i++) {
+      byte[][] shares = sharing.split(Bytes.toBytes(values[i]), null);
+      for (int c = 0; c < 4; c++) {
+        regions[c][i % 2].add(row("r" + i, AMOUNT, shares[c], DEPT, Bytes.toBytes("ignored")));
+      }
+      expected = expected.add(BigInteger.valueOf(values[i]));
+    }
+    Map<Integer, PrimeShareSum> partials = new HashMap<>();
+    for (int c = 0; c < 4; c++) {
+      PrimeShareSum cluster = new PrimeShareSum();
+      for (RegionAggregator region : regions[c]) {
+        List<Cell> result = region.result();
+        assertEquals(1, result.size());
+        assertArrayEquals(new byte[0], CellUtil.cloneQualifier(result.get(0)));
+        cluster = cluster.plus(PrimeShareSum.parse(CellUtil.cloneValue(result.get(0))));
+      }
+      assertEquals(c, cluster.index());
+      assertEquals(values.length, cluster.count());
+      partials.put(c, cluster);
+    }
+    assertEquals(expected, sharing.sums().orElseThrow().combine(partials));
+  }
+
+  @Test
+  void aGfShareInAPrimeFieldSumIsRefusedNamingRowAndColumn() throws Exception {
+    byte[] gf = SecretSharings.create(SharingKind.SHAMIR, new SharingParameters(4, 1, 1), null)
+        .split(Bytes.toBytes(3L), null)[0];
+    RegionAggregator a = new RegionAggregator(
+        new AggregationRequest(AggregationRequest.Mode.SHAMIR_P127, F, AMOUNT, new byte[0], new byte[0]));
+    DoNotRetryIOException e = assertThrows(DoNotRetryIOException.class, () -> a.add(row("bad", AMOUNT, gf)));
+    assertTrue(e.getMessage().contains("row bad, column m:amount") && e.getMessage().contains("not a SHAMIR_P127 share"),
+        e.getMessage());
   }
 }

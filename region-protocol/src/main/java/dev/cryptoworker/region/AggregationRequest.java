@@ -15,7 +15,8 @@ import java.util.Arrays;
  * <p>Response: the scan returns, per region, one row whose cells are the partial results, in the
  * measure's family. Qualifier: the group's stored bytes (empty without grouping), then for ASHE the
  * 4-byte key id ({@link #responseQualifier}, {@link #groupOf}). Value: for ASHE the keyless sum
- * ({@code AsheSum.toBytes()}), for PLAIN {@code sum (8) || count (8)}.
+ * ({@code AsheSum.toBytes()}), for PLAIN {@code sum (8) || count (8)}, for SHAMIR_P127 {@code
+ * PrimeShareSum.toBytes()} ({@code index (1) || sum (16) || count (8)}).
  */
 public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byte[] groupFamily, byte[] groupQualifier)
     implements RegionRequest {
@@ -27,7 +28,12 @@ public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byt
     /** ASHE ciphertexts: added mod 2^64, identifier sets united (no key on the server). */
     ASHE,
     /** Plaintext 8-byte longs (or 4-byte ints): for unprotected columns and baselines. */
-    PLAIN
+    PLAIN,
+    /**
+     * Shares of secret-sharing's SHAMIR_P127 (a SHARED table's cluster): their field elements added
+     * mod 2^127 - 1 into one partial sum ({@code PrimeShareSum}), no key anywhere.
+     */
+    SHAMIR_P127
   }
 
   public boolean grouped() {
@@ -41,7 +47,7 @@ public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byt
 
   /** The qualifier of a region's partial result for {@code group} under key version {@code keyId}. */
   public byte[] responseQualifier(byte[] group, int keyId) {
-    if (mode == Mode.PLAIN) {
+    if (mode != Mode.ASHE) {
       return group.clone();
     }
     return ByteBuffer.allocate(group.length + 4).put(group).putInt(keyId).array();
@@ -53,7 +59,7 @@ public record AggregationRequest(Mode mode, byte[] family, byte[] qualifier, byt
    * @throws IllegalArgumentException if the qualifier is too short to be a response
    */
   public byte[] groupOf(byte[] responseQualifier) {
-    if (mode == Mode.PLAIN) {
+    if (mode != Mode.ASHE) {
       return responseQualifier.clone();
     }
     if (responseQualifier.length < 4) {

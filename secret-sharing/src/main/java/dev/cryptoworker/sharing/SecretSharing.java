@@ -60,4 +60,13 @@ public interface SecretSharing {
   default Optional<PartialReads> partialReads() {
     return Optional.empty();
   }
+
+  /**
+   * How stores add their shares of many values into a share of the sum, for schemes whose shares
+   * are linear over a prime field (SHAMIR_P127); empty for the others: over GF(2^8), adding shares
+   * XORs the values.
+   */
+  default Optional<ShareSums> sums() {
+    return Optional.empty();
+  }
 }

@@ -41,6 +41,9 @@ public final class SecretSharings {
           throw new IllegalArgumentException("AES_RS encrypts under a key from the key provider: give its box");
         }
         return EncryptedDispersal.encrypted(parameters, new LinearCode(reedSolomon(n, n - r), n - r, 0), keyed);
+      case SHAMIR_P127:
+        requirePrivacy(kind, z);
+        return new PrimeShamir(parameters);
       default:
         throw new IllegalArgumentException("unknown scheme " + kind);
     }

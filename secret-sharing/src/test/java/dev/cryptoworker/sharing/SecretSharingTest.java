@@ -30,6 +30,9 @@ class SecretSharingTest {
     SharingParameters p = new SharingParameters(n, r, z);
     List<SecretSharing> out = new ArrayList<>();
     for (SharingKind kind : SharingKind.values()) {
+      if (kind == SharingKind.SHAMIR_P127) {
+        continue; // shares 8-byte longs, not byte strings: PrimeShamirTest
+      }
       out.add(SecretSharings.create(kind, p,
           kind == SharingKind.AES_RS ? RandomizedBox.create(KeyRing.of(TestKeys.random(1, 32))) : null));
     }

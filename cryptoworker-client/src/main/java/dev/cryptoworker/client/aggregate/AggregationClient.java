@@ -321,13 +321,7 @@ public final class AggregationClient {
     server.setFamilyMap(new TreeMap<>(Bytes.BYTES_COMPARATOR));
     server.setCacheBlocks(false);
     server.setLimit(-1);
-    if (server.isReversed()) { // a sum has no order; regions are cut in forward order
-      byte[] start = server.getStartRow();
-      boolean startInclusive = server.includeStartRow();
-      server.setReversed(false);
-      server.withStartRow(server.getStopRow(), server.includeStopRow()).withStopRow(start, startInclusive);
-    }
-    return server;
+    return RegionFanOut.forward(server);
   }
 
   /** The plan of {@code scan}, refused if any of it would run on the client. */

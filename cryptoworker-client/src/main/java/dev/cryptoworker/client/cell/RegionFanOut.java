@@ -21,13 +21,14 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * Runs a region request in every region a scan touches, in parallel: the scan is cut at region
  * boundaries and each piece is scanned on its own thread; each region answers with its result
- * rows (see {@code RegionRequestObserver}).
+ * rows (see {@code RegionRequestObserver}). One per stored table (the CELL layout's; each cluster's
+ * of a SHARED table).
  */
 public final class RegionFanOut {
   private final Table raw;
   private final ExecutorService pool;
 
-  RegionFanOut(Table raw, ExecutorService pool) {
+  public RegionFanOut(Table raw, ExecutorService pool) {
     this.raw = raw;
     this.pool = pool;
   }
@@ -110,6 +111,20 @@ public final class RegionFanOut {
       s.withStopRow(rangeEnd, false);
     }
     return s;
+  }
+
+  /**
+   * {@code scan} made forward in place if it was reversed, over the same rows: for region work
+   * that has no order (a sum), since regions are cut in forward order.
+   */
+  public static Scan forward(Scan scan) {
+    if (scan.isReversed()) {
+      byte[] start = scan.getStartRow();
+      boolean startInclusive = scan.includeStartRow();
+      scan.setReversed(false);
+      scan.withStartRow(scan.getStopRow(), scan.includeStopRow()).withStopRow(start, startInclusive);
+    }
+    return scan;
   }
 
   private static <T> T await(Future<T> f) throws IOException {

@@ -1,5 +1,6 @@
 package dev.cryptoworker.client.codec;
 
+import dev.cryptoworker.client.StorageLayouts;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -18,7 +19,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 
 /**
  * What a schema's boxes need from the cluster beyond their table: the keyless region-side observer
- * (ASHE sums, SPLASHE, SSE index walks), the search attribute that makes regions keep an index, and
+ * (ASHE sums, SPLASHE, SSE index walks; sums of a SHARED table's SHAMIR_P127 shares), the search attribute that makes regions keep an index, and
  * the counter table of identifier leases and SSE entry counters.
  */
 public final class RegionSupport {
@@ -27,9 +28,13 @@ public final class RegionSupport {
 
   private RegionSupport() {}
 
-  /** Whether any column's box needs the region-side observer (ASHE sums, SPLASHE, SSE). */
+  /**
+   * Whether any column's box needs the region-side observer (ASHE sums, SPLASHE, SSE), or the
+   * table's layout does ({@link dev.cryptoworker.client.spi.LayoutProvider#needsRegionObserver}).
+   */
   public static boolean needsRegionWork(TableSchema schema) {
-    return anyBox(schema, kind -> BoxRegistry.standard().traits(kind).regionWork());
+    return anyBox(schema, kind -> BoxRegistry.standard().traits(kind).regionWork())
+        || StorageLayouts.of(schema.layout()).needsRegionObserver(schema.layout());
   }
 
   /** Whether any column's box keeps a search index in every region (SSE). */

@@ -27,6 +27,14 @@ public interface LayoutProvider extends LayoutDefinition {
   /** What tools and the client may ask of a table stored in {@code layout}. */
   Set<LayoutCapability> capabilities(TableLayout layout);
 
+  /**
+   * Whether the layout's own stored cells need CryptoWorker's region-side observer, whatever the
+   * boxes (SHARED over a scheme whose shares the regions add); {@code createTable} then installs it.
+   */
+  default boolean needsRegionObserver(TableLayout layout) {
+    return false;
+  }
+
   /** Opens the layout of one table for one {@code SecureTable}. */
   StorageLayout open(LayoutContext context) throws IOException;
 

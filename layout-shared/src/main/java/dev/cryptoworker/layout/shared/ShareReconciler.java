@@ -51,7 +51,7 @@ final class ShareReconciler {
   }
 
   private final TableCodec codec;
-  private final SecretSharing sharing;
+  private final ColumnSchemes schemes;
   private final List<String> clusters;
   private final int r;
   /** The threshold, and more than r: fewer might all have missed the newest acknowledged write. */
@@ -60,13 +60,13 @@ final class ShareReconciler {
   private final LongConsumer decodedVersions;
 
   /** {@code decodedVersions} is told the timestamp of every version decoded (the write clock reads them). */
-  ShareReconciler(TableCodec codec, SecretSharing sharing, List<String> clusters, ValueDecoder values,
+  ShareReconciler(TableCodec codec, ColumnSchemes schemes, int r, List<String> clusters, ValueDecoder values,
       LongConsumer decodedVersions) {
     this.codec = codec;
-    this.sharing = sharing;
+    this.schemes = schemes;
     this.clusters = clusters;
-    this.r = sharing.parameters().r();
-    this.needed = Math.max(sharing.threshold(), r + 1);
+    this.r = r;
+    this.needed = Math.max(schemes.threshold(), r + 1);
     this.values = values;
     this.decodedVersions = decodedVersions;
   }
@@ -135,6 +135,7 @@ final class ShareReconciler {
       }
     }
     byte[] family = CellUtil.cloneFamily(any);
+    SecretSharing sharing = schemes.of(family, CellUtil.cloneQualifier(any));
     if (shares.size() < sharing.threshold()) {
       String message = where(row, family) + ": the newest version at most r = " + r + " answering clusters lack ("
           + newest + ") has " + shares.size() + " of the " + sharing.threshold() + " shares needed"

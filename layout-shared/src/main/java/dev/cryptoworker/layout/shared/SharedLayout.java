@@ -1,5 +1,7 @@
 package dev.cryptoworker.layout.shared;
 
+import dev.cryptoworker.client.AggregateQuery;
+import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTableOptions;
@@ -11,10 +13,8 @@ import dev.cryptoworker.client.spi.LayoutContext;
 import dev.cryptoworker.client.spi.MergedRows;
 import dev.cryptoworker.client.spi.RowWalk;
 import dev.cryptoworker.client.spi.StoredUnits;
-import dev.cryptoworker.cryptobox.PlainBox;
 import dev.cryptoworker.sharing.PartialReads;
 import dev.cryptoworker.sharing.SecretSharing;
-import dev.cryptoworker.sharing.SecretSharings;
 import dev.cryptoworker.sharing.ShareDecodingException;
 import dev.cryptoworker.sharing.SharingKind;
 import java.io.IOException;
@@ -25,7 +25,9 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.concurrent.ExecutorService;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 import java.util.function.Consumer;
@@ -71,8 +73,7 @@ public final class SharedLayout extends ClientOnlyLayout {
   private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
 
   private final SharedTableLayout spec;
-  private final SecretSharing sharing;
-  private final boolean encryptsFirst;
+  private final ColumnSchemes schemes;
   private final List<Table> tables;
   private final ClusterCalls calls;
   private final WriteClock clock;
@@ -80,6 +81,7 @@ public final class SharedLayout extends ClientOnlyLayout {
   private final int writeQuorum;
   private final SecureTableOptions options;
   private final ConditionalPut conditionalPut;
+  private final SharedSums sums;
 
   /** The layout of the table {@code context} names, for one {@code SecureTable} or repair. */
   static SharedLayout open(LayoutContext context) throws IOException {
@@ -98,31 +100,39 @@ public final class SharedLayout extends ClientOnlyLayout {
     ClusterCalls calls = new ClusterCalls(context.pool(), context.options().clusterTimeout().toNanos(), spec.clusters(),
         context.connectionService(ClusterHealth.class, ClusterHealth::new), probes);
     return new SharedLayout(tables, context.codec(), spec, context.options(), calls,
-        context.connectionService(WriteClock.class, WriteClock::new));
+        context.connectionService(WriteClock.class, WriteClock::new), context.pool());
   }
 
   private SharedLayout(List<Table> tables, TableCodec codec, SharedTableLayout spec, SecureTableOptions options,
-      ClusterCalls calls, WriteClock clock) {
-    super(codec, "SHARED", "region servers cannot add shares of these schemes",
+      ClusterCalls calls, WriteClock clock, ExecutorService pool) {
+    super(codec, "SHARED", "region servers cannot add shares of this scheme",
         "the table spans several clusters; not supported yet", "each cluster needs its own HFiles of shares; not"
             + " supported yet", "a read-modify-write across independent clusters is not atomic");
     this.spec = spec;
-    // AES_RS disperses the column's STD ciphertext (AES-GCM under the key provider's key, bound to the cell).
-    this.encryptsFirst = spec.scheme() == SharingKind.AES_RS;
-    this.sharing = SecretSharings.create(spec.scheme(), spec.parameters(), encryptsFirst ? PlainBox.get() : null);
+    this.schemes = new ColumnSchemes(spec);
     this.tables = List.copyOf(tables);
     this.calls = calls;
     this.clock = clock;
-    this.reconciler = new ShareReconciler(codec, sharing, spec.clusters(), this::decodeJoined, clock::observe);
+    this.reconciler = new ShareReconciler(codec, schemes, spec.parameters().r(), spec.clusters(), this::decodeJoined,
+        clock::observe);
     this.writeQuorum = spec.parameters().n() - spec.parameters().r();
     this.options = options;
     this.conditionalPut = new ConditionalPut(codec, spec.clusters(), this.tables, calls, reconciler, clock, this::encode,
         this::logDegraded, writeQuorum);
+    this.sums = new SharedSums(codec, spec, schemes, this.tables, pool, calls);
+  }
+
+  /**
+   * Whether the column's scheme disperses its STD ciphertext (AES_RS: AES-GCM under the key
+   * provider's key, bound to the cell) rather than its value.
+   */
+  private boolean encryptsFirst(byte[] family, byte[] qualifier) throws IOException {
+    return schemes.of(family, codec.encodeQualifier(family, qualifier)).kind() == SharingKind.AES_RS;
   }
 
   /** The value of joined shares: AES_RS disperses the column's STD ciphertext, which this decrypts. */
   byte[] decodeJoined(byte[] row, byte[] family, byte[] qualifier, byte[] joined) throws IOException {
-    return encryptsFirst ? codec.decodeValue(row, family, qualifier, joined) : joined;
+    return encryptsFirst(family, qualifier) ? codec.decodeValue(row, family, qualifier, joined) : joined;
   }
 
   /**
@@ -176,8 +186,8 @@ public final class SharedLayout extends ClientOnlyLayout {
     return tables.size();
   }
 
-  SecretSharing sharing() {
-    return sharing;
+  ColumnSchemes schemes() {
+    return schemes;
   }
 
   List<String> clusterNames() {
@@ -187,8 +197,9 @@ public final class SharedLayout extends ClientOnlyLayout {
   // ---- writes
 
   private byte[][] share(byte[] row, byte[] family, byte[] qualifier, byte[] value) throws IOException {
+    SecretSharing sharing = schemes.of(family, codec.encodeQualifier(family, qualifier));
     try {
-      if (encryptsFirst) {
+      if (encryptsFirst(family, qualifier)) {
         return sharing.split(codec.encodeValue(row, family, qualifier, value), null);
       }
       codec.checkValue(family, qualifier, value);
@@ -413,14 +424,14 @@ public final class SharedLayout extends ClientOnlyLayout {
   @Override
   public byte[] getValueRange(byte[] row, byte[] family, byte[] qualifier, int offset, int length)
       throws IOException {
-    PartialReads reads = sharing.partialReads().orElse(null);
+    codec.familySchema(family);
+    byte[] storedQualifier = codec.encodeQualifier(family, qualifier);
+    PartialReads reads = schemes.of(family, storedQualifier).partialReads().orElse(null);
     if (reads == null) {
       return super.getValueRange(row, family, qualifier, offset, length);
     }
     codec.checkRowType(row);
-    codec.familySchema(family);
     byte[] storedRow = codec.encodeRow(row);
-    byte[] storedQualifier = codec.encodeQualifier(family, qualifier);
     boolean[] key = new boolean[n()];
     for (int l : reads.keyShares()) {
       key[l] = true;
@@ -496,7 +507,7 @@ public final class SharedLayout extends ClientOnlyLayout {
         return false;
       }
     }
-    return answering >= Math.max(sharing.threshold(), spec.parameters().r() + 1);
+    return answering >= Math.max(schemes.threshold(), spec.parameters().r() + 1);
   }
 
   private Scan encode(Scan scan) throws IOException {
@@ -537,10 +548,37 @@ public final class SharedLayout extends ClientOnlyLayout {
             + spec.parameters().z() + ") over clusters " + spec.clusters() + ": each runs "
             + (stored.getStartRow().length > 0 || stored.getStopRow().length > 0 ? "a row-range scan" : "a full scan"),
             "to each cluster, the rows read and the sizes of their shares"),
-        QueryPlan.Step.onClient("merges rows and decodes their cells from " + sharing.threshold() + " shares"
+        QueryPlan.Step.onClient("merges rows and decodes their cells from " + schemes.threshold() + " shares"
             + (filtered ? ", filter over every decoded row" : ""))),
         filtered ? "the SHARED layout's servers hold shares, which no comparison can read" : null);
   }
+
+  // ---- sums: on the region servers where the scheme's shares add up (SharedSums)
+
+  @Override
+  public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
+    NavigableMap<byte[], AggregateResult> all = aggregateRange(scan, AggregateQuery.of(family, qualifier), ALL, ALL);
+    return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateBy(Scan scan, byte[] family, byte[] qualifier,
+      byte[] groupFamily, byte[] groupQualifier) throws IOException {
+    return aggregateRange(scan, AggregateQuery.groupedBy(family, qualifier, groupFamily, groupQualifier), ALL, ALL);
+  }
+
+  @Override
+  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+      byte[] storedStopRow) throws IOException {
+    return sums.sum(scan, encode(scan), query, storedStartRow, storedStopRow);
+  }
+
+  @Override
+  public QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
+    return sums.plan(scan, encode(scan), query);
+  }
+
+  private static final byte[] ALL = new byte[0];
 
   // ---- refused
 

@@ -8,10 +8,12 @@ import java.util.Objects;
 
 /**
  * The SHARED layout's settings ({@code layout: { type: SHARED, ... }}): each value split into
- * {@code parameters.n()} shares by {@code scheme}, share i stored on {@code clusters.get(i)}.
+ * {@code parameters.n()} shares by {@code scheme}, share i stored on {@code clusters.get(i)}; the
+ * columns {@code summed} ({@code family:qualifier}) are split by {@link SharingKind#SHAMIR_P127}
+ * instead, with the same parameters, so that the region servers can sum them.
  */
-public record SharedTableLayout(SharingKind scheme, SharingParameters parameters, List<String> clusters)
-    implements TableLayout {
+public record SharedTableLayout(SharingKind scheme, SharingParameters parameters, List<String> clusters,
+    List<String> summed) implements TableLayout {
   /** The layout's name in schemas. */
   public static final String TYPE = "SHARED";
 
@@ -19,6 +21,17 @@ public record SharedTableLayout(SharingKind scheme, SharingParameters parameters
     Objects.requireNonNull(scheme, "scheme");
     Objects.requireNonNull(parameters, "parameters");
     clusters = List.copyOf(clusters);
+    summed = List.copyOf(summed);
+  }
+
+  /** Every column split by {@code scheme}. */
+  public SharedTableLayout(SharingKind scheme, SharingParameters parameters, List<String> clusters) {
+    this(scheme, parameters, clusters, List.of());
+  }
+
+  /** Whether the region servers can sum some column: the scheme, or the summed columns' one, adds shares. */
+  boolean sumsShares() {
+    return scheme.sumsShares() || !summed.isEmpty();
   }
 
   @Override

@@ -151,7 +151,6 @@ public final class SharedTableRepair implements AutoCloseable {
 
   /** Brings one stored column of a row in line on every cluster (cells[i]: cluster i's, or null). */
   private void repairColumn(byte[] storedRow, Cell[] cells, Batch batch, long[] counts) {
-    SecretSharing sharing = layout.sharing();
     TreeMap<Long, Map<Integer, byte[]>> byVersion = new TreeMap<>();
     Cell any = null;
     for (int i = 0; i < cells.length; i++) {
@@ -162,6 +161,7 @@ public final class SharedTableRepair implements AutoCloseable {
     }
     byte[] family = CellUtil.cloneFamily(any);
     byte[] qualifier = CellUtil.cloneQualifier(any);
+    SecretSharing sharing = layout.schemes().of(family, qualifier);
     boolean[] answered = new boolean[cells.length];
     Arrays.fill(answered, true);
     // The version a read with every cluster answering returns; versions newer than it are strays.

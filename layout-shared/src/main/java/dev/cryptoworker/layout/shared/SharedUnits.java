@@ -35,7 +35,7 @@ final class SharedUnits implements StoredUnits {
 
   private final SharedLayout layout;
   private final TableCodec codec;
-  private final SecretSharing sharing;
+  private final ColumnSchemes schemes;
   private final List<String> clusters;
   private final List<Integer> keysetKeyIds;
   private final boolean rowKeyed;
@@ -43,7 +43,7 @@ final class SharedUnits implements StoredUnits {
   SharedUnits(SharedLayout layout, TableCodec codec, Collection<Integer> keysetKeyIds) {
     this.layout = layout;
     this.codec = codec;
-    this.sharing = layout.sharing();
+    this.schemes = layout.schemes();
     this.clusters = layout.clusterNames();
     this.keysetKeyIds = List.copyOf(keysetKeyIds);
     this.rowKeyed = !codec.rowKeysInPlaintext();
@@ -114,6 +114,7 @@ final class SharedUnits implements StoredUnits {
       protectedQualifier = codec.familySchema(family).protectQualifiers();
       if (problem == null) {
         qualifier = codec.decodeQualifier(row, family, CellUtil.cloneQualifier(any));
+        SecretSharing sharing = schemes.of(family, CellUtil.cloneQualifier(any));
         if (shares.size() < sharing.threshold()) {
           problem = "only " + shares.size() + " of the " + sharing.threshold() + " shares needed hold this version"
               + " (a write that reached too few clusters, or a delete some missed): run the table's repair";

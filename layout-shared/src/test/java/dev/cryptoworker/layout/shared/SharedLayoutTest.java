@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.AggregateQuery;
+import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.BatchContract;
+import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.DeleteThenPut;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureFixture;
@@ -608,6 +611,119 @@ class SharedLayoutTest {
       doc.append(field).append(" ".repeat(127 - field.length())).append('\n');
     }
     return toBytes(doc.toString());
+  }
+
+  /** Row i's amount: negative, large and small values, none zero, whose total fits a long. */
+  private static long amount(long i) {
+    if (i % 3 == 0) {
+      return -i * 1_000_000_000_000_000L - 1;
+    }
+    return i % 5 == 0 ? Long.MAX_VALUE / 64 + i : i * 7 - 100;
+  }
+
+  private static long expectedSum(long from, long to) {
+    long sum = 0;
+    for (long i = from; i < to; i++) {
+      sum = Math.addExact(sum, amount(i));
+    }
+    return sum;
+  }
+
+  /**
+   * A SECURE_RAID table whose summed column is shared with SHAMIR_P127: its sums run on each
+   * cluster's region servers (three regions each) and equal the plaintext sums, whole table and row
+   * range; both schemes' cells read back; the raw cells hold no amount; a share altered on one
+   * cluster makes its partial sum disagree, which the client refuses naming table, column and
+   * cluster, and a repair puts right; a column of the table's GF(2^8) scheme, group-bys and filters
+   * are refused by name.
+   */
+  @Test
+  @Order(2)
+  void summedColumnsAreAddedOnTheRegionServersAndALyingClusterIsCaught() throws Exception {
+    TableSchema schema = TableSchema.parse(String.join("\n",
+        "table: shared_sums_" + SharedHBaseCluster.uniqueTableName("t").getNameAsString(),
+        "rowKey: { box: PLAIN, type: long }",
+        "layout: { type: SHARED, scheme: SECURE_RAID, n: 4, r: 1, z: 1, clusters: [east, west, north, south],",
+        "  summed: ['f:amount'] }",
+        "families:",
+        "  f:",
+        "    default: { box: STD }",
+        "    columns:",
+        "      amount: { box: STD, type: long }",
+        "      other: { box: STD, type: long }",
+        ""), "sums");
+    TableName name = TableName.valueOf(schema.tableName());
+    byte[] amount = toBytes("amount");
+    try (SecureConnection secure = secure(schema)) {
+      secure.createTable(schema, new byte[][] {toBytes(15L), toBytes(30L)});
+      List<Put> puts = new ArrayList<>();
+      for (long i = 1; i <= ROWS; i++) {
+        puts.add(new Put(toBytes(i)).addColumn(F, amount, toBytes(amount(i))).addColumn(F, toBytes("note"),
+            toBytes(note(i))));
+      }
+      puts.add(new Put(toBytes(ROWS + 1L)).addColumn(F, toBytes("other"), toBytes(5L))); // no amount: not counted
+      SecureTable t = secure.getSecureTable(name);
+      t.put(puts);
+      Result seven = t.get(new Get(toBytes(7L)));
+      assertEquals(amount(7), Bytes.toLong(seven.getValue(F, amount)));
+      assertEquals(note(7), Bytes.toString(seven.getValue(F, toBytes("note"))));
+      AggregateResult whole = new AggregateResult(expectedSum(1, ROWS + 1), ROWS);
+      assertEquals(whole, t.aggregate(new Scan(), F, amount));
+      assertEquals(new AggregateResult(expectedSum(10, 25), 15),
+          t.aggregate(new Scan().withStartRow(toBytes(10L)).withStopRow(toBytes(25L)), F, amount));
+      assertTrue(t.plan(new Scan(), AggregateQuery.of(F, amount)).describe().contains("SHAMIR_P127 shares of"));
+      for (String cluster : NAMES) {
+        try (Table raw = CONNECTIONS.get(cluster).getTable(name); ResultScanner s = raw.getScanner(new Scan())) {
+          int shares = 0;
+          for (Result r : s) {
+            Cell c = r.getColumnLatestCell(F, amount);
+            if (c != null) {
+              byte[] stored = CellUtil.cloneValue(c);
+              assertEquals(31, stored.length, "a 15-byte header and a 16-byte field element");
+              byte[] plain = toBytes(amount(Bytes.toLong(r.getRow())));
+              for (int at = 0; at + 8 <= stored.length; at++) {
+                assertFalse(Bytes.equals(stored, at, 8, plain, 0, 8), cluster + " stores an amount in the clear");
+              }
+              shares++;
+            }
+          }
+          assertEquals(ROWS, shares, cluster);
+        }
+      }
+      // North (share 2) answers a wrong partial sum: one of its shares altered, its timestamp kept.
+      Cell share;
+      try (Table raw = CONNECTIONS.get("north").getTable(name)) {
+        share = raw.get(new Get(toBytes(20L)).addColumn(F, amount)).getColumnLatestCell(F, amount);
+      }
+      byte[] altered = CellUtil.cloneValue(share);
+      altered[altered.length - 1] ^= 2;
+      replaceShare("north", name, toBytes(20L), share, altered);
+      CellDecodingException lie = assertThrows(CellDecodingException.class, () -> t.aggregate(new Scan(), F, amount));
+      assertTrue(lie.getMessage().contains(name.getNameAsString()) && lie.getMessage().contains("f:amount")
+          && lie.getMessage().contains("store 2 disagrees") && lie.getMessage().contains("[east, west, north, south]"),
+          lie.getMessage());
+      assertEquals(new AggregateResult(expectedSum(1, 15), 14),
+          t.aggregate(new Scan().withStopRow(toBytes(15L)), F, amount), "rows the altered share is not in still sum");
+      assertEquals(amount(20), Bytes.toLong(t.get(new Get(toBytes(20L))).getValue(F, amount)),
+          "a read corrects the share with two spares");
+      try (SharedTableRepair repair = SharedTables.of(secure).repair(name)) {
+        assertTrue(repair.run(p -> { }).sharesWritten() >= 1);
+      }
+      assertEquals(whole, t.aggregate(new Scan(), F, amount), "repaired");
+
+      UnsupportedSecureOperationException gf = assertThrows(UnsupportedSecureOperationException.class,
+          () -> t.aggregate(new Scan(), F, toBytes("other")));
+      assertTrue(gf.getMessage().contains(name.getNameAsString()) && gf.getMessage().contains("f:other")
+          && gf.getMessage().contains("shared with SECURE_RAID, over GF(2^8), where adding shares XORs the values"),
+          gf.getMessage());
+      UnsupportedSecureOperationException grouped = assertThrows(UnsupportedSecureOperationException.class,
+          () -> t.aggregateBy(new Scan(), F, amount, F, toBytes("other")));
+      assertTrue(grouped.getMessage().contains("cannot group"), grouped.getMessage());
+      Scan filtered = new Scan().setFilter(new SingleColumnValueFilter(F, amount, CompareOperator.EQUAL, toBytes(1L)));
+      UnsupportedSecureOperationException filter = assertThrows(UnsupportedSecureOperationException.class,
+          () -> t.aggregate(filtered, F, amount));
+      assertTrue(filter.getMessage().contains("row range only"), filter.getMessage());
+    }
   }
 
   private static void replaceShare(String cluster, TableName name, byte[] storedRow, Cell share, byte[] value)

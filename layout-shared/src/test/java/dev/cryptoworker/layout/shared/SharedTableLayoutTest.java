@@ -1,5 +1,6 @@
 package dev.cryptoworker.layout.shared;
 
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -83,5 +84,51 @@ class SharedTableLayoutTest {
     assertEquals(Set.of(LayoutCapability.INSPECTION),
         provider.capabilities(TableSchema.parse(SHARED.replace("r: 1, z: 1", "r: 2, z: 1")).layout()),
         "n = 4, r = 2: two quorums of 2 can miss each other");
+  }
+
+  @Test
+  void aSchemeOfNumbersNeedsLongColumnsAndGivesRegionSums() {
+    String numbers = SHARED.replace("SECURE_RAID", "SHAMIR_P127").replace("{ box: STD }", "{ box: STD, type: long }");
+    TableSchema schema = TableSchema.parse(numbers);
+    SharedLayoutProvider provider = new SharedLayoutProvider();
+    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE, LayoutCapability.REGION_WORK),
+        provider.capabilities(schema.layout()));
+    assertTrue(provider.needsRegionObserver(schema.layout()));
+    assertTrue(!provider.needsRegionObserver(TableSchema.parse(SHARED).layout()), "GF(2^8) shares are never added");
+    InvalidSchemaException column = refused(numbers + "    columns:\n      note: { box: STD, type: string }\n");
+    assertTrue(column.getMessage().contains("families.f.columns.note: scheme SHAMIR_P127 shares signed 64-bit numbers"),
+        column.getMessage());
+    InvalidSchemaException untyped = refused(SHARED.replace("SECURE_RAID", "SHAMIR_P127"));
+    assertTrue(untyped.getMessage().contains("t.yaml:6: families.f.default: scheme SHAMIR_P127"), untyped.getMessage());
+  }
+
+  @Test
+  void summedColumnsAreLongColumnsNamedOnceInFamiliesThatStoreQualifiersAsTheyAre() {
+    String summed = SHARED.replace("clusters: [east, west, north, south] }",
+        "clusters: [east, west, north, south], summed: ['f:amount'] }")
+        + "    columns:\n      amount: { box: STD, type: long }\n      note: { box: STD, type: string }\n";
+    TableSchema schema = TableSchema.parse(summed);
+    SharedTableLayout layout = (SharedTableLayout) schema.layout();
+    assertEquals(List.of("f:amount"), layout.summed());
+    assertEquals(schema, TableSchema.parse(schema.toYaml()));
+    SharedLayoutProvider provider = new SharedLayoutProvider();
+    assertTrue(provider.capabilities(layout).contains(LayoutCapability.REGION_WORK));
+    assertTrue(provider.needsRegionObserver(layout));
+    ColumnSchemes schemes = new ColumnSchemes(layout);
+    assertEquals(SharingKind.SHAMIR_P127, schemes.of(toBytes("f"), toBytes("amount")).kind());
+    assertEquals(SharingKind.SECURE_RAID, schemes.of(toBytes("f"), toBytes("note")).kind());
+    assertEquals(3, schemes.threshold(), "Secure RAID's n - r, above SHAMIR_P127's z + 1");
+
+    assertTrue(refused(summed.replace("'f:amount'", "'f:note'")).getMessage().contains("summed column 'f:note': a"
+        + " summed column is shared as a signed 64-bit number"));
+    assertTrue(refused(summed.replace("'f:amount'", "'f:nothing'")).getMessage().contains("the schema lists no column"
+        + " f:nothing"));
+    assertTrue(refused(summed.replace("'f:amount'", "amount")).getMessage().contains("write family:qualifier"));
+    assertTrue(refused(summed.replace("'f:amount'", "'f:amount', 'f:amount'")).getMessage().contains("listed twice"));
+    InvalidSchemaException protectedFamily = refused(summed.replace("    default: { box: STD }\n",
+        "    default: { box: STD }\n    protectQualifiers: true\n"));
+    assertTrue(protectedFamily.getMessage().contains("family f protects its qualifiers"), protectedFamily.getMessage());
+    InvalidSchemaException noPrivacy = refused(summed.replace("SECURE_RAID", "AONT_RS").replace("z: 1", "z: 0"));
+    assertTrue(noPrivacy.getMessage().contains("which needs z >= 1"), noPrivacy.getMessage());
   }
 }
