@@ -53,8 +53,11 @@ final class CountRowMutator implements BufferedMutator {
 
   @Override
   public void close() throws IOException {
-    try (BufferedMutator c = counts; BufferedMutator r = rows) {
-      flush();
+    // Both close (flushing what is left) even if the first fails; counts first, as flush() orders them.
+    try {
+      counts.close();
+    } finally {
+      rows.close();
     }
   }
 
