@@ -119,6 +119,17 @@ class ArchitectureTest {
     assertEquals(List.of(), found, "name a column's kind through box.kind() or its policy");
   }
 
+  /**
+   * The entry index searchable boxes keep is asked through the SPI ({@code SearchIndexProvider},
+   * found through {@code ServiceLoader}), never called directly.
+   */
+  @Test
+  void theClientReachesTheEntryIndexOnlyThroughItsSpi() {
+    noClasses().that().resideOutsideOfPackage("dev.cryptoworker.client.search..").should().dependOnClassesThat()
+        .resideInAnyPackage("dev.cryptoworker.client.search..")
+        .because("the entry index plugs in through dev.cryptoworker.client.spi.SearchIndexProvider").check(client);
+  }
+
   /** Kinds that store a family as several cells per value own that code ({@code FamilyExpansion}). */
   @Test
   void theClientHoldsNoExpansionOfItsOwn() {

@@ -3,7 +3,7 @@ package dev.cryptoworker.client.cell;
 import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
-import dev.cryptoworker.client.search.SearchCheck;
+import dev.cryptoworker.client.spi.SearchCheck;
 import dev.cryptoworker.client.spi.ClientSideFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

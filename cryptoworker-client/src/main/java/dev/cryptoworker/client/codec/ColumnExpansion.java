@@ -1,6 +1,5 @@
 package dev.cryptoworker.client.codec;
 
-import dev.cryptoworker.client.search.IndexedColumns;
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
@@ -13,7 +12,7 @@ import org.apache.hadoop.hbase.client.Put;
  * How the logical columns of one family map to stored cells, for the layout that stores one
  * encrypted cell per logical cell. Usually one to one ({@link OneCellPerColumn}); a box that keeps
  * extra cells beside a column (a kind's own {@link BoxOwnedExpansion}, such as SPLASHE's indicators and splays;
- * search index cells, {@link IndexedColumns}) expands it here, and nowhere else.
+ * search index cells, the installed {@code SearchIndex}'s) expands it here, and nowhere else.
  */
 public interface ColumnExpansion {
 
