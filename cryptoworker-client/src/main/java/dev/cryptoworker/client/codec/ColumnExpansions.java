@@ -3,6 +3,7 @@ package dev.cryptoworker.client.codec;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -60,13 +61,14 @@ final class ColumnExpansions {
   }
 
   private static ColumnExpansion indexed(TableCodec codec, FamilySchema family, BoxKind kind) {
-    return codec.searchIndex().orElseThrow(() -> {
+    SearchIndex index = codec.searchIndex().orElseThrow(() -> {
       String column = family.columns().entrySet().stream().filter(c -> c.getValue().box().equals(kind))
           .map(c -> family.name() + ":" + c.getKey()).findFirst().orElse(family.name() + ":*");
       return new UnsupportedOperationException("table " + codec.table() + ", column " + column + ": its box " + kind
           + " keeps a search index, and no search-index provider is on the class path: add the module "
           + SearchIndexes.MODULE);
-    }).expansion(codec, new OneCellPerColumn(codec));
+    });
+    return new IndexedFamily(index.expansion(codec, new OneCellPerColumn(codec)));
   }
 
   private static void refuse(TableCodec codec, FamilySchema family, List<BoxKind> first, List<BoxKind> second) {

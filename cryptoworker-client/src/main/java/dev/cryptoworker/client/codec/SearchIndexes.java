@@ -1,8 +1,9 @@
 package dev.cryptoworker.client.codec;
 
-import dev.cryptoworker.client.spi.SearchIndex;
-import dev.cryptoworker.client.spi.SearchIndexProvider;
 import dev.cryptoworker.cryptobox.ServiceProviders;
+import dev.cryptoworker.searchindex.spi.CounterTable;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
+import dev.cryptoworker.searchindex.spi.SearchIndexProvider;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Connection;
 
@@ -24,7 +25,8 @@ public final class SearchIndexes {
   /** The index of one connection's tables, or null if no provider is installed. */
   public static SearchIndex open(Connection connection) {
     SearchIndexProvider provider = installed();
-    return provider == null ? null : provider.open(connection);
+    return provider == null ? null : provider.open(connection, new CounterTable(HBaseIdentifierSource.TABLE,
+        HBaseIdentifierSource.FAMILY, RegionSupport.REGION_OBSERVER));
   }
 
   /** An index that neither writes nor searches ({@link SearchIndexProvider#unavailable}), or null if none is installed. */

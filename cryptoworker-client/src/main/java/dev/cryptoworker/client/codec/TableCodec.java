@@ -4,8 +4,6 @@ import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.KeyMismatchException;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
-import dev.cryptoworker.client.spi.SearchIndex;
-import dev.cryptoworker.client.spi.SearchableTable;
 import dev.cryptoworker.client.migrate.ColumnMigration;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.AssociatedData;
@@ -30,6 +28,8 @@ import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.UnlistedFamilies;
 import dev.cryptoworker.schema.ValueType;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
+import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -724,6 +724,11 @@ public final class TableCodec implements SearchableTable {
     } catch (GeneralSecurityException e) {
       throw new IOException("table " + table + ": cannot derive the search index of a value: " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public IOException refusal(byte[] family, byte[] qualifier, String reason) throws UnsupportedSecureOperationException {
+    return new UnsupportedSecureOperationException(table, describeColumn(family, qualifier), reason);
   }
 
   /** The index search of a searchable column's box. */

@@ -1,15 +1,13 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.UnsupportedSecureOperationException;
-import dev.cryptoworker.client.codec.HBaseIdentifierSource;
-import dev.cryptoworker.client.spi.FilterConditions;
-import dev.cryptoworker.client.spi.SearchIndex.IndexSearch;
-import dev.cryptoworker.client.spi.SearchableTable;
 import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.ValueCondition;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.region.SearchRequest;
+import dev.cryptoworker.searchindex.spi.FilterConditions;
+import dev.cryptoworker.searchindex.spi.SearchIndex.IndexSearch;
+import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,7 +82,7 @@ final class IndexSearchPlanner {
         return null; // refused with the reason by the client (FilterTranslator)
       }
       if (!s.getFilterIfMissing() || !s.getLatestVersionOnly()) {
-        throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(s.getFamily(), s.getQualifier()),
+        throw codec.refusal(s.getFamily(), s.getQualifier(),
             "the column is searched through its index, which finds rows by their current value only: set"
                 + " setFilterIfMissing(true) (rows without the column cannot be found through the index) and keep"
                 + " setLatestVersionOnly(true)");
@@ -138,7 +136,7 @@ final class IndexSearchPlanner {
     try {
       return counters.searchTokens(indexes);
     } catch (IllegalStateException | IllegalArgumentException e) {
-      throw new IOException("table " + codec.table() + ": a search counter in " + HBaseIdentifierSource.TABLE
+      throw new IOException("table " + codec.table() + ": a search counter in " + counters.counterTableName()
           + " is unreadable: " + e.getMessage(), e);
     }
   }

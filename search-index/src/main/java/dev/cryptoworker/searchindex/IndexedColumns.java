@@ -1,10 +1,10 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.codec.ColumnExpansion;
-import dev.cryptoworker.client.spi.SearchableTable;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.searchindex.spi.FamilyCells;
+import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
@@ -19,12 +19,12 @@ import org.apache.hadoop.hbase.util.Bytes;
  * go in the same Put, so a row and its entry are written atomically, and they move together through
  * region splits. Values, and the family's other columns, are stored as {@code cells} stores them.
  */
-final class IndexedColumns implements ColumnExpansion {
+final class IndexedColumns implements FamilyCells {
   private final SearchableTable codec;
-  private final ColumnExpansion cells;
+  private final FamilyCells cells;
   private final SearchCounters counters;
 
-  IndexedColumns(SearchableTable codec, ColumnExpansion cells, SearchCounters counters) {
+  IndexedColumns(SearchableTable codec, FamilyCells cells, SearchCounters counters) {
     this.codec = codec;
     this.cells = cells;
     this.counters = counters;
@@ -49,11 +49,6 @@ final class IndexedColumns implements ColumnExpansion {
             SearchIndexCells.value(KeyIdPrefix.of(index.keyId()), entryKey));
       }
     }
-  }
-
-  @Override
-  public boolean keepsIndexCells() {
-    return true;
   }
 
   @Override

@@ -1,15 +1,16 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.spi.SearchIndex;
-import dev.cryptoworker.client.spi.SearchIndexProvider;
+import dev.cryptoworker.searchindex.spi.CounterTable;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
+import dev.cryptoworker.searchindex.spi.SearchIndexProvider;
 import org.apache.hadoop.hbase.client.Connection;
 
 /** The keyless entry index, per-value counters in the counter table ({@link SearchCounters}). */
 public final class EntryIndexProvider implements SearchIndexProvider {
 
   @Override
-  public SearchIndex open(Connection connection) {
-    return new EntryIndex(new SearchCounters(connection));
+  public SearchIndex open(Connection connection, CounterTable counters) {
+    return new EntryIndex(new SearchCounters(connection, counters));
   }
 
   @Override

@@ -1,6 +1,5 @@
-package dev.cryptoworker.client.spi;
+package dev.cryptoworker.searchindex.spi;
 
-import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
@@ -21,9 +20,9 @@ public interface SearchIndex {
 
   /**
    * How a family with searchable columns of {@code table} is stored: its cells as {@code values}
-   * stores them, plus index cells beside searchable values.
+   * stores them, plus index cells beside searchable values (which {@code decode} drops).
    */
-  ColumnExpansion expansion(SearchableTable table, ColumnExpansion values);
+  FamilyCells expansion(SearchableTable table, FamilyCells values);
 
   /** The search in {@code filter} on {@code table}, if it has one the index can answer. */
   Optional<IndexSearch> plan(SearchableTable table, Filter filter) throws IOException;

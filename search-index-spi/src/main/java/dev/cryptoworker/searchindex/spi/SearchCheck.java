@@ -1,4 +1,4 @@
-package dev.cryptoworker.client.spi;
+package dev.cryptoworker.searchindex.spi;
 
 import java.io.IOException;
 import org.apache.hadoop.hbase.client.Result;

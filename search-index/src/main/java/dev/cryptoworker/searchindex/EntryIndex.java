@@ -1,9 +1,9 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.codec.ColumnExpansion;
-import dev.cryptoworker.client.spi.SearchIndex;
-import dev.cryptoworker.client.spi.SearchableTable;
 import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.searchindex.spi.FamilyCells;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
+import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +23,7 @@ final class EntryIndex implements SearchIndex {
   }
 
   @Override
-  public ColumnExpansion expansion(SearchableTable table, ColumnExpansion values) {
+  public FamilyCells expansion(SearchableTable table, FamilyCells values) {
     return new IndexedColumns(table, values, counters);
   }
 

@@ -1,4 +1,4 @@
-package dev.cryptoworker.client.spi;
+package dev.cryptoworker.searchindex.spi;
 
 import org.apache.hadoop.hbase.client.Connection;
 
@@ -9,14 +9,18 @@ import org.apache.hadoop.hbase.client.Connection;
  *
  * <p>Found through {@link java.util.ServiceLoader}, by the client's class loader and the current
  * thread's context class loader: a module lists its provider in {@code
- * META-INF/services/dev.cryptoworker.client.spi.SearchIndexProvider}, one line. A table with a
+ * META-INF/services/dev.cryptoworker.searchindex.spi.SearchIndexProvider}, one line
+ * ({@code cryptoworker-search-index} does). A table with a
  * column that keeps a search index opens only when one is installed; the first found is used.
  * Implementations are stateless and thread-safe.
  */
 public interface SearchIndexProvider {
 
-  /** The index of one connection's tables (their entry counters), created once per {@code SecureConnection}. */
-  SearchIndex open(Connection connection);
+  /**
+   * The index of one connection's tables (their entry counters, in {@code counters}), created once
+   * per {@code SecureConnection}.
+   */
+  SearchIndex open(Connection connection, CounterTable counters);
 
   /**
    * An index for codecs that only read and never write or search searchable columns (tests,

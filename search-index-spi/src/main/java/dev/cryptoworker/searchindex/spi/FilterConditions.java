@@ -1,4 +1,4 @@
-package dev.cryptoworker.client.spi;
+package dev.cryptoworker.searchindex.spi;
 
 import dev.cryptoworker.cryptobox.ValueCondition;
 import java.util.Optional;

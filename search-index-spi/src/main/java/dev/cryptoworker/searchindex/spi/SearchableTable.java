@@ -1,4 +1,4 @@
-package dev.cryptoworker.client.spi;
+package dev.cryptoworker.searchindex.spi;
 
 import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.ValueCondition;
@@ -31,6 +31,12 @@ public interface SearchableTable {
 
   /** The index a new entry of {@code value} in a searchable column goes under. */
   ValueIndex writeIndex(byte[] family, byte[] qualifier, byte[] value) throws IOException;
+
+  /**
+   * The exception that refuses an operation on a column, naming table, column and {@code reason}
+   * (the client's {@code UnsupportedSecureOperationException}).
+   */
+  IOException refusal(byte[] family, byte[] qualifier, String reason) throws IOException;
 
   /** The indexes a search of a searchable column for {@code condition} covers, if its box answers it. */
   Optional<List<ValueIndex>> searchIndexes(byte[] family, byte[] qualifier, ValueCondition condition) throws IOException;

@@ -1,8 +1,8 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.spi.SearchCheck;
 import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.ValueCondition;
+import dev.cryptoworker.searchindex.spi.SearchCheck;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
