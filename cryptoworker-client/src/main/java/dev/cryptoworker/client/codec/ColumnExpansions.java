@@ -11,9 +11,8 @@ import java.util.function.Predicate;
  * Which {@link ColumnExpansion} a family gets, chosen by the traits its kinds declare: a kind whose
  * values take several cells ({@link BoxTraits#severalCellsPerValue()}) stores the family as its
  * provider's expansion says ({@link BoxOwnedExpansion}); a kind that keeps a search index ({@link
- * BoxTraits#searchIndex()}) gets the installed entry index's expansion ({@link SearchIndexes}), index
- * cells beside its values; else one stored cell per logical
- * cell.
+ * BoxTraits#searchIndex()}) gets the installed entry index's expansion ({@link SearchIndexes}:
+ * index cells beside its values, {@link IndexedFamily}); else one stored cell per logical cell.
  */
 final class ColumnExpansions {
   /**
