@@ -4,8 +4,8 @@ import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.cell.FilterTranslator;
 import dev.cryptoworker.client.cell.OperationEncoder;
 import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.SearchIndexes;
 import dev.cryptoworker.client.codec.TableCodec;
-import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.RandomNonces;
 import dev.cryptoworker.keys.KeyProvider;
@@ -91,7 +91,7 @@ public class CellEncodeBenchmark {
         + "      v: { box: " + box + ", type: " + (numeric ? "long" : "bytes") + " }\n", "benchmark");
     AtomicLong identifiers = new AtomicLong(); // ASHE's leases, in memory: no counter table
     TableCodec codec = new TableCodec(schema, KeyProvider.fromMasterKey(master), BoxRegistry.standard(),
-        scope -> identifiers::incrementAndGet, SearchCounters.unavailable(schema.tableName()),
+        scope -> identifiers::incrementAndGet, SearchIndexes.unavailable(schema.tableName()),
         SecureTableOptions.defaults().boxOptions());
     encoder = new OperationEncoder(codec, new FilterTranslator(codec, SecureTableOptions.defaults()));
     row = Bytes.toBytes("patient-000042");

@@ -1,6 +1,6 @@
 package dev.cryptoworker.cli;
 
-import dev.cryptoworker.client.search.SearchIndexUpkeep;
+import dev.cryptoworker.searchindex.SearchIndexUpkeep;
 import org.apache.hadoop.hbase.TableName;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -6,11 +6,11 @@ import dev.cryptoworker.client.codec.CounterRows;
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.KeyCheck;
 import dev.cryptoworker.client.codec.RegionSupport;
+import dev.cryptoworker.client.codec.SearchIndexes;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.inspect.TableInspector;
 import dev.cryptoworker.client.migrate.ColumnMigration;
 import dev.cryptoworker.client.migrate.TableMigration;
-import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.client.spi.ConnectionServices;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.client.spi.LayoutContext;
@@ -21,6 +21,7 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.UnlistedFamilies;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -660,7 +661,7 @@ public final class SecureConnection implements Closeable {
       KeyProvider keyProvider = keys;
       ColumnBoxContext.CounterSources identifiers = counterRow -> new HBaseIdentifierSource(connection, counterRow,
           IDENTIFIER_BLOCK);
-      SearchCounters searchCounters = new SearchCounters(connection);
+      SearchIndex searchIndex = SearchIndexes.open(connection);
       for (TableSchema schema : schemas) {
         TableName name = TableName.valueOf(schema.tableName());
         if (codecs.containsKey(name)) {
@@ -675,11 +676,11 @@ public final class SecureConnection implements Closeable {
         OptionalInt identityKey = rekeyed.contains(schema.tableName())
             ? TableMigration.identityKeyAfterRekey(keys, schema) : OptionalInt.empty();
         Function<StoredFormat, TableCodec> inFormat = format -> {
-          TableCodec codec = new TableCodec(schema, keyProvider, BoxRegistry.standard(), identifiers, searchCounters,
+          TableCodec codec = new TableCodec(schema, keyProvider, BoxRegistry.standard(), identifiers, searchIndex,
               options.boxOptions(), identityKey, format);
           if (previous != null) {
             codec.readPreviousForm(new TableCodec(previous, keyProvider, BoxRegistry.standard(), identifiers,
-                searchCounters, options.boxOptions(), OptionalInt.empty(), format),
+                searchIndex, options.boxOptions(), OptionalInt.empty(), format),
                 ColumnMigration.between(previous, schema));
           }
           return codec;

@@ -119,12 +119,25 @@ class ArchitectureTest {
     assertEquals(List.of(), found, "name a column's kind through box.kind() or its policy");
   }
 
+  /**
+   * The entry index searchable boxes keep (index cells, entry counters, search planning and checks)
+   * lives in cryptoworker-search-index, which the client reaches only through its SPI ({@code
+   * SearchIndexProvider}, found through {@code ServiceLoader}).
+   */
+  @Test
+  void theClientHoldsNoEntryIndexAndReachesItOnlyThroughItsSpi() {
+    noClasses().should().resideInAPackage("dev.cryptoworker.client.search..")
+        .because("the entry index's code belongs to cryptoworker-search-index").check(client);
+    noClasses().should().dependOnClassesThat().resideInAPackage("dev.cryptoworker.searchindex")
+        .because("the entry index plugs in through dev.cryptoworker.searchindex.spi.SearchIndexProvider").check(client);
+  }
+
   /** Kinds that store a family as several cells per value own that code ({@code FamilyExpansion}). */
   @Test
   void theClientHoldsNoExpansionOfItsOwn() {
     classes().that().implement(ColumnExpansion.class).should().haveSimpleName("OneCellPerColumn")
         .orShould().haveSimpleName("LeftoverIndexCells")
-        .orShould().haveSimpleName("BoxOwnedExpansion").orShould().haveSimpleName("IndexedColumns")
+        .orShould().haveSimpleName("BoxOwnedExpansion").orShould().haveSimpleName("IndexedFamily")
         .because("a kind that stores values as several cells gives its FamilyExpansion through its BoxProvider;"
             + " the client keeps only the generic expansions").check(client);
   }

@@ -6,7 +6,7 @@ import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.cryptoworker.client.search.SearchIndexUpkeep;
+import dev.cryptoworker.searchindex.SearchIndexUpkeep;
 import dev.cryptoworker.testing.Await;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.util.ArrayList;

@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.SearchIndexes;
 import dev.cryptoworker.client.codec.TableCodec;
-import dev.cryptoworker.client.search.IndexSearchPlanner;
-import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.keys.KeyProvider;
@@ -136,7 +135,7 @@ class SearchableColumnTest {
       table = secure.getSecureTable(SecureFixture.name(schema));
       codec = new TableCodec(schema, keys, BoxRegistry.standard(), scope -> () -> {
         throw new IOException("this codec does not write");
-      }, new SearchCounters(hbase), Map.of());
+      }, SearchIndexes.open(hbase), Map.of());
     }
 
     /** What one of {@link #writeConcurrently}'s writers does with its own table. */
@@ -387,7 +386,7 @@ class SearchableColumnTest {
     }
     fx.table.put(before);
     // What a region server sees of a search: the scan with its request, which it could keep and replay.
-    byte[] request = RegionRequests.encode(new IndexSearchPlanner(fx.codec).plan(tagIs("flu")).orElseThrow().request());
+    byte[] request = RegionRequests.encode(fx.codec.searchIndex().orElseThrow().plan(fx.codec, tagIs("flu")).orElseThrow().request());
     List<Put> after = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       after.add(put(new Row("new" + i, "flu", 1L, "a", 1)));

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.SearchIndexes;
 import dev.cryptoworker.client.codec.TableCodec;
-import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxProvider;
 import dev.cryptoworker.cryptobox.BoxProviders;
@@ -25,7 +25,7 @@ class UnsupportedBoxTest {
     BoxRegistry plainOnly = BoxRegistry.of(List.of(new PlainBoxProvider()));
     UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
         () -> new TableCodec(schema, SecureFixture.randomKeys(), plainOnly, scope -> () -> 1,
-            SearchCounters.unavailable("notes"), Map.of()));
+            SearchIndexes.unavailable("notes"), Map.of()));
     assertTrue(e.getMessage().contains("table notes") && e.getMessage().contains("column n:words")
         && e.getMessage().contains("no box of kind SSE is installed (installed: PLAIN)"), e.getMessage());
   }
@@ -49,5 +49,16 @@ class UnsupportedBoxTest {
         () -> new TableCodec(schema, SecureFixture.randomKeys()));
     assertTrue(e.getMessage().contains("table mixed, family f") && e.getMessage().contains("SPLASHE and SSE"),
         e.getMessage());
+  }
+
+  @Test
+  void aSearchableColumnWithoutASearchIndexProviderIsRefusedWithTableColumnAndModule() {
+    TableSchema schema = TableSchema.parse("table: notes\nrowKey: { box: PLAIN }\nfamilies:\n  n:\n"
+        + "    default: { box: STD }\n    columns:\n      words: { box: SSE, type: string }\n");
+    // A null index is what SearchIndexes gives when no provider is on the class path.
+    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+        () -> new TableCodec(schema, SecureFixture.randomKeys(), BoxRegistry.standard(), scope -> () -> 1, null, Map.of()));
+    assertEquals("table notes, column n:words: its box SSE keeps a search index, and no search-index provider is on"
+        + " the class path: add the module dev.cryptoworker:cryptoworker-search-index", e.getMessage());
   }
 }

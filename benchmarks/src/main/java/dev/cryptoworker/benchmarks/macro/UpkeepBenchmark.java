@@ -1,9 +1,9 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
-import dev.cryptoworker.client.search.SearchIndexUpkeep;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.searchindex.SearchIndexUpkeep;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;

@@ -10,7 +10,6 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.aggregate.AggregationClient;
 import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
-import dev.cryptoworker.client.search.IndexSearchPlanner;
 import dev.cryptoworker.client.spi.OneByOneBatch;
 import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
@@ -66,7 +65,7 @@ public final class CellLayout implements StorageLayout {
     this.codec = codec;
     FilterTranslator filters = new FilterTranslator(codec, options);
     this.encoder = new OperationEncoder(codec, filters);
-    this.planner = new ScanPlanner(codec, encoder, filters, new IndexSearchPlanner(codec));
+    this.planner = new ScanPlanner(codec, encoder, filters);
     this.decoder = new ResultDecoder(codec);
     this.regions = new RegionFanOut(raw, pool);
     this.aggregations = new AggregationClient(codec, planner, regions);

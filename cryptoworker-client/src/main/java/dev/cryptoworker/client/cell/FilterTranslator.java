@@ -4,7 +4,6 @@ import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.TableCodec;
-import dev.cryptoworker.client.search.IndexSearchPlanner;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
@@ -13,6 +12,7 @@ import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.RangeBounds;
 import dev.cryptoworker.cryptobox.ValueCondition;
+import dev.cryptoworker.searchindex.spi.FilterConditions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -200,7 +200,7 @@ public final class FilterTranslator {
     }
     BoxKind kind = box.kind();
     if (box.capability(IndexedSearch.class).isPresent()) {
-      Optional<ValueCondition> condition = IndexSearchPlanner.condition(f);
+      Optional<ValueCondition> condition = FilterConditions.of(f);
       boolean indexed = condition.isPresent() && codec.searchIndexes(family, qualifier, condition.get()).isPresent();
       return refuseOrClient(f, column, indexed
           ? "on a " + kind + " column is answered from the search index only as the scan's whole filter, a child of"

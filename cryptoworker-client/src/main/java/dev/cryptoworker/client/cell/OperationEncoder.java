@@ -94,7 +94,7 @@ public final class OperationEncoder {
       }
     }
     if (!indexes.isEmpty()) {
-      codec.searchCounters().takeAhead(indexes);
+      codec.searchIndex().orElseThrow().takeAhead(indexes);
     }
   }
 
@@ -112,7 +112,9 @@ public final class OperationEncoder {
   }
 
   void releaseSearchEntries() throws IOException {
-    codec.searchCounters().releaseTaken();
+    if (codec.searchIndex().isPresent()) {
+      codec.searchIndex().get().releaseTaken();
+    }
   }
 
   /** The stored qualifiers of a column: an expanded column (SPLASHE) has several. */

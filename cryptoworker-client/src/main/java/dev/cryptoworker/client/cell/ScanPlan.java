@@ -1,7 +1,7 @@
 package dev.cryptoworker.client.cell;
 
 import dev.cryptoworker.client.QueryPlan;
-import dev.cryptoworker.client.search.SearchCheck;
+import dev.cryptoworker.searchindex.spi.SearchCheck;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.Filter;

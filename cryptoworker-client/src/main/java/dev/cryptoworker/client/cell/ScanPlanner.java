@@ -4,11 +4,11 @@ import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.migrate.MigratingColumns;
-import dev.cryptoworker.client.search.IndexSearchPlanner;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.region.RegionRequests;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Optional;
@@ -26,13 +26,11 @@ public final class ScanPlanner {
   private final TableCodec codec;
   private final OperationEncoder operations;
   private final FilterTranslator filters;
-  private final IndexSearchPlanner searches;
 
-  ScanPlanner(TableCodec codec, OperationEncoder operations, FilterTranslator filters, IndexSearchPlanner searches) {
+  ScanPlanner(TableCodec codec, OperationEncoder operations, FilterTranslator filters) {
     this.codec = codec;
     this.operations = operations;
     this.filters = filters;
-    this.searches = searches;
   }
 
   public ScanPlan plan(Scan scan) throws IOException {
@@ -76,7 +74,8 @@ public final class ScanPlanner {
 
     Filter filter = scan.getFilter();
     boolean migrating = MigratingColumns.touchedBy(filter, codec);
-    Optional<IndexSearchPlanner.IndexSearch> search = migrating ? Optional.empty() : searches.plan(filter);
+    Optional<SearchIndex.IndexSearch> search = migrating || codec.searchIndex().isEmpty() ? Optional.empty()
+        : codec.searchIndex().get().plan(codec, filter);
     if (search.isPresent()) {
       requireIndexable(scan, search.get().rest());
       out.setAttribute(RegionRequests.SEARCH_ATTRIBUTE, RegionRequests.encode(search.get().request()));
@@ -106,7 +105,7 @@ public final class ScanPlanner {
       out.setLimit(-1); // the client applies the limit after its own filtering
     }
     return new ScanPlan(out, t.clientResidual(), residualRange, reason == null && search.isEmpty() ? -1 : limit, reason,
-        SecureScans.skipsUndecodableRows(scan, filters.options()), search.map(IndexSearchPlanner.IndexSearch::check).orElse(null));
+        SecureScans.skipsUndecodableRows(scan, filters.options()), search.map(SearchIndex.IndexSearch::check).orElse(null));
   }
 
   /** Whether {@code filter} is, or ANDs or ORs, a FirstKeyOnlyFilter. */

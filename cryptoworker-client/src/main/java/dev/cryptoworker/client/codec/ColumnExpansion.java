@@ -1,33 +1,18 @@
 package dev.cryptoworker.client.codec;
 
-import dev.cryptoworker.client.search.IndexedColumns;
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
 import dev.cryptoworker.schema.ColumnPolicy;
-import java.io.IOException;
-import java.util.List;
+import dev.cryptoworker.searchindex.spi.FamilyCells;
 import java.util.Optional;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.client.Put;
 
 /**
  * How the logical columns of one family map to stored cells, for the layout that stores one
  * encrypted cell per logical cell. Usually one to one ({@link OneCellPerColumn}); a box that keeps
  * extra cells beside a column (a kind's own {@link BoxOwnedExpansion}, such as SPLASHE's indicators and splays;
- * search index cells, {@link IndexedColumns}) expands it here, and nowhere else.
+ * search index cells, {@link IndexedFamily}) expands it here, and nowhere else. Encoding, stored
+ * qualifiers and decoding are {@link FamilyCells}'s, which the entry index sees too.
  */
-public interface ColumnExpansion {
-
-  /** Adds the stored cells of one family's logical cells in one Put to {@code out}. */
-  void encode(byte[] row, byte[] family, List<Cell> cells, Put out) throws IOException;
-
-  /**
-   * The stored qualifiers of a logical column: those a read fetches, or ({@code forDelete}) every
-   * cell that must go with it.
-   */
-  List<byte[]> storedQualifiers(byte[] family, byte[] qualifier, boolean forDelete) throws IOException;
-
-  /** The logical cell of a stored cell, or null if the stored cell is internal to an expansion. */
-  Cell decode(byte[] row, byte[] family, Cell stored) throws IOException;
+public interface ColumnExpansion extends FamilyCells {
 
   /**
    * The logical column an internal stored qualifier belongs to (its keys), if it is one; none by

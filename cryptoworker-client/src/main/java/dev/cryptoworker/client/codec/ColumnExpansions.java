@@ -1,9 +1,9 @@
 package dev.cryptoworker.client.codec;
 
-import dev.cryptoworker.client.search.IndexedColumns;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.cryptobox.BoxTraits;
 import dev.cryptoworker.schema.FamilySchema;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -11,8 +11,8 @@ import java.util.function.Predicate;
  * Which {@link ColumnExpansion} a family gets, chosen by the traits its kinds declare: a kind whose
  * values take several cells ({@link BoxTraits#severalCellsPerValue()}) stores the family as its
  * provider's expansion says ({@link BoxOwnedExpansion}); a kind that keeps a search index ({@link
- * BoxTraits#searchIndex()}) gets index cells beside its values; else one stored cell per logical
- * cell.
+ * BoxTraits#searchIndex()}) gets the installed entry index's expansion ({@link SearchIndexes}:
+ * index cells beside its values, {@link IndexedFamily}); else one stored cell per logical cell.
  */
 final class ColumnExpansions {
   /**
@@ -28,7 +28,7 @@ final class ColumnExpansions {
 
   private static final List<Factory> FACTORIES = List.of(
       new Factory(BoxTraits::severalCellsPerValue, ColumnExpansions::ownedBy, true),
-      new Factory(BoxTraits::searchIndex, (codec, family, kind) -> new IndexedColumns(codec), false));
+      new Factory(BoxTraits::searchIndex, ColumnExpansions::indexed, false));
 
   private ColumnExpansions() {}
 
@@ -57,6 +57,17 @@ final class ColumnExpansions {
     return BoxOwnedExpansion.of(codec, family, store -> codec.registry().expansion(kind, store).orElseThrow(
         () -> new UnsupportedOperationException("box kind " + kind + " declares several cells per value but its"
             + " provider gives no expansion (BoxProvider.expansion)")));
+  }
+
+  private static ColumnExpansion indexed(TableCodec codec, FamilySchema family, BoxKind kind) {
+    SearchIndex index = codec.searchIndex().orElseThrow(() -> {
+      String column = family.columns().entrySet().stream().filter(c -> c.getValue().box().equals(kind))
+          .map(c -> family.name() + ":" + c.getKey()).findFirst().orElse(family.name() + ":*");
+      return new UnsupportedOperationException("table " + codec.table() + ", column " + column + ": its box " + kind
+          + " keeps a search index, and no search-index provider is on the class path: add the module "
+          + SearchIndexes.MODULE);
+    });
+    return new IndexedFamily(index.expansion(codec, new OneCellPerColumn(codec)));
   }
 
   private static void refuse(TableCodec codec, FamilySchema family, List<BoxKind> first, List<BoxKind> second) {

@@ -5,7 +5,6 @@ import dev.cryptoworker.client.KeyMismatchException;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.migrate.ColumnMigration;
-import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.AdditiveAggregation;
 import dev.cryptoworker.cryptobox.AssociatedData;
 import dev.cryptoworker.cryptobox.BoxKind;
@@ -29,6 +28,8 @@ import dev.cryptoworker.schema.InvalidSchemaException;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.UnlistedFamilies;
 import dev.cryptoworker.schema.ValueType;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
+import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -53,7 +54,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * EqualityOnCiphertext} (DET), which bind table, family and qualifier but not the row (equal values
  * must match across rows); row keys bind the table; protected qualifiers bind table and family.
  */
-public final class TableCodec {
+public final class TableCodec implements SearchableTable {
   // kind: qualifier names are looked up, so deterministic
   private static final ColumnPolicy QUALIFIER_POLICY = ColumnPolicy.of(BoxKind.DET, ValueType.BYTES);
   /** What a layout's own stored units (PACKED's packs) are sealed with. */
@@ -90,7 +91,8 @@ public final class TableCodec {
   private final Set<String> clientSideReasonsLogged = ConcurrentHashMap.newKeySet();
   private final StoredFormDiagnosis diagnosis;
   private final KeyCheck keyCheck;
-  private final SearchCounters searchCounters;
+  /** The entry index of searchable columns, or null if no provider is installed (then the table has none). */
+  private final SearchIndex searchIndex;
   /** Whether a column keeps a search index (its kind's traits say so). */
   private final boolean searchIndexed;
   private final StoredFormat format;
@@ -121,7 +123,7 @@ public final class TableCodec {
     this(schema, keys, BoxRegistry.standard(), counterRow -> () -> {
       throw new IOException("table " + schema.tableName() + ": this codec has no identifier source (a tool's: it"
           + " does not write columns that lease identifiers)");
-    }, SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().boxOptions());
+    }, SearchIndexes.unavailable(schema.tableName()), SecureTableOptions.defaults().boxOptions());
   }
 
   /** During an online migration: the codec of the schema the table moves from, and what changes. */
@@ -129,8 +131,8 @@ public final class TableCodec {
   private ColumnMigration migration;
 
   public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.CounterSources identifiers,
-      SearchCounters searchCounters, Map<String, Integer> boxOptions) {
-    this(schema, keys, registry, identifiers, searchCounters, boxOptions, OptionalInt.empty(),
+      SearchIndex searchIndex, Map<String, Integer> boxOptions) {
+    this(schema, keys, registry, identifiers, searchIndex, boxOptions, OptionalInt.empty(),
         schema.storedFormat().orElse(StoredFormat.LATEST));
   }
 
@@ -138,12 +140,14 @@ public final class TableCodec {
    * @param identityKeyId the key row keys and qualifier names are under: the keyset's oldest if
    *     empty (always, except while a re-key moves them to another)
    * @param format the stored format of the table's keyed ciphertexts
+   * @param searchIndex the entry index of searchable columns ({@link SearchIndexes}), or null if none
+   *     is installed: then a schema with a column that keeps a search index is refused
    */
   public TableCodec(TableSchema schema, KeyProvider keys, BoxRegistry registry, ColumnBoxContext.CounterSources identifiers,
-      SearchCounters searchCounters, Map<String, Integer> boxOptions, OptionalInt identityKeyId, StoredFormat format) {
+      SearchIndex searchIndex, Map<String, Integer> boxOptions, OptionalInt identityKeyId, StoredFormat format) {
     this.schema = schema;
     this.format = format;
-    this.searchCounters = searchCounters;
+    this.searchIndex = searchIndex;
     this.table = schema.tableName();
     this.tableBytes = Bytes.toBytes(table);
     this.diagnosis = new StoredFormDiagnosis(table, keys, registry, format);
@@ -687,9 +691,9 @@ public final class TableCodec {
         .map(ColumnPolicy::box).distinct().filter(k -> test.test(registry.traits(k))).sorted().toList();
   }
 
-  /** The entry counters of searchable columns. */
-  public SearchCounters searchCounters() {
-    return searchCounters;
+  /** The entry index of searchable columns, if a provider is installed. */
+  public Optional<SearchIndex> searchIndex() {
+    return Optional.ofNullable(searchIndex);
   }
 
   /**
@@ -720,6 +724,11 @@ public final class TableCodec {
     } catch (GeneralSecurityException e) {
       throw new IOException("table " + table + ": cannot derive the search index of a value: " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public IOException refusal(byte[] family, byte[] qualifier, String reason) throws UnsupportedSecureOperationException {
+    return new UnsupportedSecureOperationException(table, describeColumn(family, qualifier), reason);
   }
 
   /** The index search of a searchable column's box. */

@@ -3,9 +3,8 @@ package dev.cryptoworker.client.cell;
 import dev.cryptoworker.client.SecureFixture;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.codec.BoxRegistry;
+import dev.cryptoworker.client.codec.SearchIndexes;
 import dev.cryptoworker.client.codec.TableCodec;
-import dev.cryptoworker.client.search.IndexSearchPlanner;
-import dev.cryptoworker.client.search.SearchCounters;
 import dev.cryptoworker.cryptobox.BoxKind;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -49,10 +48,10 @@ final class SeamFixture {
         .build();
     long[] ids = {0};
     codec = new TableCodec(schema, keys, BoxRegistry.standard(), scope -> () -> ++ids[0],
-        SearchCounters.unavailable(schema.tableName()), SecureTableOptions.defaults().boxOptions());
+        SearchIndexes.unavailable(schema.tableName()), SecureTableOptions.defaults().boxOptions());
     filters = new FilterTranslator(codec, options);
     encoder = new OperationEncoder(codec, filters);
-    planner = new ScanPlanner(codec, encoder, filters, new IndexSearchPlanner(codec));
+    planner = new ScanPlanner(codec, encoder, filters);
   }
 
   SeamFixture(String rowBox) {

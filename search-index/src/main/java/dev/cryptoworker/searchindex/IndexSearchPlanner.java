@@ -1,21 +1,17 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.UnsupportedSecureOperationException;
-import dev.cryptoworker.client.cell.FilterTranslator;
-import dev.cryptoworker.client.codec.HBaseIdentifierSource;
-import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.ValueCondition;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.region.SearchRequest;
+import dev.cryptoworker.searchindex.spi.FilterConditions;
+import dev.cryptoworker.searchindex.spi.SearchIndex.IndexSearch;
+import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.filter.BinaryComparator;
-import org.apache.hadoop.hbase.filter.BinaryPrefixComparator;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.SingleColumnValueExcludeFilter;
@@ -30,35 +26,20 @@ import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
  * the AND to them). Tokens cover each index's entries, as many as its counter has handed out when
  * the search starts.
  */
-public final class IndexSearchPlanner {
-  /** A search: the request, the rest of the filter (null if none), and the check of the rows it returns. */
-  public record IndexSearch(SearchRequest request, Filter rest, SearchCheck check) {}
-
+final class IndexSearchPlanner {
   /** One searched condition and the indexes it covers. */
-  private record Term(SearchCheck.Term check, List<ValueIndex> indexes) {}
+  private record Term(SearchClauses.Term check, List<ValueIndex> indexes) {}
 
-  private final TableCodec codec;
+  private final SearchableTable codec;
+  private final SearchCounters counters;
 
-  public IndexSearchPlanner(TableCodec codec) {
+  IndexSearchPlanner(SearchableTable codec, SearchCounters counters) {
     this.codec = codec;
-  }
-
-  /**
-   * The condition a {@code SingleColumnValueFilter} puts on its column's values, if it compares
-   * with an operator and comparator a box can be asked about.
-   */
-  public static Optional<ValueCondition> condition(SingleColumnValueFilter f) {
-    if (f.getCompareOperator() != CompareOperator.EQUAL) {
-      return Optional.empty();
-    }
-    return f.getComparator() instanceof BinaryComparator c ? Optional.of(new ValueCondition(ValueCondition.Operator.EQUAL, c.getValue()))
-        : f.getComparator() instanceof BinaryPrefixComparator c
-            ? Optional.of(new ValueCondition(ValueCondition.Operator.STARTS_WITH, c.getValue()))
-            : Optional.empty();
+    this.counters = counters;
   }
 
   /** The search in {@code filter}, if it has one the index can answer. */
-  public Optional<IndexSearch> plan(Filter filter) throws IOException {
+  Optional<IndexSearch> plan(Filter filter) throws IOException {
     if (filter == null) {
       return Optional.empty();
     }
@@ -84,7 +65,7 @@ public final class IndexSearchPlanner {
       return Optional.empty();
     }
     return Optional.of(new IndexSearch(request(clauses), rest,
-        new SearchCheck(clauses.stream().map(c -> c.stream().map(Term::check).toList()).toList())));
+        new SearchClauses(clauses.stream().map(c -> c.stream().map(Term::check).toList()).toList())));
   }
 
   /** The terms of {@code f} if it is one condition the index answers or an OR of them, else null. */
@@ -94,19 +75,19 @@ public final class IndexSearchPlanner {
       if (!codec.isSearchable(s.getFamily(), s.getQualifier())) {
         return null;
       }
-      ValueCondition condition = condition(s).orElse(null);
+      ValueCondition condition = FilterConditions.of(s).orElse(null);
       Optional<List<ValueIndex>> indexes = condition == null ? Optional.empty()
           : codec.searchIndexes(s.getFamily(), s.getQualifier(), condition);
       if (indexes.isEmpty()) {
-        return null; // refused with the reason by the FilterTranslator
+        return null; // refused with the reason by the client (FilterTranslator)
       }
       if (!s.getFilterIfMissing() || !s.getLatestVersionOnly()) {
-        throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(s.getFamily(), s.getQualifier()),
+        throw codec.refusal(s.getFamily(), s.getQualifier(),
             "the column is searched through its index, which finds rows by their current value only: set"
                 + " setFilterIfMissing(true) (rows without the column cannot be found through the index) and keep"
                 + " setLatestVersionOnly(true)");
       }
-      return List.of(new Term(new SearchCheck.Term(s.getFamily(), s.getQualifier(), condition,
+      return List.of(new Term(new SearchClauses.Term(s.getFamily(), s.getQualifier(), condition,
           codec.indexedSearch(s.getFamily(), s.getQualifier()), codec.policy(s.getFamily(), s.getQualifier()).box().name()),
           indexes.get()));
     }
@@ -153,9 +134,9 @@ public final class IndexSearchPlanner {
 
   private List<List<byte[]>> tokens(List<ValueIndex> indexes) throws IOException {
     try {
-      return codec.searchCounters().searchTokens(indexes);
+      return counters.searchTokens(indexes);
     } catch (IllegalStateException | IllegalArgumentException e) {
-      throw new IOException("table " + codec.table() + ": a search counter in " + HBaseIdentifierSource.TABLE
+      throw new IOException("table " + codec.table() + ": a search counter in " + counters.counterTableName()
           + " is unreadable: " + e.getMessage(), e);
     }
   }

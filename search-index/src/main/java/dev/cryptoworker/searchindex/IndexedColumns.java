@@ -1,11 +1,10 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.codec.ColumnExpansion;
-import dev.cryptoworker.client.codec.OneCellPerColumn;
-import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.region.SearchIndexCells;
+import dev.cryptoworker.searchindex.spi.FamilyCells;
+import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
@@ -18,15 +17,17 @@ import org.apache.hadoop.hbase.util.Bytes;
  * like STD, plus an index cell in the same row ({@link SearchIndexCells}) holding the key of the
  * value's next index entry, taken from its counter ({@link SearchCounters}). Value and index cell
  * go in the same Put, so a row and its entry are written atomically, and they move together through
- * region splits. Other columns of the family are stored one cell each.
+ * region splits. Values, and the family's other columns, are stored as {@code cells} stores them.
  */
-public final class IndexedColumns implements ColumnExpansion {
-  private final TableCodec codec;
-  private final OneCellPerColumn cells;
+final class IndexedColumns implements FamilyCells {
+  private final SearchableTable codec;
+  private final FamilyCells cells;
+  private final SearchCounters counters;
 
-  public IndexedColumns(TableCodec codec) {
+  IndexedColumns(SearchableTable codec, FamilyCells cells, SearchCounters counters) {
     this.codec = codec;
-    this.cells = new OneCellPerColumn(codec);
+    this.cells = cells;
+    this.counters = counters;
   }
 
   @Override
@@ -39,20 +40,15 @@ public final class IndexedColumns implements ColumnExpansion {
       }
       cells.encode(row, family, List.of(cell), out);
       if (codec.isSearchable(family, qualifier)) {
-        ValueIndex index = codec.searchCounters().indexTakenFor(cell);
+        ValueIndex index = counters.indexTakenFor(cell);
         if (index == null) {
           index = codec.writeIndex(family, qualifier, CellUtil.cloneValue(cell));
         }
-        byte[] entryKey = codec.searchCounters().nextEntryKey(index);
+        byte[] entryKey = counters.nextEntryKey(index);
         out.addColumn(family, SearchIndexCells.qualifier(codec.encodeQualifier(family, qualifier)), cell.getTimestamp(),
             SearchIndexCells.value(KeyIdPrefix.of(index.keyId()), entryKey));
       }
     }
-  }
-
-  @Override
-  public boolean keepsIndexCells() {
-    return true;
   }
 
   @Override

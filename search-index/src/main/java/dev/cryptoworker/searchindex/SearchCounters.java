@@ -1,11 +1,10 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
-import dev.cryptoworker.client.codec.HBaseIdentifierSource;
-import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.cryptobox.search.PrfOutput;
 import dev.cryptoworker.region.CounterTakeRequest;
 import dev.cryptoworker.region.RegionRequests;
+import dev.cryptoworker.searchindex.spi.CounterTable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -25,6 +24,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -38,7 +38,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * The per-value entry counters of searchable (SSE) columns, one cell per (column, value, key) in
- * the counter table ({@link HBaseIdentifierSource#TABLE}), named by the value's {@link
+ * the counter table ({@link CounterTable}, {@code cryptoworker_ids}), named by the value's {@link
  * ValueIndex#counterName()} and stored masked ({@link ValueIndex#initialCounter()} plus the count).
  *
  * <p>A writer takes entry numbers from the counter table's region-side observer, so concurrent
@@ -66,6 +66,7 @@ public class SearchCounters {
   private static final int MAX_TAKERS = 32;
 
   private final Connection connection;
+  private final CounterTable counterTable;
   /** Sends the takes of a batch to its counter regions at once; a caller runs what no idle thread takes. */
   private final ExecutorService takers = new ThreadPoolExecutor(0, MAX_TAKERS, 30, TimeUnit.SECONDS,
       new SynchronousQueue<>(), SearchCounters::daemon, new ThreadPoolExecutor.CallerRunsPolicy());
@@ -86,8 +87,14 @@ public class SearchCounters {
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
   private final ThreadLocal<Map<Cell, ValueIndex>> indexedAhead = ThreadLocal.withInitial(IdentityHashMap::new);
 
-  public SearchCounters(Connection connection) {
+  SearchCounters(Connection connection, CounterTable counterTable) {
     this.connection = connection;
+    this.counterTable = counterTable;
+  }
+
+  /** The name of the counter table, for messages. */
+  TableName counterTableName() {
+    return counterTable.table();
   }
 
   private static Thread daemon(Runnable r) {
@@ -97,8 +104,8 @@ public class SearchCounters {
   }
 
   /** Counters for codecs that only read and never search (tests, tools): every call fails. */
-  public static SearchCounters unavailable(String table) {
-    return new SearchCounters(null) {
+  static SearchCounters unavailable(String table) {
+    return new SearchCounters(null, null) {
       @Override
       public byte[] nextEntryKey(ValueIndex index) throws IOException {
         throw new IOException("table " + table + ": no counter table configured for searchable columns");
@@ -201,13 +208,13 @@ public class SearchCounters {
   }
 
   /** The cell that says lane {@code n.lane()} has {@code n.count()} entries. */
-  private static Put countCell(WriterLanes.Numbered n) {
-    return new Put(n.lane().counterName()).addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER, n.stamp(),
+  private Put countCell(WriterLanes.Numbered n) {
+    return new Put(n.lane().counterName()).addColumn(counterTable.family(), QUALIFIER, n.stamp(),
         Bytes.toBytes(n.lane().initialCounter() + n.count()));
   }
 
   private void writeCounts(List<Put> cells) throws IOException {
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+    try (Table counters = connection.getTable(counterTable.table())) {
       counters.put(cells);
     }
   }
@@ -234,7 +241,7 @@ public class SearchCounters {
     } catch (InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
-      throw new IOException("search-index entry counts were not written to " + HBaseIdentifierSource.TABLE
+      throw new IOException("search-index entry counts were not written to " + counterTable.table()
           + ": rows of this batch that were written are not found by searches until written again", e);
     }
   }
@@ -267,7 +274,7 @@ public class SearchCounters {
       Scan scan = new Scan().withStartRow(first).withStopRow(last, true).setCaching(group.size() + 1)
           .setCacheBlocks(false).setMaxResultSize(Long.MAX_VALUE);
       scan.setAttribute(RegionRequests.ATTRIBUTE, RegionRequests.encode(
-          new CounterTakeRequest(HBaseIdentifierSource.FAMILY, QUALIFIER, takes, true)));
+          new CounterTakeRequest(counterTable.family(), QUALIFIER, takes, true)));
       pending.add(takers.submit(() -> {
         takeIn(scan, group, stored, answered);
         return null;
@@ -278,8 +285,8 @@ public class SearchCounters {
     awaitAll(pending, "interrupted while taking search-index entries");
     for (int i = 0; i < indexes.size(); i++) {
       if (!answered[i]) {
-        throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " did not answer a search-index"
-            + " entry take: its regions need the observer " + RegionSupport.REGION_OBSERVER);
+        throw new IOException("the counter table " + counterTable.table() + " did not answer a search-index"
+            + " entry take: its regions need the observer " + counterTable.regionObserver());
       }
     }
     for (int i = 0; i < indexes.size(); i++) {
@@ -312,7 +319,7 @@ public class SearchCounters {
 
   /** Sends one region's takes ({@code scan}) and records the answers of the takes at {@code group}'s positions. */
   private void takeIn(Scan scan, List<Integer> group, long[] stored, boolean[] answered) throws IOException {
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE);
+    try (Table counters = connection.getTable(counterTable.table());
         ResultScanner answers = counters.getScanner(scan)) {
       for (Result r = answers.next(); r != null; r = answers.next()) {
         for (Cell c : r.rawCells()) {
@@ -329,7 +336,7 @@ public class SearchCounters {
               stored[i] = value;
             });
           } catch (IllegalArgumentException e) {
-            throw new IOException("the counter table " + HBaseIdentifierSource.TABLE + " answered a search-index entry"
+            throw new IOException("the counter table " + counterTable.table() + " answered a search-index entry"
                 + " take with a malformed answer: " + e.getMessage());
           }
         }
@@ -337,16 +344,16 @@ public class SearchCounters {
     }
   }
 
-  private static IOException notAnswered(Cell c) {
-    return new IOException("the counter table " + HBaseIdentifierSource.TABLE + " answered a search-index"
+  private IOException notAnswered(Cell c) {
+    return new IOException("the counter table " + counterTable.table() + " answered a search-index"
         + " entry take with a cell that answers no take of it (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
-        + "): its regions need the observer " + RegionSupport.REGION_OBSERVER);
+        + "): its regions need the observer " + counterTable.regionObserver());
   }
 
   /** The positions of {@code indexes}, grouped by the counter region that holds each counter. */
   private Collection<List<Integer>> byRegion(List<ValueIndex> indexes) throws IOException {
     Map<String, List<Integer>> groups = new LinkedHashMap<>();
-    try (RegionLocator locator = connection.getRegionLocator(HBaseIdentifierSource.TABLE)) {
+    try (RegionLocator locator = connection.getRegionLocator(counterTable.table())) {
       for (int i = 0; i < indexes.size(); i++) {
         String region = locator.getRegionLocation(indexes.get(i).counterName()).getRegion().getEncodedName();
         groups.computeIfAbsent(region, k -> new ArrayList<>()).add(i);
@@ -392,10 +399,10 @@ public class SearchCounters {
     byte[] stop = ranges.get(ranges.size() - 1).getStopRow();
     // Bounded, so the scan opens only the counter regions that can hold the prefixes.
     Scan scan = new Scan().withStartRow(ranges.get(0).getStartRow()).withStopRow(stop, false)
-        .addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER).setFilter(new MultiRowRangeFilter(ranges))
+        .addColumn(counterTable.family(), QUALIFIER).setFilter(new MultiRowRangeFilter(ranges))
         .setCacheBlocks(false);
     Map<PrfOutput, Integer> lanesFound = new HashMap<>();
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE);
+    try (Table counters = connection.getTable(counterTable.table());
         ResultScanner found = counters.getScanner(scan)) {
       for (Result r = found.next(); r != null; r = found.next()) {
         byte[] row = r.getRow();
@@ -405,7 +412,7 @@ public class SearchCounters {
         if (lane == null) {
           continue; // a counter whose name only starts with the value's: another value's, or no lane
         }
-        long stored = Bytes.toLong(r.getValue(HBaseIdentifierSource.FAMILY, QUALIFIER));
+        long stored = Bytes.toLong(r.getValue(counterTable.family(), QUALIFIER));
         List<byte[]> tokens = lane.encodedSearchTokens(lane.count(observed(lane, stored, seen(lane))));
         for (ValueIndex value : same) {
           out.get(value).addAll(tokens);
@@ -443,17 +450,17 @@ public class SearchCounters {
   private List<Long> counts(List<ValueIndex> indexes) throws IOException {
     List<Get> gets = new ArrayList<>(indexes.size());
     for (ValueIndex index : indexes) {
-      gets.add(new Get(index.counterName()).addColumn(HBaseIdentifierSource.FAMILY, QUALIFIER));
+      gets.add(new Get(index.counterName()).addColumn(counterTable.family(), QUALIFIER));
     }
     List<Long> out = new ArrayList<>(indexes.size());
     long[] before = new long[indexes.size()];
     for (int i = 0; i < indexes.size(); i++) {
       before[i] = seen(indexes.get(i));
     }
-    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+    try (Table counters = connection.getTable(counterTable.table())) {
       Result[] results = counters.get(gets);
       for (int i = 0; i < results.length; i++) {
-        byte[] v = results[i].getValue(HBaseIdentifierSource.FAMILY, QUALIFIER);
+        byte[] v = results[i].getValue(counterTable.family(), QUALIFIER);
         if (v == null && before[i] != SeenCounts.UNSEEN) {
           throw wentBack(indexes.get(i), before[i], "no counter");
         }
@@ -483,12 +490,12 @@ public class SearchCounters {
     return stored;
   }
 
-  private static IllegalStateException wentBack(ValueIndex index, long least, String now) {
+  private IllegalStateException wentBack(ValueIndex index, long least, String now) {
     return wentBack("at least " + least + " entries", now);
   }
 
-  private static IllegalStateException wentBack(String should, String now) {
-    return new IllegalStateException("a search-index entry counter in " + HBaseIdentifierSource.TABLE + " went back (it should"
+  private IllegalStateException wentBack(String should, String now) {
+    return new IllegalStateException("a search-index entry counter in " + counterTable.table() + " went back (it should"
         + " hold " + should + ", now " + now + "): the counter table was restored from an older copy. Writes would reuse entry"
         + " keys and earlier rows would drop out of searches; refused. Restore the counter table together with the"
         + " data tables from one snapshot (docs/operations.md: Restoring the counter table)");

@@ -1,4 +1,4 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
 import dev.cryptoworker.cryptobox.search.PrfOutput;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

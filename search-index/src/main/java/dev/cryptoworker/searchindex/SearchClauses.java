@@ -1,7 +1,8 @@
-package dev.cryptoworker.client.search;
+package dev.cryptoworker.searchindex;
 
 import dev.cryptoworker.cryptobox.IndexedSearch;
 import dev.cryptoworker.cryptobox.ValueCondition;
+import dev.cryptoworker.searchindex.spi.SearchCheck;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -18,9 +19,9 @@ import org.apache.hadoop.hbase.client.Result;
  * without the column in hand (the caller's columns or filter left it out) is checked by reading
  * the column.
  */
-public final class SearchCheck {
+final class SearchClauses implements SearchCheck {
   /** One searched condition: column, condition, the box that judges it, and its kind's name (for plans). */
-  public record Term(byte[] family, byte[] qualifier, ValueCondition condition, IndexedSearch box, String kind) {
+  record Term(byte[] family, byte[] qualifier, ValueCondition condition, IndexedSearch box, String kind) {
     public Term {
       Objects.requireNonNull(kind, "kind");
       Objects.requireNonNull(family, "family");
@@ -30,25 +31,21 @@ public final class SearchCheck {
     }
   }
 
-  /** Reads the current decrypted value of one column of one row, or null if the row has none. */
-  @FunctionalInterface
-  public interface ColumnReader {
-    byte[] read(byte[] row, byte[] family, byte[] qualifier) throws IOException;
-  }
-
   private final List<List<Term>> clauses;
 
   /** A check of {@code clauses}: all of them hold, each when one of its terms does. */
-  public SearchCheck(List<List<Term>> clauses) {
+  SearchClauses(List<List<Term>> clauses) {
     this.clauses = clauses.stream().map(List::copyOf).toList();
   }
 
-  /** The kinds of the searched columns, as plans name them ({@code SSE}, or {@code SSE+FOLDED}). */
+  /** The kinds of the searched columns, as plans name them (such as {@code SSE+FOLDED}). */
+  @Override
   public String kinds() {
     return clauses.stream().flatMap(List::stream).map(Term::kind).distinct().collect(Collectors.joining("+"));
   }
 
   /** Whether decoded {@code row} holds every clause; columns it lacks are read through {@code reader}. */
+  @Override
   public boolean holds(Result row, ColumnReader reader) throws IOException {
     for (List<Term> clause : clauses) {
       if (!holdsOne(row, clause, reader)) {
