@@ -143,6 +143,17 @@ class CryptoWorkerSourceTest {
         "SELECT city, COUNT(amount) FROM t WHERE city <> 'Porto' GROUP BY city",
         "SELECT SUM(amount), COUNT(amount) FROM t WHERE age > 40",
         "SELECT COUNT(*) FROM t WHERE tag = 'odd'",
+        "SELECT COUNT(*) FROM t",
+        "SELECT COUNT(*) FROM t WHERE city = 'Porto'",
+        "SELECT COUNT(*) FROM t WHERE email = 'user7@example.org'",
+        "SELECT COUNT(*), COUNT(amount) FROM t WHERE email = 'user7@example.org'",
+        "SELECT SUM(amount), SUM(visits), COUNT(amount), AVG(visits), COUNT(*) FROM t",
+        "SELECT city, tag, SUM(amount), COUNT(amount), COUNT(*) FROM t GROUP BY city, tag",
+        "SELECT tag, city, SUM(visits), AVG(amount) FROM t WHERE age > 30 GROUP BY tag, city",
+        "SELECT city, SUM(amount) FROM t GROUP BY city",
+        "SELECT tag, SUM(amount), COUNT(amount) FROM t WHERE rowkey = 'p000010' GROUP BY tag", // no amount: SUM null
+        "SELECT city, COUNT(*) FROM t WHERE rowkey < 'p000041' GROUP BY city",
+        "SELECT city, note, SUM(amount) FROM t GROUP BY city, note",
     };
     for (String query : queries) {
       assertEquals(rows(query, oracle), rows(query, read(options)), query);
@@ -158,7 +169,18 @@ class CryptoWorkerSourceTest {
         "GreaterThanOrEqual(rowkey,p000050)");
     assertPushed("SELECT rowkey FROM t WHERE city = 'Porto' OR city = 'Faro'", "filter OR(", "Or(");
     assertPushed("SELECT city, SUM(amount) FROM t GROUP BY city", "SUM/COUNT of amount by city",
-        "each region adds the measure per stored group value");
+        "each region adds the measure and counts the rows per stored group value, rows lacking a group column in a"
+            + " null group, in one pass");
+    assertPushed("SELECT COUNT(*) FROM t", "COUNT(*): ", "each region counts the rows in one pass");
+    assertPushed("SELECT COUNT(*) FROM t WHERE city = 'Porto'", "COUNT(*): ", "each region counts the rows",
+        "EqualTo(city,Porto)");
+    assertPushed("SELECT SUM(amount), AVG(visits) FROM t", "SUM/COUNT of amount, visits: ", "adds 2 measures");
+    assertPushed("SELECT city, tag, SUM(amount), COUNT(*) FROM t GROUP BY city, tag",
+        "SUM/COUNT of amount and COUNT(*) by city, tag: ", "per stored group value tuple");
+    // A STD column cannot group on the servers: Spark groups after decryption, and the plan says so.
+    String byNote = explain("SELECT city, note, SUM(amount) FROM t GROUP BY city, note");
+    assertFalse(byNote.contains("SUM/COUNT of"), byNote);
+    assertTrue(byNote.contains("columns [city, amount, note]"), byNote);
     // Spark adds IsNotNull(city) beside the equality; the equality implies it, so the sum goes too.
     assertPushed("SELECT SUM(amount) FROM t WHERE city = 'Porto'", "SUM/COUNT of amount: ",
         "IsNotNull(city)", "EqualTo(city,Porto)");
