@@ -154,6 +154,7 @@ class CryptoWorkerSourceTest {
         "SELECT tag, SUM(amount), COUNT(amount) FROM t WHERE rowkey = 'p000010' GROUP BY tag", // no amount: SUM null
         "SELECT city, COUNT(*) FROM t WHERE rowkey < 'p000041' GROUP BY city",
         "SELECT city, note, SUM(amount) FROM t GROUP BY city, note",
+        "SELECT city, SUM(amount), SUM(age), COUNT(*) FROM t GROUP BY city",
     };
     for (String query : queries) {
       assertEquals(rows(query, oracle), rows(query, read(options)), query);
@@ -181,6 +182,10 @@ class CryptoWorkerSourceTest {
     String byNote = explain("SELECT city, note, SUM(amount) FROM t GROUP BY city, note");
     assertFalse(byNote.contains("SUM/COUNT of"), byNote);
     assertTrue(byNote.contains("columns [city, amount, note]"), byNote);
+    // Nor can an OPE measure be added there: the whole aggregate, its ASHE sum included, runs in Spark.
+    String opeSum = explain("SELECT city, SUM(amount), SUM(age) FROM t GROUP BY city");
+    assertFalse(opeSum.contains("SUM/COUNT of"), opeSum);
+    assertTrue(opeSum.contains("columns [city, age, amount]"), opeSum);
     // Spark adds IsNotNull(city) beside the equality; the equality implies it, so the sum goes too.
     assertPushed("SELECT SUM(amount) FROM t WHERE city = 'Porto'", "SUM/COUNT of amount: ",
         "IsNotNull(city)", "EqualTo(city,Porto)");
