@@ -234,6 +234,55 @@ class CryptoWorkerSourceTest {
   }
 
   @Test
+  void aggregatesGroupedByASplasheDimensionBesideADetColumnArePushed(Connection hbase, Configuration conf)
+      throws Exception {
+    String yaml = "table: TABLE\nrowKey: { box: PLAIN, type: string }\nfamilies:\n  f:\n    default: { box: STD }\n"
+        + "    columns:\n      salary: { box: ASHE, type: long }\n"
+        + "      gender: { box: SPLASHE, values: [F, M, X], splays: [salary] }\n      dept: { box: DET, type: string }\n";
+    TableSchema splashe = schemaFile("spark_splashe", yaml);
+    Map<String, String> splasheOptions = options(conf, splashe, dir.resolve("keys.json"), "kek.txt");
+    StructType sparkSchema = read(splasheOptions).schema();
+    List<Row> plain = new ArrayList<>();
+    try (SecureConnection secure = SecureConnection.builder().connection(hbase).keys(keys("keys.json", "kek.txt"))
+        .schema(splashe).build()) {
+      secure.createTable(splashe, new byte[][] {Bytes.toBytes(key(30))});
+      try (Table table = secure.getTable(TableName.valueOf(splashe.tableName()))) {
+        for (int i = 0; i < 60; i++) {
+          // Rows lacking the dimension (and so its measure), and rows lacking the DET column.
+          String gender = i % 7 == 0 ? null : new String[] {"F", "F", "M", "X"}[i % 4];
+          String dept = i % 5 == 0 ? null : i % 3 == 0 ? "cardiology" : "oncology";
+          Long salary = gender == null ? null : 1000L + i * 37;
+          Put put = new Put(Bytes.toBytes(key(i)));
+          Map<String, Object> values = new HashMap<>(Map.of("rowkey", key(i)));
+          if (gender != null) {
+            put.addColumn(F, Bytes.toBytes("gender"), Bytes.toBytes(gender))
+                .addColumn(F, Bytes.toBytes("salary"), Bytes.toBytes(salary));
+            values.put("gender", gender);
+            values.put("salary", salary);
+          }
+          if (dept != null) {
+            put.addColumn(F, Bytes.toBytes("dept"), Bytes.toBytes(dept));
+            values.put("dept", dept);
+          }
+          table.put(put.addColumn(F, Bytes.toBytes("visit"), Bytes.toBytes("v" + i)));
+          plain.add(RowFactory.create(java.util.Arrays.stream(sparkSchema.fieldNames()).map(values::get).toArray()));
+        }
+      }
+    }
+    Dataset<Row> expected = spark.createDataFrame(plain, sparkSchema);
+    String[] queries = {
+        "SELECT dept, gender, SUM(salary), COUNT(salary), COUNT(*) FROM t GROUP BY dept, gender",
+        "SELECT gender, AVG(salary), COUNT(*) FROM t GROUP BY gender",
+    };
+    for (String query : queries) {
+      assertEquals(rows(query, expected), rows(query, read(splasheOptions)), query);
+      read(splasheOptions).createOrReplaceTempView("t");
+      String plan = plan(query);
+      assertTrue(plan.contains("presplit by the dimension's values"), query + ":\n" + plan);
+    }
+  }
+
+  @Test
   void appendsStoreNoPlaintextAndReadBack(Connection hbase, Configuration conf) throws Exception {
     appendAndCheck(hbase, conf, Map.of());
   }

@@ -42,7 +42,8 @@ public record AggregationRequest(List<Measure> measures, List<Column> groups, bo
   private static final byte VERSION_1 = 1;
   private static final byte VERSION_2 = 2;
   private static final int MAX_PART = 1 << 16;
-  private static final int MAX_COLUMNS = 64;
+  /** The most measures, and the most group columns, one request may name. */
+  public static final int MAX_COLUMNS = 64;
   private static final byte ABSENT = 0;
   private static final byte PRESENT = 1;
 

@@ -84,35 +84,23 @@ public final class AggregationClient {
   public List<AggregateGroup> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStart, byte[] storedStop)
       throws IOException {
     StoredRange range = new StoredRange(storedStart, storedStop);
-    if (!query.isSingleMeasure()) {
+    SplayedGrouping splayed = splayedGrouping(query);
+    if (splayed != null) {
+      return runSplayed(scan, query, splayed, range);
+    }
+    if (!query.isSingleMeasure() || query.grouped()) {
       return run(scan, query, range);
     }
     byte[] family = query.measures().get(0).family();
-    byte[] qualifier = query.measures().get(0).qualifier();
-    List<AggregateGroup> out = new ArrayList<>();
-    PresplitMeasure presplit = presplitGrouping(query);
-    if (presplit != null) {
-      for (PresplitMeasure.Part part : presplit.parts()) {
-        AggregateResult r = presplit(scan, family, part, range);
-        if (r.count() > 0) {
-          out.add(new AggregateGroup(List.of(Bytes.toBytes(part.value())), List.of(r), 0));
-        }
-      }
-      out.sort(KEY_ORDER);
-      return out;
+    PresplitCondition c = presplitCondition(scan.getFilter(), family, query.measures().get(0).qualifier());
+    if (c == null) {
+      return run(scan, query, range);
     }
-    PresplitCondition c = query.grouped() ? null : presplitCondition(scan.getFilter(), family, qualifier);
-    if (c != null) {
-      // no row can hold a value outside the declared ones
-      Optional<PresplitMeasure.Part> part = c.measure().part(c.value());
-      AggregateResult r = part.isEmpty() ? new AggregateResult(0, 0)
-          : presplit(new Scan(scan).setFilter(c.rest()), family, part.get(), range);
-      if (r.count() > 0) {
-        out.add(new AggregateGroup(List.of(), List.of(r), 0));
-      }
-      return out;
-    }
-    return run(scan, query, range);
+    // no row can hold a value outside the declared ones
+    Optional<PresplitMeasure.Part> part = c.measure().part(c.value());
+    AggregateResult r = part.isEmpty() ? new AggregateResult(0, 0)
+        : presplit(new Scan(scan).setFilter(c.rest()), family, part.get(), range);
+    return r.count() > 0 ? List.of(new AggregateGroup(List.of(), List.of(r), 0)) : List.of();
   }
 
   /** Group keys in order: element by element, a null group before any value. */
@@ -131,10 +119,9 @@ public final class AggregationClient {
    * part, the addition in each region and the decryption in the client.
    */
   public QueryPlan plan(Scan scan, AggregateQuery query) throws IOException {
-    boolean single = query.isSingleMeasure();
-    PresplitMeasure presplit = single ? presplitGrouping(query) : null;
-    AggregateQuery.Column first = single ? query.measures().get(0) : null;
-    PresplitCondition c = !single || query.grouped() ? null
+    SplayedGrouping splayed = splayedGrouping(query);
+    AggregateQuery.Column first = query.measures().isEmpty() ? null : query.measures().get(0);
+    PresplitCondition c = !query.isSingleMeasure() || query.grouped() ? null
         : presplitCondition(scan.getFilter(), first.family(), first.qualifier());
     Scan rows = c == null ? scan : new Scan(scan).setFilter(c.rest());
     Optional<PresplitMeasure.Part> asked = c == null ? Optional.empty() : c.measure().part(c.value());
@@ -142,10 +129,16 @@ public final class AggregationClient {
       rows = partRows(rows, first.family(), asked.get());
     }
     String adds;
-    if (presplit != null || c != null) {
+    if (splayed != null) {
+      for (SplayedPass pass : splayed.passes(query)) {
+        check(rows, pass.query());
+      }
+      adds = "adds the parts of the measures stored presplit by the dimension's values (one pass for the values"
+          + " with columns of their own, one more per value sharing its columns)"
+          + (query.groups().size() > 1 ? " per stored value of the other group columns" : "");
+    } else if (c != null) {
       requireNotMigrating(rows, query.measures(), List.of());
-      adds = "adds the parts of the measure stored presplit by the dimension's "
-          + (presplit != null ? "values (one sum per value)" : "value");
+      adds = "adds the parts of the measure stored presplit by the dimension's value";
     } else {
       check(rows, query);
       adds = (query.measures().isEmpty() ? "counts the rows"
@@ -183,16 +176,126 @@ public final class AggregationClient {
 
   private static final byte[] ALL = new byte[0];
 
-  /** The presplit measure {@code query} groups by its own SPLASHE dimension, or null. */
-  private PresplitMeasure presplitGrouping(AggregateQuery query) throws IOException {
-    if (!query.grouped()) {
+  /**
+   * A group column by whose values every measure is stored presplit (a SPLASHE dimension that
+   * splays them all), at {@code position} in the query's group columns, and the measures' presplits.
+   */
+  private record SplayedGrouping(int position, List<PresplitMeasure> presplits) {
+    /**
+     * The region passes: one over every row for the parts with columns of their own (and the row
+     * count, for the rows lacking the dimension), one per part that shares its columns, over its
+     * rows. Each adds, per part, every measure's sum column and then the part's count column,
+     * grouped by the other group columns.
+     */
+    List<SplayedPass> passes(AggregateQuery query) {
+      List<PresplitMeasure.Part> parts = presplits.get(0).parts();
+      List<Integer> own = new ArrayList<>();
+      List<SplayedPass> out = new ArrayList<>();
+      for (int p = 0; p < parts.size(); p++) {
+        if (parts.get(p).rows().isEmpty()) {
+          own.add(p);
+        } else {
+          out.add(pass(query, List.of(p), false));
+        }
+      }
+      boolean countsMissing = query.countsRows() && query.nullGroups();
+      if (!own.isEmpty() || countsMissing) {
+        out.add(0, pass(query, own, countsMissing));
+      }
+      return out;
+    }
+
+    private SplayedPass pass(AggregateQuery query, List<Integer> parts, boolean countsRows) {
+      byte[] family = query.groups().get(position).family();
+      List<AggregateQuery.Column> measures = new ArrayList<>();
+      for (int p : parts) {
+        for (PresplitMeasure m : presplits) {
+          measures.add(new AggregateQuery.Column(family, m.parts().get(p).sumColumn()));
+        }
+        measures.add(new AggregateQuery.Column(family, presplits.get(0).parts().get(p).countColumn()));
+      }
+      List<AggregateQuery.Column> others = new ArrayList<>(query.groups());
+      others.remove(position);
+      return new SplayedPass(parts, new AggregateQuery(measures, others, countsRows, query.nullGroups()));
+    }
+  }
+
+  /** One region pass of a splayed grouping: the parts it adds and the query that adds them. */
+  private record SplayedPass(List<Integer> parts, AggregateQuery query) {}
+
+  /** The splayed grouping of {@code query}, or null if no group column presplits every measure. */
+  private SplayedGrouping splayedGrouping(AggregateQuery query) throws IOException {
+    if (query.measures().isEmpty()) {
       return null;
     }
-    AggregateQuery.Column measure = query.measures().get(0);
-    AggregateQuery.Column group = query.groups().get(0);
-    PresplitMeasure presplit = codec.expansion(measure.family()).presplit(measure.qualifier()).orElse(null);
-    return presplit != null && Bytes.equals(measure.family(), group.family())
-        && presplit.dimension().equals(Bytes.toString(group.qualifier())) ? presplit : null;
+    for (int i = 0; i < query.groups().size(); i++) {
+      AggregateQuery.Column group = query.groups().get(i);
+      List<PresplitMeasure> presplits = new ArrayList<>();
+      for (AggregateQuery.Column m : query.measures()) {
+        PresplitMeasure presplit = codec.expansion(m.family()).presplit(m.qualifier()).orElse(null);
+        if (presplit != null && Bytes.equals(m.family(), group.family())
+            && presplit.dimension().equals(Bytes.toString(group.qualifier()))) {
+          presplits.add(presplit);
+        }
+      }
+      if (presplits.size() == query.measures().size()) {
+        return new SplayedGrouping(i, presplits);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A splayed grouping: per part of the dimension and value of the other group columns, each
+   * measure's sum is its part's sum column and the count (of the measure, and of rows) the part's
+   * count column, as a dimension is written with all the measures it splays; the rows lacking the
+   * dimension, when asked for, are the counted rows less those of every part.
+   */
+  private List<AggregateGroup> runSplayed(Scan scan, AggregateQuery query, SplayedGrouping splayed,
+      StoredRange range) throws IOException {
+    int d = splayed.position();
+    int perPart = query.measures().size() + 1;
+    List<PresplitMeasure.Part> parts = splayed.presplits().get(0).parts();
+    byte[] family = query.groups().get(d).family();
+    Map<List<ByteBuffer>, Long> counted = new LinkedHashMap<>();
+    Map<List<ByteBuffer>, Long> inParts = new LinkedHashMap<>();
+    Map<List<ByteBuffer>, AggregateGroup> out = new LinkedHashMap<>();
+    for (SplayedPass pass : splayed.passes(query)) {
+      Scan rows = pass.parts().size() == 1 && parts.get(pass.parts().get(0)).rows().isPresent()
+          ? partRows(scan, family, parts.get(pass.parts().get(0))) : scan;
+      for (AggregateGroup g : run(rows, pass.query(), range)) {
+        if (pass.query().countsRows()) {
+          counted.merge(wrap(g.key()), g.rows(), Long::sum);
+        }
+        for (int j = 0; j < pass.parts().size(); j++) {
+          long count = g.measures().get(j * perPart + perPart - 1).sum();
+          if (count == 0) {
+            continue;
+          }
+          List<AggregateResult> sums = new ArrayList<>();
+          for (int m = 0; m < perPart - 1; m++) {
+            sums.add(new AggregateResult(g.measures().get(j * perPart + m).sum(), count));
+          }
+          List<byte[]> key = new ArrayList<>(g.key());
+          key.add(d, Bytes.toBytes(parts.get(pass.parts().get(j)).value()));
+          out.merge(wrap(key), new AggregateGroup(key, sums, query.countsRows() ? count : 0), AggregateGroup::plus);
+          inParts.merge(wrap(g.key()), count, Long::sum);
+        }
+      }
+    }
+    for (Map.Entry<List<ByteBuffer>, Long> e : counted.entrySet()) {
+      long missing = e.getValue() - inParts.getOrDefault(e.getKey(), 0L);
+      if (missing > 0) {
+        List<byte[]> key = new ArrayList<>();
+        e.getKey().forEach(b -> key.add(b == null ? null : b.array()));
+        key.add(d, null);
+        out.put(wrap(key), new AggregateGroup(key,
+            query.measures().stream().map(m -> new AggregateResult(0, 0)).toList(), missing));
+      }
+    }
+    List<AggregateGroup> groups = new ArrayList<>(out.values());
+    groups.sort(KEY_ORDER);
+    return groups;
   }
 
   /** The sum of the part's sum column, the count as the sum of its count column, over the part's rows. */
@@ -389,6 +492,11 @@ public final class AggregationClient {
 
   /** Each measure's addition, once the measures, the group columns and the filter are checked. */
   private List<AdditiveAggregation> check(Scan scan, AggregateQuery query) throws IOException {
+    if (query.measures().size() > AggregationRequest.MAX_COLUMNS || query.groups().size() > AggregationRequest.MAX_COLUMNS) {
+      throw new UnsupportedSecureOperationException(codec.table(), query.describe(), "a region adds at most "
+          + AggregationRequest.MAX_COLUMNS + " measure columns (a SPLASHE dimension's values each count as one per"
+          + " measure, plus one) by at most " + AggregationRequest.MAX_COLUMNS + " group columns in one pass");
+    }
     List<AdditiveAggregation> additives = new ArrayList<>();
     for (AggregateQuery.Column m : query.measures()) {
       additives.add(codec.additive(m.family(), m.qualifier()).orElseThrow(() -> refusal(m.family(), m.qualifier(),
