@@ -1,5 +1,6 @@
 package dev.cryptoworker.client;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -15,7 +16,7 @@ import java.util.Objects;
  */
 public record AggregateGroup(List<byte[]> key, List<AggregateResult> measures, long rows) {
   public AggregateGroup {
-    key = Collections.unmodifiableList(new java.util.ArrayList<>(key)); // may hold nulls
+    key = Collections.unmodifiableList(new ArrayList<>(key)); // may hold nulls
     measures = List.copyOf(measures);
   }
 
@@ -27,7 +28,7 @@ public record AggregateGroup(List<byte[]> key, List<AggregateResult> measures, l
   /** This group's partials and {@code other}'s (the same group over disjoint rows) together. */
   public AggregateGroup plus(AggregateGroup other) {
     Objects.requireNonNull(other, "other");
-    List<AggregateResult> sums = new java.util.ArrayList<>();
+    List<AggregateResult> sums = new ArrayList<>();
     for (int i = 0; i < measures.size(); i++) {
       sums.add(measures.get(i).plus(other.measures.get(i)));
     }

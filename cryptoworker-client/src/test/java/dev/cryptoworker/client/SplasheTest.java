@@ -182,7 +182,9 @@ class SplasheTest {
             a.measures().get(1).count(), a.rows()));
       }
       assertEquals(oracle, got, dimension.getKey());
-      assertTrue(table.plan(new Scan(), query).describe().contains("presplit by the dimension's values"));
+      QueryPlan plan = table.plan(new Scan(), query);
+      assertTrue(plan.describe().contains("presplit by the dimension's values"), plan.describe());
+      assertTrue(plan.describeWithLeakage().contains("whose counts stay encrypted"), plan.describeWithLeakage());
     }
   }
 

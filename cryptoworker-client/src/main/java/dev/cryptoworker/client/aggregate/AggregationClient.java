@@ -152,11 +152,16 @@ public final class AggregationClient {
     List<QueryPlan.Step> steps = new ArrayList<>(rowsPlan.stepsAt(QueryPlan.Site.REGION_SERVERS));
     String what = query.measures().isEmpty() ? "one row count" : "one partial sum per measure";
     steps.add(QueryPlan.Step.onServers("each region " + adds + " over ciphertext and returns " + what
-        + (query.grouped() ? " per group" : ""), leaks(query)));
+        + (query.grouped() ? " per group" : ""), splayed != null ? SPLAYED_LEAKS : leaks(query)));
     steps.add(QueryPlan.Step.onClient((query.measures().isEmpty() ? "adds the region counts"
         : "combines the partial sums and decrypts them") + (query.grouped() ? " and the group keys" : "")));
     return new QueryPlan(codec.table(), steps, null);
   }
+
+  private static final String SPLAYED_LEAKS = "how many selected rows there are per stored value of the other"
+      + " group columns (equal values are seen as equal); not how many hold each value of the dimension, whose"
+      + " counts stay encrypted, except that a value sharing its columns with others (enhanced SPLASHE) selects"
+      + " the rows holding its token; the sums stay encrypted";
 
   private static String leaks(AggregateQuery query) {
     String per = query.grouped() ? ", per stored group value" + (query.nullGroups() ? " or its absence" : "")
