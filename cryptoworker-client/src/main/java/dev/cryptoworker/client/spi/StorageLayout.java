@@ -139,7 +139,7 @@ public interface StorageLayout extends Closeable {
 
   private UnsupportedSecureOperationException noRegionAggregates(AggregateQuery query) {
     return new UnsupportedSecureOperationException(storedTables().get(0).getName().getNameAsString(),
-        "aggregate of " + query.describe(),
+        "aggregate (" + query.describe() + ")",
         "this layout cannot add values on the region servers; scan and sum on the client");
   }
 }
