@@ -331,15 +331,16 @@ public final class SecureTable implements Table {
 
   /**
    * The part of {@code query} over the rows of {@code scan} stored in [{@code storedStartRow},
-   * {@code storedStopRow}) (empty arrays: unbounded), such as one region from {@link
-   * #getRegionLocator()}: sum and count per group key (the empty key without a group column),
-   * added in the region servers and decrypted here. Partials of disjoint ranges add up to what
-   * {@link #aggregateBy} returns for their union: this is how work split by region (a Spark
-   * partition) aggregates its part. Forward scans only.
+   * {@code storedStopRow}) (empty arrays: unbounded; both empty: the whole table), such as one
+   * region from {@link #getRegionLocator()}: per group, each measure's sum and count and, if asked,
+   * the row count, added in one pass per region on the region servers and decrypted here; groups
+   * in key order. Partials of disjoint ranges add up ({@link AggregateGroup#plus}) to the answer
+   * for their union: this is how work split by region (a Spark partition) aggregates its part.
+   * Forward scans only.
    *
    * @throws UnsupportedSecureOperationException whatever {@link #plan(Scan, AggregateQuery)} refuses
    */
-  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+  public List<AggregateGroup> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
       byte[] storedStopRow) throws IOException {
     return layout.aggregateRange(Objects.requireNonNull(scan, "scan"), Objects.requireNonNull(query, "query"),
         Objects.requireNonNull(storedStartRow, "storedStartRow"), Objects.requireNonNull(storedStopRow, "storedStopRow"));

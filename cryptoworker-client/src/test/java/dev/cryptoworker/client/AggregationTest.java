@@ -151,6 +151,71 @@ class AggregationTest {
     assertEquals(oracle(rows, r -> true), table.aggregate(new Scan(), M, toBytes("plain")));
   }
 
+  /**
+   * One query of two measures (ASHE and PLAIN) and the row count, grouped by a DET and a PLAIN
+   * column with SQL's null groups, over rows lacking either group column or the ASHE measure: per
+   * group what the oracle computes; a row count behind a DET equality; an STD group refused by name.
+   */
+  @Test
+  void severalMeasuresGroupColumnsAndTheRowCountMatchTheOracle(Connection hbase) throws IOException {
+    TableSchema schema = SecureFixture.schema("ashe_multi", SCHEMA);
+    SecureTable table = create(hbase, SecureFixture.randomKeys(), schema);
+    Random random = new Random(5);
+    Map<String, long[]> expected = new TreeMap<>(); // "dept/ward" -> amount sum, count, plain sum, count, rows
+    List<Put> puts = new ArrayList<>();
+    long oncologyRows = 0;
+    for (int i = 0; i < 400; i++) {
+      Row row = randomRow(random, i);
+      Put put = new Put(toBytes(row.key())).addColumn(M, toBytes("plain"), toBytes(row.amount()));
+      boolean hasAmount = i % 7 != 0;
+      String dept = i % 5 == 0 ? null : row.dept();
+      String ward = i % 9 == 0 ? null : row.ward();
+      if (hasAmount) {
+        put.addColumn(M, AMOUNT, toBytes(row.amount()));
+      }
+      if (dept != null) {
+        put.addColumn(M, toBytes("dept"), toBytes(dept));
+      }
+      if (ward != null) {
+        put.addColumn(M, toBytes("ward"), toBytes(ward));
+      }
+      puts.add(put);
+      oncologyRows += "oncology".equals(dept) ? 1 : 0;
+      long[] e = expected.computeIfAbsent(dept + "/" + ward, k -> new long[5]);
+      e[0] += hasAmount ? row.amount() : 0;
+      e[1] += hasAmount ? 1 : 0;
+      e[2] += row.amount();
+      e[3]++;
+      e[4]++;
+    }
+    table.put(puts);
+
+    AggregateQuery query = AggregateQuery.of(M, AMOUNT).alsoSumming(M, toBytes("plain")).thenBy(M, toBytes("dept"))
+        .thenBy(M, toBytes("ward")).countingRows().withNullGroups();
+    Map<String, long[]> got = new TreeMap<>();
+    for (AggregateGroup g : table.aggregateRange(new Scan(), query, new byte[0], new byte[0])) {
+      String key = (g.key().get(0) == null ? null : Bytes.toString(g.key().get(0))) + "/"
+          + (g.key().get(1) == null ? null : Bytes.toString(g.key().get(1)));
+      AggregateResult amount = g.measures().get(0);
+      AggregateResult plain = g.measures().get(1);
+      got.put(key, new long[] {amount.sum(), amount.count(), plain.sum(), plain.count(), g.rows()});
+    }
+    assertEquals(expected.keySet(), got.keySet());
+    expected.forEach((k, v) -> assertEquals(java.util.Arrays.toString(v), java.util.Arrays.toString(got.get(k)), k));
+    assertTrue(expected.keySet().stream().anyMatch(k -> k.startsWith("null/")), "rows lacking dept exist");
+
+    SingleColumnValueFilter isOncology = eq("dept", "oncology");
+    isOncology.setFilterIfMissing(true); // as SQL: rows lacking dept do not pass
+    List<AggregateGroup> oncology = table.aggregateRange(new Scan().setFilter(isOncology),
+        AggregateQuery.rowCount(), new byte[0], new byte[0]);
+    assertEquals(oncologyRows, oncology.get(0).rows());
+    assertTrue(table.plan(new Scan(), query).describe().contains("each region adds 2 measures and counts the rows per"
+        + " stored group value tuple, rows lacking a group column in a null group, in one pass"));
+    UnsupportedSecureOperationException std = assertThrows(UnsupportedSecureOperationException.class,
+        () -> table.plan(new Scan(), query.thenBy(M, toBytes("secret"))));
+    assertTrue(std.getMessage().contains("m:secret"), std.getMessage());
+  }
+
   @Test
   void sumsCountsAveragesAndGroupsMatchTheOracle(Connection hbase) throws IOException {
     TableSchema schema = SecureFixture.schema("ashe", SCHEMA);

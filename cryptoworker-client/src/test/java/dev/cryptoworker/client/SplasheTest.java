@@ -129,6 +129,65 @@ class SplasheTest {
     assertEquals(1, shapes.size(), "rows must be indistinguishable by their stored cells: " + shapes);
   }
 
+  /**
+   * Two measures splayed by a dimension, grouped by a DET column and the dimension, with the row
+   * count and SQL's null groups (rows lacking the dimension and its measures, rows lacking the DET
+   * column), for basic SPLASHE and for enhanced (whose infrequent values share columns): what the
+   * oracle computes.
+   */
+  @Test
+  void groupsByTheDimensionBesideADetColumnWithTwoMeasuresAndNullGroups(Connection hbase) throws Exception {
+    Map<String, List<String>> dimensions = Map.of(
+        "gender: { box: SPLASHE, values: [F, M, X], splays: [salary, bonus] }", List.of("F", "M", "X"),
+        "gender: { box: SPLASHE, values: [F, M, X, Y], frequent: [F], splays: [salary, bonus] }",
+        List.of("F", "F", "F", "M", "X", "Y"));
+    for (Map.Entry<String, List<String>> dimension : dimensions.entrySet()) {
+      TableSchema schema = SecureFixture.schema("splashe_tuple", schema(dimension.getKey()));
+      SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+      SecureFixture.create(secure, schema, 3, new byte[][] {toBytes("p-100"), toBytes("p-200")});
+      SecureTable table = secure.getSecureTable(SecureFixture.name(schema));
+      Random r = new Random(9);
+      Map<String, List<Long>> oracle = new TreeMap<>(); // dept/gender -> salary, count, bonus, count, rows
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 300; i++) {
+        String g = i % 11 == 0 ? null : dimension.getValue().get(r.nextInt(dimension.getValue().size()));
+        String dept = i % 13 == 0 ? null : r.nextBoolean() ? "cardiology" : "oncology";
+        long salary = 20_000 + r.nextInt(80_000);
+        int bonus = r.nextInt(1000);
+        Put put = new Put(toBytes(String.format("p-%03d", i))).addColumn(E, toBytes("note"), toBytes("n"));
+        if (g != null) {
+          put.addColumn(E, toBytes("salary"), toBytes(salary)).addColumn(E, toBytes("bonus"), toBytes(bonus))
+              .addColumn(E, toBytes("gender"), toBytes(g));
+        }
+        if (dept != null) {
+          put.addColumn(E, toBytes("dept"), toBytes(dept));
+        }
+        puts.add(put);
+        List<Long> e = oracle.computeIfAbsent(dept + "/" + g, k -> new ArrayList<>(List.of(0L, 0L, 0L, 0L, 0L)));
+        long in = g == null ? 0 : 1;
+        List<Long> add = List.of(in * salary, in, in * bonus, in, 1L);
+        for (int k = 0; k < 5; k++) {
+          e.set(k, e.get(k) + add.get(k));
+        }
+      }
+      table.put(puts);
+
+      AggregateQuery query = AggregateQuery.of(E, toBytes("salary")).alsoSumming(E, toBytes("bonus"))
+          .thenBy(E, toBytes("dept")).thenBy(E, toBytes("gender")).countingRows().withNullGroups();
+      Map<String, List<Long>> got = new TreeMap<>();
+      for (AggregateGroup a : table.aggregateRange(new Scan(), query, new byte[0], new byte[0])) {
+        String key = (a.key().get(0) == null ? null : Bytes.toString(a.key().get(0))) + "/"
+            + (a.key().get(1) == null ? null : Bytes.toString(a.key().get(1)));
+        got.put(key, List.of(a.measures().get(0).sum(), a.measures().get(0).count(), a.measures().get(1).sum(),
+            a.measures().get(1).count(), a.rows()));
+      }
+      assertEquals(oracle, got, dimension.getKey());
+      QueryPlan plan = table.plan(new Scan(), query);
+      assertTrue(plan.describe().contains("presplit by the dimension's values"), plan.describe());
+      assertTrue(plan.describeWithLeakage().contains("whose counts stay encrypted"), plan.describeWithLeakage());
+    }
+  }
+
   @Test
   void updatesDeletesAndRefusals(Connection hbase) throws Exception {
     TableSchema schema = SecureFixture.schema("splashe_rules", SCHEMA);

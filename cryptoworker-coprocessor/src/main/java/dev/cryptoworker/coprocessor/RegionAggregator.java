@@ -6,6 +6,7 @@ import dev.cryptoworker.region.AggregationRequest;
 import dev.cryptoworker.sharing.PrimeShareSum;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,9 +19,9 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The aggregation of one region: fed the region's selected rows one at a time, it adds the measure
- * column per group and finally emits the partial results in the form {@link AggregationRequest}
- * documents. Holds no key; values are never logged. Independent of the scanner plumbing, so it is
+ * The aggregation of one region: fed the region's selected rows one at a time, it adds each measure
+ * column (and counts rows, if asked) per group in the same pass, and finally emits the partial
+ * results in the form {@link AggregationRequest} documents. Holds no key; values are never logged. Independent of the scanner plumbing, so it is
  * tested on cells directly.
  */
 final class RegionAggregator {
@@ -28,7 +29,9 @@ final class RegionAggregator {
   private final Map<byte[], AsheSum> ashe = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final Map<byte[], long[]> plain = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final Map<byte[], PrimeShareSum> shares = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+  private final Map<byte[], long[]> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private byte[] firstRow;
+  private byte[] responseFamily;
 
   RegionAggregator(AggregationRequest request) {
     this.request = request;
@@ -36,9 +39,10 @@ final class RegionAggregator {
 
   /**
    * Adds one row's cells (newest version first within a column, as a region scanner returns them).
-   * Rows without the measure, or without the group column when grouping, are not counted.
+   * A row lacking a group column is skipped unless the request forms null groups; a measure counts
+   * only in rows that have it; the row count counts every row added.
    *
-   * @throws DoNotRetryIOException if the measure is not a value of the requested kind, or an ASHE
+   * @throws DoNotRetryIOException if a measure is not a value of the requested kind, or an ASHE
    *     identifier repeats
    */
   void add(List<Cell> row) throws DoNotRetryIOException {
@@ -47,30 +51,52 @@ final class RegionAggregator {
     }
     if (firstRow == null) {
       firstRow = CellUtil.cloneRow(row.get(0));
+      // a family of the table for the response cells (a row count has no measure column)
+      responseFamily = request.measures().isEmpty() ? CellUtil.cloneFamily(row.get(0))
+          : request.measures().get(0).column().family();
     }
-    Cell measure = null;
-    byte[] group = HConstants.EMPTY_BYTE_ARRAY;
-    boolean hasGroup = !request.grouped();
+    List<AggregationRequest.Measure> measures = request.measures();
+    Cell[] measureCells = new Cell[measures.size()];
+    List<byte[]> group = new ArrayList<>(Collections.nCopies(request.groups().size(), (byte[]) null));
     for (Cell c : row) {
-      if (measure == null && CellUtil.matchingColumn(c, request.family(), request.qualifier())) {
-        measure = c;
-      } else if (!hasGroup && CellUtil.matchingColumn(c, request.groupFamily(), request.groupQualifier())) {
-        group = CellUtil.cloneValue(c);
-        hasGroup = true;
+      for (int i = 0; i < measureCells.length; i++) {
+        if (measureCells[i] == null && matches(c, measures.get(i).column())) {
+          measureCells[i] = c;
+        }
+      }
+      for (int i = 0; i < group.size(); i++) {
+        if (group.get(i) == null && matches(c, request.groups().get(i))) {
+          group.set(i, CellUtil.cloneValue(c));
+        }
       }
     }
-    if (measure == null || !hasGroup) {
+    if (!request.formsNullGroups() && group.contains(null)) {
       return;
     }
-    byte[] value = CellUtil.cloneValue(measure);
-    switch (request.mode()) {
-      case ASHE -> addAshe(measure, group, value);
-      case SHAMIR_P127 -> addShare(measure, group, value);
-      default -> addPlain(measure, group, value);
+    for (int i = 0; i < measureCells.length; i++) {
+      if (measureCells[i] != null) {
+        addMeasure(i, measureCells[i], group);
+      }
+    }
+    if (request.countsRows()) {
+      rows.computeIfAbsent(request.responseQualifier(group, request.rowCountSlot(), 0), k -> new long[1])[0]++;
     }
   }
 
-  private void addAshe(Cell measure, byte[] group, byte[] value) throws DoNotRetryIOException {
+  private static boolean matches(Cell c, AggregationRequest.Column column) {
+    return CellUtil.matchingColumn(c, column.family(), column.qualifier());
+  }
+
+  private void addMeasure(int slot, Cell measure, List<byte[]> group) throws DoNotRetryIOException {
+    byte[] value = CellUtil.cloneValue(measure);
+    switch (request.measures().get(slot).mode()) {
+      case ASHE -> addAshe(slot, measure, group, value);
+      case SHAMIR_P127 -> addShare(slot, measure, group, value);
+      default -> addPlain(slot, measure, group, value);
+    }
+  }
+
+  private void addAshe(int slot, Cell measure, List<byte[]> group, byte[] value) throws DoNotRetryIOException {
     AsheCell cell;
     try {
       cell = AsheCell.parse(value);
@@ -78,13 +104,14 @@ final class RegionAggregator {
       throw new DoNotRetryIOException(where(measure) + ": " + e.getMessage());
     }
     try {
-      ashe.computeIfAbsent(request.responseQualifier(group, cell.keyId()), k -> new AsheSum(cell.keyId())).add(cell);
+      ashe.computeIfAbsent(request.responseQualifier(group, slot, cell.keyId()), k -> new AsheSum(cell.keyId()))
+          .add(cell);
     } catch (IllegalArgumentException e) {
       throw new DoNotRetryIOException("ASHE identifier reused in this region: " + e.getMessage());
     }
   }
 
-  private void addPlain(Cell measure, byte[] group, byte[] value) throws DoNotRetryIOException {
+  private void addPlain(int slot, Cell measure, List<byte[]> group, byte[] value) throws DoNotRetryIOException {
     long v;
     if (value.length == 8) {
       v = Bytes.toLong(value);
@@ -93,39 +120,33 @@ final class RegionAggregator {
     } else {
       throw new DoNotRetryIOException(where(measure) + ": a plain sum needs 8- or 4-byte values, got " + value.length);
     }
-    long[] acc = plain.computeIfAbsent(request.responseQualifier(group, 0), k -> new long[2]);
+    long[] acc = plain.computeIfAbsent(request.responseQualifier(group, slot, 0), k -> new long[2]);
     acc[0] += v;
     acc[1]++;
   }
 
-  private void addShare(Cell measure, byte[] group, byte[] value) throws DoNotRetryIOException {
+  private void addShare(int slot, Cell measure, List<byte[]> group, byte[] value) throws DoNotRetryIOException {
     try {
-      shares.computeIfAbsent(request.responseQualifier(group, 0), k -> new PrimeShareSum()).add(value);
+      shares.computeIfAbsent(request.responseQualifier(group, slot, 0), k -> new PrimeShareSum()).add(value);
     } catch (IllegalArgumentException e) {
       throw new DoNotRetryIOException(where(measure) + ": " + e.getMessage());
     }
   }
 
-  private String where(Cell measure) {
+  private static String where(Cell measure) {
     return "row " + Bytes.toStringBinary(CellUtil.cloneRow(measure)) + ", column "
-        + Bytes.toStringBinary(request.family()) + ":" + Bytes.toStringBinary(request.qualifier());
+        + Bytes.toStringBinary(CellUtil.cloneFamily(measure)) + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(measure));
   }
 
-  /** The partial results, one cell per group (and key version); empty if no row was selected. */
+  /** The partial results, one cell per group, slot (and key version), in qualifier order; empty if no row was selected. */
   List<Cell> result() {
+    Map<byte[], byte[]> values = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    ashe.forEach((q, sum) -> values.put(q, sum.toBytes()));
+    shares.forEach((q, sum) -> values.put(q, sum.toBytes()));
+    plain.forEach((q, acc) -> values.put(q, ByteBuffer.allocate(16).putLong(acc[0]).putLong(acc[1]).array()));
+    rows.forEach((q, count) -> values.put(q, Bytes.toBytes(count[0])));
     List<Cell> out = new ArrayList<>();
-    if (firstRow == null) {
-      return out;
-    }
-    for (Map.Entry<byte[], AsheSum> e : ashe.entrySet()) {
-      out.add(cell(e.getKey(), e.getValue().toBytes()));
-    }
-    for (Map.Entry<byte[], PrimeShareSum> e : shares.entrySet()) {
-      out.add(cell(e.getKey(), e.getValue().toBytes()));
-    }
-    for (Map.Entry<byte[], long[]> e : plain.entrySet()) {
-      out.add(cell(e.getKey(), ByteBuffer.allocate(16).putLong(e.getValue()[0]).putLong(e.getValue()[1]).array()));
-    }
+    values.forEach((q, v) -> out.add(cell(q, v)));
     return out;
   }
 
@@ -133,7 +154,7 @@ final class RegionAggregator {
   private Cell cell(byte[] qualifier, byte[] value) {
     return ExtendedCellBuilderFactory.create(CellBuilderType.DEEP_COPY)
         .setRow(firstRow)
-        .setFamily(request.family())
+        .setFamily(responseFamily)
         .setQualifier(qualifier)
         .setTimestamp(HConstants.LATEST_TIMESTAMP)
         .setType(Cell.Type.Put)

@@ -41,7 +41,7 @@ class RegionAggregatorTest {
   }
 
   private static AggregationRequest ashe(boolean grouped) {
-    return new AggregationRequest(AggregationRequest.Mode.ASHE, F, AMOUNT,
+    return AggregationRequest.ofOneMeasure(AggregationRequest.Mode.ASHE, F, AMOUNT,
         grouped ? F : new byte[0], grouped ? DEPT : new byte[0]);
   }
 
@@ -66,7 +66,7 @@ class RegionAggregatorTest {
     assertEquals(expected.size(), result.size());
     for (Cell c : result) {
       byte[] q = CellUtil.cloneQualifier(c);
-      String group = Bytes.toString(ashe(true).groupOf(q));
+      String group = Bytes.toString(ashe(true).responseKey(q).group().get(0));
       AsheSum sum = AsheSum.parse(CellUtil.cloneValue(c));
       long[] e = expected.get(group + "/" + sum.keyId());
       assertEquals(e[0], sum.ciphertext(), group);
@@ -78,9 +78,39 @@ class RegionAggregatorTest {
   }
 
   @Test
+  void severalMeasuresRowCountsAndNullGroupsComeFromOnePass() throws Exception {
+    byte[] visits = Bytes.toBytes("visits");
+    byte[] tag = Bytes.toBytes("tag");
+    AggregationRequest request = new AggregationRequest(
+        List.of(new AggregationRequest.Measure(AggregationRequest.Mode.ASHE, new AggregationRequest.Column(F, AMOUNT)),
+            new AggregationRequest.Measure(AggregationRequest.Mode.PLAIN, new AggregationRequest.Column(F, visits))),
+        List.of(new AggregationRequest.Column(F, DEPT), new AggregationRequest.Column(F, tag)), true, true);
+    RegionAggregator a = new RegionAggregator(request);
+    a.add(row("r1", AMOUNT, new AsheCell(7, 10, 0, 1).toBytes(), DEPT, Bytes.toBytes("cardio"), tag, Bytes.toBytes("x"),
+        visits, Bytes.toBytes(3L)));
+    a.add(row("r2", AMOUNT, new AsheCell(7, 20, 0, 2).toBytes(), DEPT, Bytes.toBytes("cardio"), tag, Bytes.toBytes("x")));
+    a.add(row("r3", AMOUNT, new AsheCell(7, 5, 0, 3).toBytes(), tag, Bytes.toBytes("x"), visits, Bytes.toBytes(4L)));
+    a.add(row("r4", tag, Bytes.toBytes("y")));
+    Map<String, String> got = new HashMap<>(); // "dept/tag/slot" -> partial
+    for (Cell c : a.result()) {
+      AggregationRequest.ResponseKey key = request.responseKey(CellUtil.cloneQualifier(c));
+      String group = key.group().stream().map(g -> g == null ? "null" : Bytes.toString(g)).toList() + "/" + key.slot();
+      byte[] v = CellUtil.cloneValue(c);
+      String partial = switch (key.slot()) {
+        case 0 -> AsheSum.parse(v).ciphertext() + "x" + AsheSum.parse(v).count();
+        case 1 -> Bytes.toLong(v, 0) + "x" + Bytes.toLong(v, 8);
+        default -> Long.toString(Bytes.toLong(v));
+      };
+      assertEquals(null, got.put(group, partial), group);
+    }
+    assertEquals(Map.of("[cardio, x]/0", "30x2", "[cardio, x]/1", "3x1", "[cardio, x]/2", "2",
+        "[null, x]/0", "5x1", "[null, x]/1", "4x1", "[null, x]/2", "1", "[null, y]/2", "1"), got);
+  }
+
+  @Test
   void plainSumsAddLongsAndIntsAndCount() throws Exception {
     RegionAggregator a = new RegionAggregator(
-        new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+        AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
     a.add(row("a", AMOUNT, Bytes.toBytes(40L)));
     a.add(row("b", AMOUNT, Bytes.toBytes(-2)));
     a.add(row("c", DEPT, Bytes.toBytes("x")));
@@ -94,7 +124,7 @@ class RegionAggregatorTest {
   @Test
   void newestVersionOfTheMeasureIsTheOneAdded() throws Exception {
     RegionAggregator a = new RegionAggregator(
-        new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+        AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
     a.add(row("a", AMOUNT, Bytes.toBytes(5L), AMOUNT, Bytes.toBytes(1000L)));
     assertEquals(5, ByteBuffer.wrap(CellUtil.cloneValue(a.result().get(0))).getLong());
   }
@@ -128,7 +158,7 @@ class RegionAggregatorTest {
     assertThrows(DoNotRetryIOException.class, () -> b.add(row("r6", AMOUNT, new byte[AsheCell.LEASED_LENGTH + 1])));
 
     RegionAggregator plain = new RegionAggregator(
-        new AggregationRequest(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+        AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
     assertThrows(DoNotRetryIOException.class, () -> plain.add(row("r", AMOUNT, new byte[3])));
   }
 
@@ -139,7 +169,7 @@ class RegionAggregatorTest {
   @Test
   void primeFieldSharesAreAddedPerClusterIntoSharesOfTheSum() throws Exception {
     SecretSharing sharing = SecretSharings.create(SharingKind.SHAMIR_P127, new SharingParameters(4, 1, 1), null);
-    AggregationRequest request = new AggregationRequest(AggregationRequest.Mode.SHAMIR_P127, F, AMOUNT, new byte[0],
+    AggregationRequest request = AggregationRequest.ofOneMeasure(AggregationRequest.Mode.SHAMIR_P127, F, AMOUNT, new byte[0],
         new byte[0]);
     RegionAggregator[][] regions = new RegionAggregator[4][2];
     for (RegionAggregator[] cluster : regions) {
@@ -176,7 +206,7 @@ class RegionAggregatorTest {
     byte[] gf = SecretSharings.create(SharingKind.SHAMIR, new SharingParameters(4, 1, 1), null)
         .split(Bytes.toBytes(3L), null)[0];
     RegionAggregator a = new RegionAggregator(
-        new AggregationRequest(AggregationRequest.Mode.SHAMIR_P127, F, AMOUNT, new byte[0], new byte[0]));
+        AggregationRequest.ofOneMeasure(AggregationRequest.Mode.SHAMIR_P127, F, AMOUNT, new byte[0], new byte[0]));
     DoNotRetryIOException e = assertThrows(DoNotRetryIOException.class, () -> a.add(row("bad", AMOUNT, gf)));
     assertTrue(e.getMessage().contains("row bad, column m:amount") && e.getMessage().contains("not a SHAMIR_P127 share"),
         e.getMessage());

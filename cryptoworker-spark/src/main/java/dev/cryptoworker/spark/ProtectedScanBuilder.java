@@ -104,10 +104,6 @@ final class ProtectedScanBuilder
     }
     try (SecureTable table = TableConnections.table(options)) {
       table.plan(conditions.scan(), candidate.get().query());
-      if (candidate.get().grouped()
-          && table.plan(candidate.get().withoutGroupValue(conditions.scan())).evaluatesOnClient()) {
-        return false; // SQL's null group could not be found on the servers
-      }
     } catch (UnsupportedSecureOperationException e) {
       return false;
     } catch (IOException e) {

@@ -1,11 +1,13 @@
 package dev.cryptoworker.spark;
 
+import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.expressions.Expression;
@@ -13,6 +15,7 @@ import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
 import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
 import org.apache.spark.sql.connector.expressions.aggregate.Count;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
 import org.apache.spark.sql.connector.expressions.aggregate.Sum;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
@@ -20,55 +23,64 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * An aggregate Spark pushed: SUM and COUNT (not DISTINCT) of one measure column, grouped by at most
- * one column. Each region answers one partial row per group, [group value, then each function's
- * partial in Spark's order]; Spark adds the partials (AVG it has rewritten as SUM / COUNT).
+ * An aggregate Spark pushed: SUM and COUNT (not DISTINCT) of measure columns and COUNT(*), grouped
+ * by any number of columns. Each region answers, in one pass, one partial row per group (SQL's null
+ * groups included), [group values, then each function's partial in Spark's order]; Spark adds the
+ * partials (AVG it has rewritten as SUM / COUNT).
  */
 final class RegionAggregate implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
-  private final SparkColumns.Column measure;
-  private final SparkColumns.Column group;
-  private final List<Boolean> sums;
+  /** One of Spark's functions: the sum or count of a measure (its index), or the row count (index -1). */
+  private record Function(boolean sum, int measure) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
 
-  private RegionAggregate(SparkColumns.Column measure, SparkColumns.Column group, List<Boolean> sums) {
-    this.measure = measure;
-    this.group = group;
-    this.sums = List.copyOf(sums);
+  private final List<SparkColumns.Column> measures;
+  private final List<SparkColumns.Column> groups;
+  private final List<Function> functions;
+
+  private RegionAggregate(List<SparkColumns.Column> measures, List<SparkColumns.Column> groups,
+      List<Function> functions) {
+    this.measures = List.copyOf(measures);
+    this.groups = List.copyOf(groups);
+    this.functions = List.copyOf(functions);
   }
 
   /** The aggregate if it has this form (else Spark aggregates rows itself). */
   static Optional<RegionAggregate> of(Aggregation aggregation, SparkColumns columns) {
-    if (aggregation.groupByExpressions().length > 1) {
-      return Optional.empty();
-    }
-    SparkColumns.Column group = null;
-    if (aggregation.groupByExpressions().length == 1) {
-      group = column(aggregation.groupByExpressions()[0], columns).orElse(null);
-      if (group == null || group.isRowKey()) {
+    List<SparkColumns.Column> groups = new ArrayList<>();
+    for (Expression e : aggregation.groupByExpressions()) {
+      SparkColumns.Column group = column(e, columns).orElse(null);
+      if (group == null || group.isRowKey() || groups.contains(group)) {
         return Optional.empty();
       }
+      groups.add(group);
     }
-    SparkColumns.Column measure = null;
-    List<Boolean> sums = new ArrayList<>();
+    List<SparkColumns.Column> measures = new ArrayList<>();
+    List<Function> functions = new ArrayList<>();
     for (AggregateFunc f : aggregation.aggregateExpressions()) {
       Expression argument;
-      if (f instanceof Sum s && !s.isDistinct()) {
+      if (f instanceof CountStar) {
+        functions.add(new Function(false, -1));
+        continue;
+      } else if (f instanceof Sum s && !s.isDistinct()) {
         argument = s.column();
-        sums.add(true);
       } else if (f instanceof Count c && !c.isDistinct()) {
         argument = c.column();
-        sums.add(false);
       } else {
         return Optional.empty();
       }
       Optional<SparkColumns.Column> c = column(argument, columns);
-      if (c.isEmpty() || c.get().isRowKey() || (measure != null && !measure.equals(c.get()))) {
+      if (c.isEmpty() || c.get().isRowKey()) {
         return Optional.empty();
       }
-      measure = c.get();
+      if (!measures.contains(c.get())) {
+        measures.add(c.get());
+      }
+      functions.add(new Function(f instanceof Sum, measures.indexOf(c.get())));
     }
-    return measure == null ? Optional.empty() : Optional.of(new RegionAggregate(measure, group, sums));
+    return functions.isEmpty() ? Optional.empty() : Optional.of(new RegionAggregate(measures, groups, functions));
   }
 
   private static Optional<SparkColumns.Column> column(Expression e, SparkColumns columns) {
@@ -76,73 +88,70 @@ final class RegionAggregate implements Serializable {
         : Optional.empty();
   }
 
-  /** The same measure in one group: with the grouped partials, it shows the rows without a group value. */
-  AggregateQuery ungrouped() {
-    return AggregateQuery.of(measure.familyBytes(), measure.qualifierBytes());
-  }
-
   /**
-   * {@code scan} narrowed to the rows without the group column: {@code g = v AND g <> v}, each
-   * passing rows without g, holds for exactly those (any v of the column's type; both comparisons
-   * run on the region servers wherever the group column can group).
+   * The client's query: every measure, the groups with SQL's null groups, and the row count where
+   * COUNT(*) asks for it or a group must show although its rows lack every measure.
    */
-  org.apache.hadoop.hbase.client.Scan withoutGroupValue(org.apache.hadoop.hbase.client.Scan scan)
-      throws java.io.IOException {
-    byte[] probe = group.probeValue();
-    org.apache.hadoop.hbase.filter.FilterList missing = new org.apache.hadoop.hbase.filter.FilterList(
-        org.apache.hadoop.hbase.filter.FilterList.Operator.MUST_PASS_ALL,
-        missingOr(org.apache.hadoop.hbase.CompareOperator.EQUAL, probe),
-        missingOr(org.apache.hadoop.hbase.CompareOperator.NOT_EQUAL, probe));
-    org.apache.hadoop.hbase.client.Scan out = new org.apache.hadoop.hbase.client.Scan(scan);
-    out.setFilter(scan.getFilter() == null ? missing : new org.apache.hadoop.hbase.filter.FilterList(
-        org.apache.hadoop.hbase.filter.FilterList.Operator.MUST_PASS_ALL, scan.getFilter(), missing));
-    return out.setLimit(1);
-  }
-
-  private org.apache.hadoop.hbase.filter.SingleColumnValueFilter missingOr(org.apache.hadoop.hbase.CompareOperator op,
-      byte[] value) {
-    org.apache.hadoop.hbase.filter.SingleColumnValueFilter f = new org.apache.hadoop.hbase.filter.SingleColumnValueFilter(
-        group.familyBytes(), group.qualifierBytes(), op, new org.apache.hadoop.hbase.filter.BinaryComparator(value));
-    f.setFilterIfMissing(false);
-    return f;
-  }
-
   AggregateQuery query() {
-    return group == null ? AggregateQuery.of(measure.familyBytes(), measure.qualifierBytes())
-        : AggregateQuery.groupedBy(measure.familyBytes(), measure.qualifierBytes(), group.familyBytes(),
-            group.qualifierBytes());
+    boolean countStar = functions.stream().anyMatch(f -> f.measure() < 0);
+    return new AggregateQuery(columnsOf(measures), columnsOf(groups), countStar || !groups.isEmpty(),
+        !groups.isEmpty());
   }
 
-  /** The partial rows' schema: the group column, then one long per function. */
+  private static List<AggregateQuery.Column> columnsOf(List<SparkColumns.Column> columns) {
+    return columns.stream().map(c -> new AggregateQuery.Column(c.familyBytes(), c.qualifierBytes())).toList();
+  }
+
+  /** The partial rows' schema: the group columns, then one long per function. */
   StructType schema() {
     List<StructField> fields = new ArrayList<>();
-    if (group != null) {
-      fields.add(new StructField(group.name(), group.sparkType(), true, Metadata.empty()));
+    for (SparkColumns.Column g : groups) {
+      fields.add(new StructField(g.name(), g.sparkType(), true, Metadata.empty()));
     }
-    for (int i = 0; i < sums.size(); i++) {
-      fields.add(new StructField((sums.get(i) ? "sum_" : "count_") + measure.name() + "_" + i, DataTypes.LongType,
-          sums.get(i), Metadata.empty()));
+    for (int i = 0; i < functions.size(); i++) {
+      Function f = functions.get(i);
+      String name = f.measure() < 0 ? "count_rows" : (f.sum() ? "sum_" : "count_") + measures.get(f.measure()).name();
+      fields.add(new StructField(name + "_" + i, DataTypes.LongType, f.sum(), Metadata.empty()));
     }
     return new StructType(fields.toArray(StructField[]::new));
   }
 
-  /** One partial row: a group's sum and count (a sum of no value is null; a null group value is SQL's null group). */
-  InternalRow row(byte[] groupValue, AggregateResult partial) {
+  /** One partial row: a group's values and each function's partial (a sum of no value is null). */
+  InternalRow row(AggregateGroup group) {
     List<Object> values = new ArrayList<>();
-    if (group != null) {
-      values.add(groupValue == null ? null : group.toSpark(groupValue));
+    for (int i = 0; i < groups.size(); i++) {
+      byte[] v = group.key().get(i);
+      values.add(v == null ? null : groups.get(i).toSpark(v));
     }
-    for (boolean sum : sums) {
-      values.add(sum ? (partial.count() == 0 ? null : (Object) partial.sum()) : (Object) partial.count());
+    for (Function f : functions) {
+      if (f.measure() < 0) {
+        values.add(group.rows());
+      } else {
+        AggregateResult partial = group.measures().get(f.measure());
+        values.add(f.sum() ? (partial.count() == 0 ? null : (Object) partial.sum()) : (Object) partial.count());
+      }
     }
     return new GenericInternalRow(values.toArray());
   }
 
+  /** The partial of a region without selected rows: a global aggregate still has one row per region. */
+  AggregateGroup empty() {
+    return new AggregateGroup(List.of(), measures.stream().map(m -> new AggregateResult(0, 0)).toList(), 0);
+  }
+
   boolean grouped() {
-    return group != null;
+    return !groups.isEmpty();
   }
 
   String describe() {
-    return "SUM/COUNT of " + measure.name() + (group == null ? "" : " by " + group.name());
+    List<String> parts = new ArrayList<>();
+    if (!measures.isEmpty()) {
+      parts.add("SUM/COUNT of " + measures.stream().map(SparkColumns.Column::name).collect(Collectors.joining(", ")));
+    }
+    if (functions.stream().anyMatch(f -> f.measure() < 0)) {
+      parts.add("COUNT(*)");
+    }
+    return String.join(" and ", parts) + (groups.isEmpty() ? ""
+        : " by " + groups.stream().map(SparkColumns.Column::name).collect(Collectors.joining(", ")));
   }
 }

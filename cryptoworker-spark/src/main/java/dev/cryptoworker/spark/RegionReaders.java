@@ -1,13 +1,12 @@
 package dev.cryptoworker.spark;
 
-import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -100,52 +99,21 @@ final class RegionReaders implements PartitionReaderFactory {
     }
   }
 
-  /** The region's partial sums and counts, one row per group. */
+  /** The region's partial sums and counts, one row per group, from one region-side pass. */
   private final class Partials extends RegionReader {
     private final RegionAggregate aggregate;
-    private final ScanConditions conditions;
-    private final Iterator<Map.Entry<byte[], AggregateResult>> groups;
+    private final Iterator<AggregateGroup> groups;
 
     Partials(SecureTable table, RegionPartition region, RegionAggregate aggregate) throws IOException {
       super(table);
       this.aggregate = aggregate;
-      this.conditions = read.conditions();
       byte[] start = region.isWholeTable() ? new byte[0] : region.start();
       byte[] end = region.isWholeTable() ? new byte[0] : region.end();
-      Map<byte[], AggregateResult> partial = table.aggregateRange(conditions.scan(), aggregate.query(), start, end);
+      List<AggregateGroup> partial = table.aggregateRange(read.conditions().scan(), aggregate.query(), start, end);
       if (!aggregate.grouped() && partial.isEmpty()) {
-        partial = Map.of(new byte[0], new AggregateResult(0, 0)); // a global aggregate has one row per region
-      } else if (aggregate.grouped()) {
-        partial = withNullGroup(table, partial, start, end);
+        partial = List.of(aggregate.empty()); // a global aggregate has one row per region
       }
-      this.groups = partial.entrySet().iterator();
-    }
-
-    /**
-     * {@code grouped} and SQL's null group, which the region servers do not form: the rows without a
-     * group value, summed as the whole less the groups, or (sum null, count 0) when only rows
-     * without the measure lack it.
-     */
-    private Map<byte[], AggregateResult> withNullGroup(SecureTable table, Map<byte[], AggregateResult> grouped,
-        byte[] start, byte[] end) throws IOException {
-      AggregateResult whole = table.aggregateRange(conditions.scan(), aggregate.ungrouped(), start, end).values()
-          .stream().reduce(new AggregateResult(0, 0), AggregateResult::plus);
-      AggregateResult inGroups = grouped.values().stream().reduce(new AggregateResult(0, 0), AggregateResult::plus);
-      AggregateResult rest = new AggregateResult(whole.sum() - inGroups.sum(), whole.count() - inGroups.count());
-      if (rest.count() == 0 && !anyRowWithoutGroup(table, start, end)) {
-        return grouped;
-      }
-      Map<byte[], AggregateResult> out = new java.util.LinkedHashMap<>(grouped);
-      out.put(null, rest);
-      return out;
-    }
-
-    private boolean anyRowWithoutGroup(SecureTable table, byte[] start, byte[] end) throws IOException {
-      org.apache.hadoop.hbase.client.Scan probe = aggregate.withoutGroupValue(conditions.scan());
-      try (SecureResultScanner s = start.length == 0 && end.length == 0 ? table.getScanner(probe)
-          : table.getScanner(probe, start, end)) {
-        return s.next() != null;
-      }
+      this.groups = partial.iterator();
     }
 
     @Override
@@ -153,8 +121,7 @@ final class RegionReaders implements PartitionReaderFactory {
       if (!groups.hasNext()) {
         return false;
       }
-      Map.Entry<byte[], AggregateResult> e = groups.next();
-      current = aggregate.row(e.getKey(), e.getValue());
+      current = aggregate.row(groups.next());
       return true;
     }
   }

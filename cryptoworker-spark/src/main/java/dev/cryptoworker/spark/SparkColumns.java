@@ -74,16 +74,6 @@ final class SparkColumns implements Serializable {
       };
     }
 
-    /** Some well-formed value of the column's type (a comparison operand whose value does not matter). */
-    byte[] probeValue() {
-      return switch (type) {
-        case STRING, BYTES -> new byte[0];
-        case DATE -> "1970-01-01".getBytes(StandardCharsets.UTF_8);
-        case LONG -> new byte[8];
-        case INT -> new byte[4];
-      };
-    }
-
     /**
      * Whether byte order of stored plaintext is the order Spark compares values in (text and bytes:
      * unsigned byte order; not big-endian signed numbers, nor dates in their several ISO forms).

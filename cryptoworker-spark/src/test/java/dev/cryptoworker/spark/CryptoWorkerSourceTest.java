@@ -143,6 +143,18 @@ class CryptoWorkerSourceTest {
         "SELECT city, COUNT(amount) FROM t WHERE city <> 'Porto' GROUP BY city",
         "SELECT SUM(amount), COUNT(amount) FROM t WHERE age > 40",
         "SELECT COUNT(*) FROM t WHERE tag = 'odd'",
+        "SELECT COUNT(*) FROM t",
+        "SELECT COUNT(*) FROM t WHERE city = 'Porto'",
+        "SELECT COUNT(*) FROM t WHERE email = 'user7@example.org'",
+        "SELECT COUNT(*), COUNT(amount) FROM t WHERE email = 'user7@example.org'",
+        "SELECT SUM(amount), SUM(visits), COUNT(amount), AVG(visits), COUNT(*) FROM t",
+        "SELECT city, tag, SUM(amount), COUNT(amount), COUNT(*) FROM t GROUP BY city, tag",
+        "SELECT tag, city, SUM(visits), AVG(amount) FROM t WHERE age > 30 GROUP BY tag, city",
+        "SELECT city, SUM(amount) FROM t GROUP BY city",
+        "SELECT tag, SUM(amount), COUNT(amount) FROM t WHERE rowkey = 'p000010' GROUP BY tag", // no amount: SUM null
+        "SELECT city, COUNT(*) FROM t WHERE rowkey < 'p000041' GROUP BY city",
+        "SELECT city, note, SUM(amount) FROM t GROUP BY city, note",
+        "SELECT city, SUM(amount), SUM(age), COUNT(*) FROM t GROUP BY city",
     };
     for (String query : queries) {
       assertEquals(rows(query, oracle), rows(query, read(options)), query);
@@ -158,7 +170,22 @@ class CryptoWorkerSourceTest {
         "GreaterThanOrEqual(rowkey,p000050)");
     assertPushed("SELECT rowkey FROM t WHERE city = 'Porto' OR city = 'Faro'", "filter OR(", "Or(");
     assertPushed("SELECT city, SUM(amount) FROM t GROUP BY city", "SUM/COUNT of amount by city",
-        "each region adds the measure per stored group value");
+        "each region adds the measure and counts the rows per stored group value, rows lacking a group column in a"
+            + " null group, in one pass");
+    assertPushed("SELECT COUNT(*) FROM t", "COUNT(*): ", "each region counts the rows in one pass");
+    assertPushed("SELECT COUNT(*) FROM t WHERE city = 'Porto'", "COUNT(*): ", "each region counts the rows",
+        "EqualTo(city,Porto)");
+    assertPushed("SELECT SUM(amount), AVG(visits) FROM t", "SUM/COUNT of amount, visits: ", "adds 2 measures");
+    assertPushed("SELECT city, tag, SUM(amount), COUNT(*) FROM t GROUP BY city, tag",
+        "SUM/COUNT of amount and COUNT(*) by city, tag: ", "per stored group value tuple");
+    // A STD column cannot group on the servers: Spark groups after decryption, and the plan says so.
+    String byNote = explain("SELECT city, note, SUM(amount) FROM t GROUP BY city, note");
+    assertFalse(byNote.contains("SUM/COUNT of"), byNote);
+    assertTrue(byNote.contains("columns [city, amount, note]"), byNote);
+    // Nor can an OPE measure be added there: the whole aggregate, its ASHE sum included, runs in Spark.
+    String opeSum = explain("SELECT city, SUM(amount), SUM(age) FROM t GROUP BY city");
+    assertFalse(opeSum.contains("SUM/COUNT of"), opeSum);
+    assertTrue(opeSum.contains("columns [city, age, amount]"), opeSum);
     // Spark adds IsNotNull(city) beside the equality; the equality implies it, so the sum goes too.
     assertPushed("SELECT SUM(amount) FROM t WHERE city = 'Porto'", "SUM/COUNT of amount: ",
         "IsNotNull(city)", "EqualTo(city,Porto)");
@@ -203,6 +230,55 @@ class CryptoWorkerSourceTest {
       assertTrue(plan(point).contains("PushedFilters: [EqualTo(rowkey,-3)"), box + ": " + plan(point));
       String rangePlan = plan(range);
       assertEquals(box.equals("OPE"), rangePlan.contains("scan of a stored key range"), box + ": " + rangePlan);
+    }
+  }
+
+  @Test
+  void aggregatesGroupedByASplasheDimensionBesideADetColumnArePushed(Connection hbase, Configuration conf)
+      throws Exception {
+    String yaml = "table: TABLE\nrowKey: { box: PLAIN, type: string }\nfamilies:\n  f:\n    default: { box: STD }\n"
+        + "    columns:\n      salary: { box: ASHE, type: long }\n"
+        + "      gender: { box: SPLASHE, values: [F, M, X], splays: [salary] }\n      dept: { box: DET, type: string }\n";
+    TableSchema splashe = schemaFile("spark_splashe", yaml);
+    Map<String, String> splasheOptions = options(conf, splashe, dir.resolve("keys.json"), "kek.txt");
+    StructType sparkSchema = read(splasheOptions).schema();
+    List<Row> plain = new ArrayList<>();
+    try (SecureConnection secure = SecureConnection.builder().connection(hbase).keys(keys("keys.json", "kek.txt"))
+        .schema(splashe).build()) {
+      secure.createTable(splashe, new byte[][] {Bytes.toBytes(key(30))});
+      try (Table table = secure.getTable(TableName.valueOf(splashe.tableName()))) {
+        for (int i = 0; i < 60; i++) {
+          // Rows lacking the dimension (and so its measure), and rows lacking the DET column.
+          String gender = i % 7 == 0 ? null : new String[] {"F", "F", "M", "X"}[i % 4];
+          String dept = i % 5 == 0 ? null : i % 3 == 0 ? "cardiology" : "oncology";
+          Long salary = gender == null ? null : 1000L + i * 37;
+          Put put = new Put(Bytes.toBytes(key(i)));
+          Map<String, Object> values = new HashMap<>(Map.of("rowkey", key(i)));
+          if (gender != null) {
+            put.addColumn(F, Bytes.toBytes("gender"), Bytes.toBytes(gender))
+                .addColumn(F, Bytes.toBytes("salary"), Bytes.toBytes(salary));
+            values.put("gender", gender);
+            values.put("salary", salary);
+          }
+          if (dept != null) {
+            put.addColumn(F, Bytes.toBytes("dept"), Bytes.toBytes(dept));
+            values.put("dept", dept);
+          }
+          table.put(put.addColumn(F, Bytes.toBytes("visit"), Bytes.toBytes("v" + i)));
+          plain.add(RowFactory.create(java.util.Arrays.stream(sparkSchema.fieldNames()).map(values::get).toArray()));
+        }
+      }
+    }
+    Dataset<Row> expected = spark.createDataFrame(plain, sparkSchema);
+    String[] queries = {
+        "SELECT dept, gender, SUM(salary), COUNT(salary), COUNT(*) FROM t GROUP BY dept, gender",
+        "SELECT gender, AVG(salary), COUNT(*) FROM t GROUP BY gender",
+    };
+    for (String query : queries) {
+      assertEquals(rows(query, expected), rows(query, read(splasheOptions)), query);
+      read(splasheOptions).createOrReplaceTempView("t");
+      String plan = plan(query);
+      assertTrue(plan.contains("presplit by the dimension's values"), query + ":\n" + plan);
     }
   }
 

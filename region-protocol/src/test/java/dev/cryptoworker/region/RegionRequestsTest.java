@@ -19,33 +19,79 @@ class RegionRequestsTest {
 
   @Test
   void aggregationRequestRoundTripsThroughTheEnvelope() {
-    AggregationRequest sent = new AggregationRequest(AggregationRequest.Mode.ASHE, b("m"), b("amount"), b("m"), b("dept"));
-    RegionRequest received = RegionRequests.decode(RegionRequests.encode(sent));
-    AggregationRequest a = assertInstanceOf(AggregationRequest.class, received);
-    assertEquals(AggregationRequest.Mode.ASHE, a.mode());
-    assertArrayEquals(b("m"), a.family());
-    assertArrayEquals(b("amount"), a.qualifier());
-    assertArrayEquals(b("dept"), a.groupQualifier());
-    assertTrue(a.grouped());
+    AggregationRequest sent = AggregationRequest.ofOneMeasure(AggregationRequest.Mode.ASHE, b("m"), b("amount"), b("m"), b("dept"));
+    byte[] wire = RegionRequests.encode(sent);
+    assertEquals(1, wire[1], "a request version 1 expresses goes as version 1, which earlier servers answer");
+    AggregationRequest a = assertInstanceOf(AggregationRequest.class, RegionRequests.decode(wire));
+    AggregationRequest.Measure m = a.measures().get(0);
+    assertEquals(AggregationRequest.Mode.ASHE, m.mode());
+    assertArrayEquals(b("m"), m.column().family());
+    assertArrayEquals(b("amount"), m.column().qualifier());
+    assertArrayEquals(b("dept"), a.groups().get(0).qualifier());
+    assertFalse(a.countsRows() || a.formsNullGroups());
   }
 
   @Test
-  void ungroupedPlainRequestRoundTrips() {
-    AggregationRequest sent = new AggregationRequest(AggregationRequest.Mode.PLAIN, b("f"), b("q"), new byte[0], new byte[0]);
-    AggregationRequest a = (AggregationRequest) RegionRequests.decode(RegionRequests.encode(sent));
-    assertEquals(AggregationRequest.Mode.PLAIN, a.mode());
-    assertFalse(a.grouped());
+  void severalMeasuresGroupsAndTheRowCountRoundTripAsVersionTwo() {
+    AggregationRequest sent = new AggregationRequest(
+        List.of(measure(AggregationRequest.Mode.ASHE, "amount"), measure(AggregationRequest.Mode.PLAIN, "visits")),
+        List.of(column("city"), column("tag")), true, true);
+    byte[] wire = RegionRequests.encode(sent);
+    assertEquals(2, wire[1]);
+    AggregationRequest a = (AggregationRequest) RegionRequests.decode(wire);
+    assertEquals(2, a.measures().size());
+    assertEquals(AggregationRequest.Mode.PLAIN, a.measures().get(1).mode());
+    assertArrayEquals(b("tag"), a.groups().get(1).qualifier());
+    assertTrue(a.countsRows() && a.formsNullGroups());
+    for (int cut = 1; cut < wire.length; cut++) {
+      byte[] truncated = Arrays.copyOf(wire, cut);
+      assertThrows(IllegalArgumentException.class, () -> RegionRequests.decode(truncated), "cut at " + cut);
+    }
+    byte[] badFlags = wire.clone();
+    badFlags[badFlags.length - 1] = 4;
+    assertThrows(IllegalArgumentException.class, () -> RegionRequests.decode(badFlags));
+    AggregationRequest rowsOnly = new AggregationRequest(List.of(), List.of(), true, false);
+    assertEquals(0, ((AggregationRequest) RegionRequests.decode(RegionRequests.encode(rowsOnly))).measures().size());
+    assertThrows(IllegalArgumentException.class, () -> new AggregationRequest(List.of(), List.of(), false, false));
   }
 
   @Test
   void responseQualifiersCarryTheGroupAndForAsheTheKeyId() {
-    AggregationRequest ashe = new AggregationRequest(AggregationRequest.Mode.ASHE, b("f"), b("q"), b("f"), b("g"));
-    byte[] q = ashe.responseQualifier(b("cardiology"), 0x01020304);
+    AggregationRequest ashe = AggregationRequest.ofOneMeasure(AggregationRequest.Mode.ASHE, b("f"), b("q"), b("f"), b("g"));
+    byte[] q = ashe.responseQualifier(List.of(b("cardiology")), 0, 0x01020304);
     assertEquals(b("cardiology").length + 4, q.length);
-    assertArrayEquals(b("cardiology"), ashe.groupOf(q));
-    assertThrows(IllegalArgumentException.class, () -> ashe.groupOf(new byte[3]));
-    AggregationRequest plain = new AggregationRequest(AggregationRequest.Mode.PLAIN, b("f"), b("q"), b("f"), b("g"));
-    assertArrayEquals(b("x"), plain.groupOf(plain.responseQualifier(b("x"), 7)));
+    assertArrayEquals(b("cardiology"), ashe.responseKey(q).group().get(0));
+    assertThrows(IllegalArgumentException.class, () -> ashe.responseKey(new byte[3]));
+    AggregationRequest plain = AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, b("f"), b("q"), b("f"), b("g"));
+    assertArrayEquals(b("x"), plain.responseKey(plain.responseQualifier(List.of(b("x")), 0, 7)).group().get(0));
+  }
+
+  @Test
+  void versionTwoResponseQualifiersCarryTheGroupTupleWithAbsentValuesAndTheSlot() {
+    AggregationRequest r = new AggregationRequest(List.of(measure(AggregationRequest.Mode.ASHE, "amount")),
+        List.of(column("city"), column("tag")), true, true);
+    java.util.List<byte[]> group = java.util.Arrays.asList(null, b("odd"));
+    AggregationRequest.ResponseKey key = r.responseKey(r.responseQualifier(group, r.rowCountSlot(), 0));
+    assertEquals(null, key.group().get(0));
+    assertArrayEquals(b("odd"), key.group().get(1));
+    assertEquals(1, key.slot());
+    // a value that starts like an absent marker is still the value (lengths are explicit)
+    java.util.List<byte[]> zero = List.of(new byte[] {0}, new byte[0]);
+    AggregationRequest.ResponseKey z = r.responseKey(r.responseQualifier(zero, 0, 9));
+    assertArrayEquals(new byte[] {0}, z.group().get(0));
+    assertArrayEquals(new byte[0], z.group().get(1));
+    byte[] beyond = r.responseQualifier(group, 2, 0);
+    assertThrows(IllegalArgumentException.class, () -> r.responseKey(beyond));
+    AggregationRequest noNulls = new AggregationRequest(r.measures(), r.groups(), true, false);
+    assertThrows(IllegalArgumentException.class, () -> noNulls.responseKey(r.responseQualifier(group, 0, 0)));
+  }
+
+  private static AggregationRequest.Measure measure(AggregationRequest.Mode mode, String qualifier) {
+    return new AggregationRequest.Measure(mode, column(qualifier));
+  }
+
+  private static AggregationRequest.Column column(String qualifier) {
+    return new AggregationRequest.Column(b("f"), b(qualifier));
   }
 
   @Test
@@ -103,7 +149,7 @@ class RegionRequestsTest {
   @Test
   void malformedRequestsAreRefused() {
     byte[] good = RegionRequests.encode(
-        new AggregationRequest(AggregationRequest.Mode.ASHE, b("f"), b("q"), new byte[0], new byte[0]));
+        AggregationRequest.ofOneMeasure(AggregationRequest.Mode.ASHE, b("f"), b("q"), new byte[0], new byte[0]));
     assertThrows(IllegalArgumentException.class, () -> RegionRequests.decode(new byte[0]));
     assertThrows(IllegalArgumentException.class, () -> RegionRequests.decode(null));
     byte[] unknownKind = good.clone();
@@ -122,8 +168,8 @@ class RegionRequestsTest {
 
   @Test
   void legacyAttributeBodyIsAnAggregationRequest() {
-    AggregationRequest sent = new AggregationRequest(AggregationRequest.Mode.PLAIN, b("f"), b("q"), new byte[0], new byte[0]);
+    AggregationRequest sent = AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, b("f"), b("q"), new byte[0], new byte[0]);
     AggregationRequest a = AggregationRequest.parse(sent.toBytes());
-    assertArrayEquals(b("q"), a.qualifier());
+    assertArrayEquals(b("q"), a.measures().get(0).column().qualifier());
   }
 }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.client.cell;
 
+import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.QueryPlan;
@@ -369,7 +370,7 @@ public final class CellLayout implements StorageLayout {
   }
 
   @Override
-  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+  public List<AggregateGroup> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
       byte[] storedStopRow) throws IOException {
     return aggregations.aggregateRange(scan, query, storedStartRow, storedStopRow);
   }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.client.spi;
 
+import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.QueryPlan;
@@ -109,7 +110,7 @@ public abstract class ClientOnlyLayout implements StorageLayout {
   }
 
   @Override
-  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+  public List<AggregateGroup> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
       byte[] storedStopRow) throws IOException {
     throw refused("aggregate", noServerWork + "; scan and sum on the client");
   }

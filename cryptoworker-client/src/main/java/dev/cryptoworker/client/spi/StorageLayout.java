@@ -1,5 +1,6 @@
 package dev.cryptoworker.client.spi;
 
+import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.QueryPlan;
@@ -127,18 +128,18 @@ public interface StorageLayout extends Closeable {
 
   /**
    * The part of {@code query} over the rows of forward {@code scan} stored in [{@code
-   * storedStartRow}, {@code storedStopRow}): sum and count per group, decrypted; partials of
+   * storedStartRow}, {@code storedStopRow}): sums, counts and row counts per group, decrypted; partials of
    * disjoint ranges add up to the whole (see {@link SecureTable#aggregateRange}). This default
    * refuses, as {@link #plan(Scan, AggregateQuery)} does.
    */
-  default NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+  default List<AggregateGroup> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
       byte[] storedStopRow) throws IOException {
     throw noRegionAggregates(query);
   }
 
   private UnsupportedSecureOperationException noRegionAggregates(AggregateQuery query) {
     return new UnsupportedSecureOperationException(storedTables().get(0).getName().getNameAsString(),
-        "aggregate of " + Bytes.toString(query.family()) + ":" + Bytes.toString(query.qualifier()),
+        "aggregate (" + query.describe() + ")",
         "this layout cannot add values on the region servers; scan and sum on the client");
   }
 }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.layout.shared;
 
+import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.QueryPlan;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
@@ -557,18 +559,23 @@ public final class SharedLayout extends ClientOnlyLayout {
 
   @Override
   public AggregateResult aggregate(Scan scan, byte[] family, byte[] qualifier) throws IOException {
-    NavigableMap<byte[], AggregateResult> all = aggregateRange(scan, AggregateQuery.of(family, qualifier), ALL, ALL);
-    return all.isEmpty() ? new AggregateResult(0, 0) : all.firstEntry().getValue();
+    List<AggregateGroup> all = aggregateRange(scan, AggregateQuery.of(family, qualifier), ALL, ALL);
+    return all.isEmpty() ? new AggregateResult(0, 0) : all.get(0).measures().get(0);
   }
 
   @Override
   public NavigableMap<byte[], AggregateResult> aggregateBy(Scan scan, byte[] family, byte[] qualifier,
       byte[] groupFamily, byte[] groupQualifier) throws IOException {
-    return aggregateRange(scan, AggregateQuery.groupedBy(family, qualifier, groupFamily, groupQualifier), ALL, ALL);
+    NavigableMap<byte[], AggregateResult> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    for (AggregateGroup g : aggregateRange(scan, AggregateQuery.groupedBy(family, qualifier, groupFamily,
+        groupQualifier), ALL, ALL)) {
+      out.put(g.firstKey(), g.measures().get(0));
+    }
+    return out; // refused today (shares cannot be grouped), kept general for a scheme that could
   }
 
   @Override
-  public NavigableMap<byte[], AggregateResult> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
+  public List<AggregateGroup> aggregateRange(Scan scan, AggregateQuery query, byte[] storedStartRow,
       byte[] storedStopRow) throws IOException {
     return sums.sum(scan, encode(scan), query, storedStartRow, storedStopRow);
   }

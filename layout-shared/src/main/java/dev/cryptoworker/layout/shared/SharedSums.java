@@ -1,5 +1,6 @@
 package dev.cryptoworker.layout.shared;
 
+import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.CellDecodingException;
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.hbase.Cell;
@@ -72,21 +72,21 @@ final class SharedSums {
    * form: row range and time range) in [{@code storedStart}, {@code storedStop}) (empty:
    * unbounded); an empty map when no row holds the column.
    */
-  NavigableMap<byte[], AggregateResult> sum(Scan scan, Scan stored, AggregateQuery query, byte[] storedStart,
-      byte[] storedStop) throws IOException {
-    byte[] storedQualifier = codec.encodeQualifier(query.family(), query.qualifier());
-    SecretSharing sharing = schemes.of(query.family(), storedQualifier);
+  List<AggregateGroup> sum(Scan scan, Scan stored, AggregateQuery query, byte[] storedStart, byte[] storedStop)
+      throws IOException {
+    AggregateQuery.Column measure = measure(query);
+    byte[] storedQualifier = codec.encodeQualifier(measure.family(), measure.qualifier());
+    SecretSharing sharing = schemes.of(measure.family(), storedQualifier);
     ShareSums sums = check(scan, query, sharing);
-    Scan server = regionScan(stored, query.family(), storedQualifier);
-    NavigableMap<byte[], AggregateResult> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    Scan server = regionScan(stored, measure.family(), storedQualifier);
     if (storedStart.length > 0 || storedStop.length > 0) {
       server = RegionFanOut.within(server, storedStart, storedStop);
       if (server == null) {
-        return out;
+        return List.of();
       }
     }
     Scan request = server;
-    ClusterCalls.Outcomes<PrimeShareSum> outcomes = calls.onEvery(i -> clusterSum(i, request, query));
+    ClusterCalls.Outcomes<PrimeShareSum> outcomes = calls.onEvery(i -> clusterSum(i, request, measure));
     Map<Integer, PrimeShareSum> partials = new LinkedHashMap<>();
     for (int i = 0; i < spec.clusters().size(); i++) {
       if (outcomes.answered(i)) {
@@ -95,7 +95,7 @@ final class SharedSums {
     }
     int needed = Math.max(sharing.threshold(), spec.parameters().r() + 1);
     if (partials.size() < needed) {
-      throw new IOException("table " + codec.table() + ", " + codec.describeColumn(query.family(), query.qualifier())
+      throw new IOException("table " + codec.table() + ", " + codec.describeColumn(measure.family(), measure.qualifier())
           + ": a sum needs " + needed + " clusters' partial sums (the threshold, and more than r so that one holds"
           + " every acknowledged write), " + partials.size() + " answered. Failed: "
           + outcomes.describeFailures(spec.clusters()));
@@ -104,25 +104,37 @@ final class SharedSums {
     try {
       total = sums.combine(partials);
     } catch (ShareDecodingException e) {
-      throw new CellDecodingException(codec.table(), "(aggregate)", codec.describeColumn(query.family(),
-          query.qualifier()), "the clusters' partial sums disagree: " + e.getMessage() + " (store i is cluster i of "
+      throw new CellDecodingException(codec.table(), "(aggregate)", codec.describeColumn(measure.family(),
+          measure.qualifier()), "the clusters' partial sums disagree: " + e.getMessage() + " (store i is cluster i of "
           + spec.clusters() + "); a cluster answered wrongly, missed writes (repair it), or a write ran beside"
           + " the sum (retry)");
     }
     long count = partials.values().iterator().next().count();
-    if (count > 0) {
-      // AggregateResult's contract: a long, wrapping as Java's addition does; the field's sum is exact.
-      out.put(new byte[0], new AggregateResult(total.longValue(), count));
+    // AggregateResult's contract: a long, wrapping as Java's addition does; the field's sum is exact.
+    return count == 0 ? List.of()
+        : List.of(new AggregateGroup(List.of(), List.of(new AggregateResult(total.longValue(), count)), 0));
+  }
+
+  /**
+   * The query's one measure.
+   *
+   * @throws UnsupportedSecureOperationException for several measures or a row count: a SHARED table
+   *     sums one column per aggregate
+   */
+  private AggregateQuery.Column measure(AggregateQuery query) throws UnsupportedSecureOperationException {
+    if (query.measures().size() != 1 || query.countsRows()) {
+      throw new UnsupportedSecureOperationException(codec.table(), "aggregate (" + query.describe() + ")", "a SHARED"
+          + " table sums one column per aggregate on the region servers: ask each column's sum alone");
     }
-    return out;
+    return query.measures().get(0);
   }
 
   /** Cluster {@code i}'s sum: its regions' partials added. */
-  private PrimeShareSum clusterSum(int i, Scan request, AggregateQuery query) throws IOException {
+  private PrimeShareSum clusterSum(int i, Scan request, AggregateQuery.Column measure) throws IOException {
     RegionFanOut cluster = regions.get(i);
     if (!cluster.hasObserver(RegionSupport.REGION_OBSERVER)) {
-      throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(query.family(),
-          query.qualifier()), "sums run in the region servers' observer " + RegionSupport.REGION_OBSERVER
+      throw new UnsupportedSecureOperationException(codec.table(), codec.describeColumn(measure.family(),
+          measure.qualifier()), "sums run in the region servers' observer " + RegionSupport.REGION_OBSERVER
           + ", which this table lacks on cluster " + spec.clusters().get(i));
     }
     PrimeShareSum sum = new PrimeShareSum();
@@ -131,8 +143,8 @@ final class SharedSums {
         try {
           sum = sum.plus(PrimeShareSum.parse(CellUtil.cloneValue(c)));
         } catch (IllegalArgumentException e) {
-          throw new CellDecodingException(codec.table(), "(aggregate)", codec.describeColumn(query.family(),
-              query.qualifier()), "cluster " + spec.clusters().get(i) + " answered a malformed partial sum: "
+          throw new CellDecodingException(codec.table(), "(aggregate)", codec.describeColumn(measure.family(),
+              measure.qualifier()), "cluster " + spec.clusters().get(i) + " answered a malformed partial sum: "
               + e.getMessage());
         }
       }
@@ -144,10 +156,11 @@ final class SharedSums {
    * The scheme's sums, once the query and scan are ones the servers can answer.
    *
    * @throws UnsupportedSecureOperationException naming the table, column and reason: a scheme over
-   *     GF(2^8), a group-by, or a filter
+   *     GF(2^8), a group-by, several measures or a row count, or a filter
    */
   private ShareSums check(Scan scan, AggregateQuery query, SecretSharing sharing) throws IOException {
-    String column = codec.describeColumn(query.family(), query.qualifier());
+    AggregateQuery.Column measure = measure(query);
+    String column = codec.describeColumn(measure.family(), measure.qualifier());
     ShareSums sums = sharing.sums().orElseThrow(() -> new UnsupportedSecureOperationException(codec.table(), column,
         "sums on the region servers need shares that are linear over a prime field (scheme SHAMIR_P127: the table's"
             + " scheme, or the layout's summed columns); this column's values are shared with " + sharing.kind()
@@ -171,20 +184,21 @@ final class SharedSums {
     server.setCacheBlocks(false);
     server.setLimit(-1);
     RegionFanOut.forward(server);
-    server.setAttribute(RegionRequests.ATTRIBUTE, RegionRequests.encode(new AggregationRequest(
+    server.setAttribute(RegionRequests.ATTRIBUTE, RegionRequests.encode(AggregationRequest.ofOneMeasure(
         AggregationRequest.Mode.SHAMIR_P127, family, storedQualifier, new byte[0], new byte[0])));
     return server;
   }
 
   /** How {@link #sum} would run, refusing what it refuses. */
   QueryPlan plan(Scan scan, Scan stored, AggregateQuery query) throws IOException {
-    SecretSharing sharing = schemes.of(query.family(), codec.encodeQualifier(query.family(), query.qualifier()));
+    AggregateQuery.Column measure = measure(query);
+    SecretSharing sharing = schemes.of(measure.family(), codec.encodeQualifier(measure.family(), measure.qualifier()));
     check(scan, query, sharing);
     boolean ranged = stored.getStartRow().length > 0 || stored.getStopRow().length > 0;
     List<QueryPlan.Step> steps = new ArrayList<>();
     steps.add(QueryPlan.Step.onServers("each of clusters " + spec.clusters() + " runs " + (ranged ? "a row-range scan"
         : "a full scan") + " in which each region adds its " + sharing.kind() + " shares of "
-        + codec.describeColumn(query.family(), query.qualifier()) + " mod 2^127 - 1 and returns one partial sum",
+        + codec.describeColumn(measure.family(), measure.qualifier()) + " mod 2^127 - 1 and returns one partial sum",
         "to each cluster, the rows selected and how many hold the column; each partial sum is a share of the sum,"
             + " uniformly random to any z = " + spec.parameters().z() + " clusters"));
     steps.add(QueryPlan.Step.onClient("adds each cluster's region partials, checks that every cluster's answer lies on"
