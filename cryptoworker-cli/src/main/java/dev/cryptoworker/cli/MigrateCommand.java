@@ -9,6 +9,7 @@ import dev.cryptoworker.schema.TableSchema;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Option;
         "Exit 1 if any row failed (listed; run again to retry them)."})
 final class MigrateCommand extends Subcommand {
   @Mixin ClusterOptions cluster;
+  @Mixin NamedClusters namedClusters;
   @Mixin KeysetOptions keyset;
 
   @Option(names = "--table", required = true, paramLabel = "TABLE", description = "The table.")
@@ -94,10 +96,12 @@ final class MigrateCommand extends Subcommand {
       }
     }
     KeyProvider keys = KeyProvider.fromKeysetFile(keyset.keyset, keyset.keyEncryptionKey(root().environment()));
-    try (ClusterOptions.OpenCluster open = cluster.open()) {
-      TableMigration migration = TableMigration.builder().connection(open.connection()).keys(keys).from(old)
-          .to(target).rekey(rekey).checkpointEvery(checkpointEvery).maxRowsPerSecond(maxRowsPerSecond)
-          .cleanupDelay(Duration.ofSeconds(cleanupDelaySeconds)).legacyKeyCheck(legacyKeyCheck).build();
+    try (ClusterOptions.OpenCluster open = cluster.open(namedClusters, "migrate", List.of(old, target))) {
+      TableMigration.Builder builder = TableMigration.builder().keys(keys).from(old).to(target).rekey(rekey)
+          .checkpointEvery(checkpointEvery).maxRowsPerSecond(maxRowsPerSecond)
+          .cleanupDelay(Duration.ofSeconds(cleanupDelaySeconds)).legacyKeyCheck(legacyKeyCheck);
+      open.clusters().forEach(builder::cluster);
+      TableMigration migration = builder.build();
       if (prepareOnly) {
         migration.prepare();
         out().println("prepared table " + table + " for " + target.source() + ": clients may now open it with that"

@@ -1,6 +1,7 @@
 package dev.cryptoworker.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.SecureConnection;
@@ -8,6 +9,7 @@ import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeysetFiles;
+import dev.cryptoworker.keys.KeysetKey;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.OwnClusters;
 import dev.cryptoworker.testing.SharedHBaseCluster;
@@ -23,6 +25,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -180,6 +183,55 @@ class SharedTableCommandsTest {
       for (int i = 0; i < ROWS; i++) {
         Result row = t.get(new Get(Bytes.toBytes("r" + i)));
         assertEquals("v-" + i, Bytes.toString(row.getValue(F, Q)));
+      }
+    }
+  }
+  /**
+   * A CELL table stored on the named cluster west: migrate re-keys it there, with its checkpoint in
+   * the default cluster's counter table, and refuses without west's address.
+   */
+  @Test
+  void migrateRekeysACellTableOnANamedCluster(Connection east, Configuration conf) throws Exception {
+    table = SharedHBaseCluster.uniqueTableName("cell_west").getNameAsString();
+    schemaFile = Files.writeString(dir.resolve("west.yaml"), schema(table, "layout: { type: CELL, cluster: west }"));
+    keyset = dir.resolve("keyset.json");
+    KeysetFiles.generate(keyset, kek());
+    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+    TableSchema schema = TableSchema.load(schemaFile);
+    try (SecureConnection secure = secure(east, schema)) {
+      secure.createTable(schema);
+      try (Table t = secure.getTable(TableName.valueOf(table))) {
+        for (int i = 0; i < ROWS; i++) {
+          t.put(new Put(Bytes.toBytes("r" + i)).addColumn(F, Q, Bytes.toBytes("v-" + i)));
+        }
+      }
+    }
+    try (Admin admin = east.getAdmin()) {
+      assertFalse(admin.tableExists(TableName.valueOf(table)), "the table lives on west only");
+    }
+    KeysetKey oldKey = KeysetFiles.describe(keyset, kek()).get(0);
+    KeysetFiles.rotate(keyset, kek());
+
+    Cli.Result unnamed = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--keyset", keyset.toString(), "--table",
+        table, "--from", schemaFile.toString(), "--rekey", "--no-progress");
+    assertEquals(1, unnamed.exitCode());
+    assertTrue(unnamed.err().contains("migrate of table " + table + ": its schema stores it on clusters [west], which"
+        + " were not given"), unnamed.err());
+
+    Cli.Result migrate = Cli.run(ENV, "migrate", "--zookeeper", zookeeper, "--cluster-hbase-site", "west=" + westSite,
+        "--keyset", keyset.toString(), "--table", table, "--from", schemaFile.toString(), "--rekey", "--no-progress",
+        "--cleanup-delay", "0");
+    assertEquals(0, migrate.exitCode(), migrate.err());
+    // The oldest key: disabling it needs --force, since other tables' row keys could be under it.
+    KeysetFiles.disable(keyset, kek(), oldKey.id(), true);
+    Cli.Result audit = Cli.run(ENV, "audit", "--zookeeper", zookeeper, "--cluster-hbase-site", "west=" + westSite,
+        "--keyset", keyset.toString(), "--schema", schemaFile.toString(), "--table", table, "--retiring",
+        oldKey.hexId());
+    assertEquals(0, audit.exitCode(), "nothing left under the old key: " + audit.out() + audit.err());
+    try (SecureConnection secure = secure(east, schema); Table t = secure.getTable(TableName.valueOf(table))) {
+      for (int i = 0; i < ROWS; i++) {
+        assertEquals("v-" + i, Bytes.toString(t.get(new Get(Bytes.toBytes("r" + i))).getValue(F, Q)),
+            "row r" + i + " reads under the new key alone");
       }
     }
   }

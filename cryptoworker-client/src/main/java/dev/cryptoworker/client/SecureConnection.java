@@ -384,6 +384,10 @@ public final class SecureConnection implements Closeable {
       if (counterTable && RegionSupport.keepsSearchIndex(schema)) {
         RegionSupport.prepareCounterTable(admin); // counter tables of earlier versions lack the observer
       }
+    }
+    // The table's own cluster: default, or the one its layout names (every one of them alike).
+    Connection stored = clusters.get(schema.layout().clusters().get(0));
+    try (Admin admin = stored.getAdmin()) {
       if (!admin.tableExists(name)) {
         return false;
       }

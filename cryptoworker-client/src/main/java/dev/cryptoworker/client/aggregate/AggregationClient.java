@@ -160,8 +160,8 @@ public final class AggregationClient {
 
   private static final String SPLAYED_LEAKS = "how many selected rows there are per stored value of the other"
       + " group columns (equal values are seen as equal); not how many hold each value of the dimension, whose"
-      + " counts stay encrypted, except that a value sharing its columns with others (enhanced SPLASHE) selects"
-      + " the rows holding its token; the sums stay encrypted";
+      + " counts stay encrypted, except that a value sharing its stored columns with other values selects the"
+      + " rows holding its token; the sums stay encrypted";
 
   private static String leaks(AggregateQuery query) {
     String per = query.grouped() ? ", per stored group value" + (query.nullGroups() ? " or its absence" : "")
@@ -499,7 +499,7 @@ public final class AggregationClient {
   private List<AdditiveAggregation> check(Scan scan, AggregateQuery query) throws IOException {
     if (query.measures().size() > AggregationRequest.MAX_COLUMNS || query.groups().size() > AggregationRequest.MAX_COLUMNS) {
       throw new UnsupportedSecureOperationException(codec.table(), query.describe(), "a region adds at most "
-          + AggregationRequest.MAX_COLUMNS + " measure columns (a SPLASHE dimension's values each count as one per"
+          + AggregationRequest.MAX_COLUMNS + " measure columns (a splayed dimension's values each count as one per"
           + " measure, plus one) by at most " + AggregationRequest.MAX_COLUMNS + " group columns in one pass");
     }
     List<AdditiveAggregation> additives = new ArrayList<>();

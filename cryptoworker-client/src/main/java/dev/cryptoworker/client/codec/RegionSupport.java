@@ -114,14 +114,17 @@ public final class RegionSupport {
    * need under the schema it was created with (the observer, the search attribute, the counter
    * table), keeping the rest of its descriptor. Regions reopen if the descriptor changes; their
    * search index is then rebuilt from the index cells already stored.
+   *
+   * @param counters the admin of the cluster holding the counter table ({@code default})
+   * @param admin the admin of the cluster the table is stored on
    */
-  public static void prepareForSchema(Admin admin, TableSchema schema) throws IOException {
+  public static void prepareForSchema(Admin counters, Admin admin, TableSchema schema) throws IOException {
     TableName name = TableName.valueOf(schema.tableName());
     TableDescriptor current = admin.getDescriptor(name);
     TableDescriptorBuilder updated = TableDescriptorBuilder.newBuilder(current);
     boolean changed = false;
     if (needsRegionWork(schema)) {
-      prepareCounterTable(admin);
+      prepareCounterTable(counters);
       if (!current.hasCoprocessor(REGION_OBSERVER)) {
         updated.setCoprocessor(REGION_OBSERVER);
         changed = true;

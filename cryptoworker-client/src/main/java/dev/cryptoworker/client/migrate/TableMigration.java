@@ -116,6 +116,9 @@ public final class TableMigration {
   private static final int SCAN_CACHING = 100;
   private static final int FAILURES_KEPT = 20;
 
+  /** The cluster {@code default}'s connection: the counter table, where checkpoints live. */
+  private final Connection counters;
+  /** The connection of the cluster the table is stored on ({@code default} unless its layout names another). */
   private final Connection connection;
   private final TableName name;
   private final TableSchema from;
@@ -131,7 +134,8 @@ public final class TableMigration {
   private final List<String> failures = new ArrayList<>();
 
   private TableMigration(Builder b) {
-    this.connection = b.connection;
+    this.counters = b.clusters.get(SecureConnection.DEFAULT_CLUSTER);
+    this.connection = tableCluster(b);
     this.from = b.from;
     this.to = b.to;
     this.rekey = b.rekey;
@@ -144,8 +148,8 @@ public final class TableMigration {
       throw new IllegalArgumentException("table " + to.tableName() + ": " + from.source() + " and " + to.source()
           + " protect every column alike, and neither re-keying nor a legacy key check was asked: nothing to migrate");
     }
-    SecureConnection.Builder secure = SecureConnection.builder().connection(connection).keys(b.keys).schema(to)
-        .migratingFrom(from, rekey);
+    SecureConnection.Builder secure = SecureConnection.builder().keys(b.keys).schema(to).migratingFrom(from, rekey);
+    b.clusters.forEach(secure::cluster);
     if (b.legacyKeyCheck) {
       secure.options(SecureTableOptions.builder().legacyKeyChecks(to.tableName()).build());
     }
@@ -163,6 +167,29 @@ public final class TableMigration {
       throw new IllegalStateException("table " + to.tableName() + ": cannot derive keys", e);
     }
     this.id = idOf(from, to, rekey);
+  }
+
+  /**
+   * The connection of the one cluster the table is stored on in both schemas (a migration rewrites
+   * cells in place: moving a table between clusters is a copy).
+   *
+   * @throws IllegalArgumentException if the schemas name different clusters, or its connection is missing
+   */
+  private static Connection tableCluster(Builder b) {
+    List<String> before = b.from.layout().clusters();
+    List<String> after = b.to.layout().clusters();
+    if (!before.equals(after) || after.size() != 1) {
+      throw new IllegalArgumentException("table " + b.to.tableName() + ": " + b.from.source() + " stores it on "
+          + before + ", " + b.to.source() + " on " + after + "; a migration rewrites cells in place on one cluster"
+          + " (copy the table to move it: cryptoworker copy)");
+    }
+    Connection c = b.clusters.get(after.get(0));
+    if (c == null) {
+      throw new IllegalArgumentException("table " + b.to.tableName() + " is stored on cluster " + after.get(0)
+          + ", which this migration has no connection to (TableMigration.Builder.cluster; cryptoworker migrate"
+          + " --cluster-zookeeper " + after.get(0) + "=HOST:PORT)");
+    }
+    return c;
   }
 
   /**
@@ -239,7 +266,7 @@ public final class TableMigration {
 
   /** The walk over the stored rows, checkpointed in the counter table under this migration's id. */
   private RowWalk walk() {
-    return RowWalk.named(connection, "migration/" + name.getNameAsString() + "/" + id, checkpointEvery);
+    return RowWalk.named(counters, "migration/" + name.getNameAsString() + "/" + id, checkpointEvery);
   }
 
   private static Counts counts(RowWalk.Checkpoint c) {
@@ -268,9 +295,9 @@ public final class TableMigration {
    * migratingFrom}), which they refuse until then; {@link #run} runs it too.
    */
   public void prepare() throws IOException {
-    try (Admin admin = connection.getAdmin()) {
-      RegionSupport.createCounterTable(admin); // where checkpoints live, even if no box needs counters
-      RegionSupport.prepareForSchema(admin, to);
+    try (Admin countersAdmin = counters.getAdmin(); Admin admin = connection.getAdmin()) {
+      RegionSupport.createCounterTable(countersAdmin); // where checkpoints live, even if no box needs counters
+      RegionSupport.prepareForSchema(countersAdmin, admin, to);
       // A key check of an earlier version, verified under these keys, is rewritten binding the format;
       // a table without one (accepted only with legacyKeyCheck) gets one. Clients then stop accepting either.
       TableDescriptor current = admin.getDescriptor(name);
@@ -564,7 +591,7 @@ public final class TableMigration {
 
   /** Options of a migration. */
   public static final class Builder {
-    private Connection connection;
+    private final Map<String, Connection> clusters = new LinkedHashMap<>();
     private KeyProvider keys;
     private TableSchema from;
     private TableSchema to;
@@ -602,9 +629,18 @@ public final class TableMigration {
       return this;
     }
 
-    /** The HBase connection of the table's cluster (a plain one: the migration reads stored cells). */
+    /**
+     * The HBase connection of the cluster {@value SecureConnection#DEFAULT_CLUSTER} (a plain one: the
+     * migration reads stored cells), which holds the counter table and the checkpoints, and the
+     * table unless its layout names another cluster ({@link #cluster}).
+     */
     public Builder connection(Connection connection) {
-      this.connection = Objects.requireNonNull(connection, "connection");
+      return cluster(SecureConnection.DEFAULT_CLUSTER, connection);
+    }
+
+    /** The connection of cluster {@code name}, for a table whose layout stores it there, as {@link SecureConnection.Builder#cluster}. */
+    public Builder cluster(String name, Connection connection) {
+      clusters.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(connection, "connection"));
       return this;
     }
 
@@ -656,7 +692,9 @@ public final class TableMigration {
      * @throws UnsupportedOperationException naming the column and why, for unsupported changes
      */
     public TableMigration build() {
-      Objects.requireNonNull(connection, "connection");
+      if (!clusters.containsKey(SecureConnection.DEFAULT_CLUSTER)) {
+        throw new NullPointerException("connection (of the cluster " + SecureConnection.DEFAULT_CLUSTER + ")");
+      }
       Objects.requireNonNull(keys, "keys");
       Objects.requireNonNull(from, "from");
       Objects.requireNonNull(to, "to");
