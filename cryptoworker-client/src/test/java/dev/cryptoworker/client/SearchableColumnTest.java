@@ -215,7 +215,7 @@ class SearchableColumnTest {
     fx.table.put(load);
     int next = loaded;
     int searches = 0;
-    int rounds = TestSize.scaled(40);
+    int rounds = TestSize.scaled(24); // 600 writes and 600 searches, 120 of each kind
     for (int round = 0; round < rounds; round++) {
       // Writes: new rows, tag updates, row deletes, deletes of the tag column alone.
       for (int w = 0; w < 25; w++) {
