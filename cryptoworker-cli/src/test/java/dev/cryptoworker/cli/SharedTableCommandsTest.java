@@ -105,9 +105,13 @@ class SharedTableCommandsTest {
 
   /** A SHARED table over east and west (Shamir, n = 2) holding rows r0..r2, value v-i. */
   private void sharedTable(Connection east, Configuration conf) throws Exception {
-    table = SharedHBaseCluster.uniqueTableName("shared_cli").getNameAsString();
-    schemaFile = Files.writeString(dir.resolve("shared.yaml"), schema(table,
-        "layout: { type: SHARED, scheme: SHAMIR, n: 2, r: 0, z: 1, clusters: [east, west] }"));
+    table(east, conf, "shared_cli", "layout: { type: SHARED, scheme: SHAMIR, n: 2, r: 0, z: 1, clusters: [east, west] }");
+  }
+
+  /** A table of {@code layout} holding rows r0..r2, value v-i, and a new keyset. */
+  private void table(Connection east, Configuration conf, String prefix, String layout) throws Exception {
+    table = SharedHBaseCluster.uniqueTableName(prefix).getNameAsString();
+    schemaFile = Files.writeString(dir.resolve(prefix + ".yaml"), schema(table, layout));
     keyset = dir.resolve("keyset.json");
     KeysetFiles.generate(keyset, kek());
     zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
@@ -192,20 +196,8 @@ class SharedTableCommandsTest {
    */
   @Test
   void migrateRekeysACellTableOnANamedCluster(Connection east, Configuration conf) throws Exception {
-    table = SharedHBaseCluster.uniqueTableName("cell_west").getNameAsString();
-    schemaFile = Files.writeString(dir.resolve("west.yaml"), schema(table, "layout: { type: CELL, cluster: west }"));
-    keyset = dir.resolve("keyset.json");
-    KeysetFiles.generate(keyset, kek());
-    zookeeper = conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort");
+    table(east, conf, "cell_west", "layout: { type: CELL, cluster: west }");
     TableSchema schema = TableSchema.load(schemaFile);
-    try (SecureConnection secure = secure(east, schema)) {
-      secure.createTable(schema);
-      try (Table t = secure.getTable(TableName.valueOf(table))) {
-        for (int i = 0; i < ROWS; i++) {
-          t.put(new Put(Bytes.toBytes("r" + i)).addColumn(F, Q, Bytes.toBytes("v-" + i)));
-        }
-      }
-    }
     try (Admin admin = east.getAdmin()) {
       assertFalse(admin.tableExists(TableName.valueOf(table)), "the table lives on west only");
     }
