@@ -46,19 +46,44 @@ public final class IdSet {
     return addRun(id, id);
   }
 
-  /** Adds every identifier of {@code other}; they must not overlap. */
+  /**
+   * Adds every identifier of {@code other}; they must not overlap. Runs that interleave with this
+   * set's (a group's rows spread over several regions) are merged in one pass, O(runs of both):
+   * adding them one by one would shift this set's arrays for each.
+   *
+   * @throws IllegalArgumentException if an identifier is in both (this set is then unchanged)
+   */
   public IdSet addAll(IdSet other) {
-    if (runs == 0) {
-      ensure(other.runs);
-      System.arraycopy(other.starts, 0, starts, 0, other.runs);
-      System.arraycopy(other.ends, 0, ends, 0, other.runs);
-      runs = other.runs;
-      size = other.size;
+    if (other.runs == 0) {
       return this;
     }
-    for (int i = 0; i < other.runs; i++) {
-      addRun(other.starts[i], other.ends[i]);
+    if (runs == 0 || other.starts[0] > ends[runs - 1]) {
+      for (int i = 0; i < other.runs; i++) {
+        addRun(other.starts[i], other.ends[i]); // appends: amortised O(1) each
+      }
+      return this;
     }
+    long[] mergedStarts = new long[runs + other.runs];
+    long[] mergedEnds = new long[runs + other.runs];
+    int n = 0;
+    for (int i = 0, j = 0; i < runs || j < other.runs; ) {
+      boolean mine = j == other.runs || i < runs && starts[i] < other.starts[j];
+      long start = mine ? starts[i] : other.starts[j];
+      long end = mine ? ends[i++] : other.ends[j++];
+      if (n > 0 && start <= mergedEnds[n - 1]) {
+        throw duplicate(start); // sorted by start, so an overlap is a start within the last run
+      }
+      if (n > 0 && mergedEnds[n - 1] + 1 == start) {
+        mergedEnds[n - 1] = end;
+      } else {
+        mergedStarts[n] = start;
+        mergedEnds[n++] = end;
+      }
+    }
+    starts = mergedStarts;
+    ends = mergedEnds;
+    runs = n;
+    size += other.size;
     return this;
   }
 
