@@ -277,7 +277,7 @@ public final class SecureConnection implements Closeable {
       regionSupportChecked.add(name);
     }
     LayoutProvider provider = StorageLayouts.of(codec.schema().layout());
-    return new SecureTable(provider.open(context(name, resolved)), resolved.table(), codec.schema().layout().type(),
+    return new SecureTable(provider.open(context(name, resolved)), resolved.table(), codec.schema().layout(),
         provider.capabilities(codec.schema().layout()));
   }
 

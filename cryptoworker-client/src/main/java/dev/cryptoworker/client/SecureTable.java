@@ -1,9 +1,13 @@
 package dev.cryptoworker.client;
 
+import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
+import dev.cryptoworker.schema.TableLayout;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -54,12 +58,14 @@ public final class SecureTable implements Table {
   private final StorageLayout layout;
   private final String table;
   private final String layoutType;
+  private final List<String> clusters;
   private final Set<LayoutCapability> capabilities;
 
-  SecureTable(StorageLayout layout, String table, String layoutType, Set<LayoutCapability> capabilities) {
+  SecureTable(StorageLayout layout, String table, TableLayout tableLayout, Set<LayoutCapability> capabilities) {
     this.layout = layout;
     this.table = table;
-    this.layoutType = layoutType;
+    this.layoutType = tableLayout.type();
+    this.clusters = List.copyOf(tableLayout.clusters());
     this.capabilities = Set.copyOf(capabilities);
   }
 
@@ -375,11 +381,37 @@ public final class SecureTable implements Table {
    * search covers the numbers taken but cannot reach the rows: load soon after encoding (a search
    * made in between would reach these rows with its tokens once they are loaded).
    *
-   * @throws UnsupportedSecureOperationException for layouts that store more than cells (PACKED,
-   *     SHARED) or a table whose rows are moving to new stored keys
+   * <p>Per cluster of the table's layout ({@link BulkLoadBatch}): one for CELL tables; for SHARED
+   * tables each cluster's shares, and how many clusters must take them.
+   *
+   * @throws UnsupportedSecureOperationException for layouts without {@link
+   *     LayoutCapability#BULK_LOAD} (PACKED) or a table whose rows are moving to new stored keys
    */
-  public List<Put> encodeForBulkLoad(List<Put> puts) throws IOException {
+  public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException {
     return layout.encodeForBulkLoad(Objects.requireNonNull(puts, "puts"));
+  }
+
+  /**
+   * The timestamp a write issued now gives cells that carry none, for tools that stamp stored
+   * cells themselves (a bulk load's round): the client's clock, or the layout's own (SHARED: after
+   * every write this connection issued or read).
+   */
+  public long writeTimestamp() {
+    return layout.writeTimestamp();
+  }
+
+  /**
+   * The plain HBase tables underneath, which see only ciphertext, by the names the table's layout
+   * gives their clusters, in its order (one for CELL and PACKED tables; n for SHARED): where the
+   * puts of a {@link BulkLoadBatch} for each cluster go. Closed with this table.
+   */
+  public Map<String, Table> storedTables() {
+    Map<String, Table> out = new LinkedHashMap<>();
+    List<Table> tables = layout.storedTables();
+    for (int i = 0; i < clusters.size(); i++) {
+      out.put(clusters.get(i), tables.get(i));
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   // ---- writes

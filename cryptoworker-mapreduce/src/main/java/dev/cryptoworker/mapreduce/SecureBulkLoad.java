@@ -2,20 +2,26 @@ package dev.cryptoworker.mapreduce;
 
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.LayoutCapability;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -24,6 +30,7 @@ import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
@@ -35,6 +42,8 @@ import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads rows into a secure table the way HBase users load data at scale: rows are encrypted per
@@ -60,8 +69,15 @@ import org.apache.hadoop.hbase.util.Bytes;
  * per chunk), and each region indexes the entries of the files loaded into it; a search made
  * between a chunk's take and its round's load covers those numbers, so its tokens reach the rows
  * once loaded (the window a put has between its take and its write, here a round long).
+ *
+ * <p>A table over several clusters (SHARED) gets, per round, each cluster's stored rows as its
+ * layout encodes them ({@link BulkLoadBatch}), written as that cluster's HFiles and loaded into it,
+ * all clusters at once; the round is written when the layout's quorum of clusters took it, and
+ * fails naming the clusters otherwise. Cells without a timestamp get the table's {@link
+ * SecureTable#writeTimestamp()}, the same on every cluster.
  */
 public final class SecureBulkLoad {
+  private static final Logger LOG = LoggerFactory.getLogger(SecureBulkLoad.class);
   /** Rows encrypted, sorted and loaded per round unless set. */
   public static final int DEFAULT_ROWS_PER_ROUND = 100_000;
 
@@ -69,24 +85,33 @@ public final class SecureBulkLoad {
   private static final int CHUNK_ROWS = 1_000;
   private static final String ENCRYPTING = "encrypting a bulk load's rows";
 
-  /** Turns a logical row into the stored one. */
+  /** The cluster name of an unprotected table's batches (its one cluster). */
+  private static final String UNPROTECTED = "unprotected";
+
+  /** The stored form of a chunk of rows, per cluster, in order. */
   @FunctionalInterface
-  /** The stored form of a chunk of rows, in order. */
   private interface Encoder {
-    List<Put> encode(List<Put> logical) throws IOException;
+    BulkLoadBatch encode(List<Put> logical) throws IOException;
   }
 
-  private final Table table;
+  private final TableName name;
+  /** The stored table on each cluster, by the names the encoder's batches use. */
+  private final Map<String, Table> tables;
   private final Encoder encoder;
+  /** The timestamp of a round's cells that carry none. */
+  private final LongSupplier clock;
   /** Whether the encoder's cells are new, so their timestamps may be set in place, or the caller's. */
   private final boolean encoderCellsAreNew;
   private final Path staging;
   private int rowsPerRound = DEFAULT_ROWS_PER_ROUND;
   private int threads = Runtime.getRuntime().availableProcessors();
 
-  private SecureBulkLoad(Table table, Encoder encoder, boolean encoderCellsAreNew, Path staging) {
-    this.table = Objects.requireNonNull(table, "table");
+  private SecureBulkLoad(TableName name, Map<String, Table> tables, Encoder encoder, LongSupplier clock,
+      boolean encoderCellsAreNew, Path staging) {
+    this.name = name;
+    this.tables = tables;
     this.encoder = encoder;
+    this.clock = clock;
     this.encoderCellsAreNew = encoderCellsAreNew;
     this.staging = Objects.requireNonNull(staging, "stagingDirectory");
   }
@@ -97,7 +122,8 @@ public final class SecureBulkLoad {
    */
   public static SecureBulkLoad into(SecureTable table, Path stagingDirectory) throws UnsupportedSecureOperationException {
     table.requireCapability(LayoutCapability.BULK_LOAD, "a bulk load");
-    return new SecureBulkLoad(table, table::encodeForBulkLoad, true, stagingDirectory);
+    return new SecureBulkLoad(table.getName(), table.storedTables(), table::encodeForBulkLoad, table::writeTimestamp,
+        true, stagingDirectory);
   }
 
   /**
@@ -105,7 +131,9 @@ public final class SecureBulkLoad {
    * given. For plain tables beside secure ones, and for baselines that measure what protection costs.
    */
   public static SecureBulkLoad intoUnprotected(Table table, Path stagingDirectory) {
-    return new SecureBulkLoad(table, puts -> puts, false, stagingDirectory);
+    Objects.requireNonNull(table, "table");
+    return new SecureBulkLoad(table.getName(), Map.of(UNPROTECTED, table),
+        puts -> BulkLoadBatch.onCluster(UNPROTECTED, puts), System::currentTimeMillis, false, stagingDirectory);
   }
 
   /** Rows per round (memory: a round's rows and every stored cell of them are held at once). */
@@ -129,9 +157,16 @@ public final class SecureBulkLoad {
     return this;
   }
 
-  /** What a load did. */
+  /**
+   * What a load did. {@code missedClusters}: clusters that failed to take a round the others took
+   * enough of (a SHARED table: repair it, {@code SharedTables.repair}); empty for tables on one cluster.
+   */
   public record Report(long rows, long storedCells, int hfiles, long hfileBytes, int rounds, long encodeNanos,
-      long writeNanos, long loadNanos) {}
+      long writeNanos, long loadNanos, Set<String> missedClusters) {
+    public Report {
+      missedClusters = Set.copyOf(missedClusters);
+    }
+  }
 
   /**
    * Encrypts and loads every row of {@code rows}.
@@ -139,19 +174,18 @@ public final class SecureBulkLoad {
    * @throws dev.cryptoworker.client.UnsupportedSecureOperationException for a table whose layout or
    *     migration refuses bulk loads, before anything of their round is loaded (earlier rounds stay
    *     loaded)
-   * @throws IOException if writing or loading fails: rounds loaded before stay loaded, and a round
-   *     that fails while HBase loads it may be partly loaded (each region takes its files atomically);
-   *     loading the same rows again writes newer versions of the same cells
+   * @throws IOException if writing fails (nothing of the round is loaded), or if fewer clusters than
+   *     the table's layout needs took a round (naming the table and which clusters took it and which
+   *     failed, and why): rounds loaded before stay loaded, and a round that fails while HBase loads
+   *     it may be partly loaded (each region takes its files atomically); loading the same rows
+   *     again writes newer versions of the same cells
    */
   public Report load(Iterator<Put> rows) throws IOException {
-    Configuration conf = table.getConfiguration();
-    FileSystem fs = staging.getFileSystem(conf);
-    TableDescriptor descriptor = table.getDescriptor();
-    byte[][] regionStarts;
-    try (RegionLocator locator = table.getRegionLocator()) {
-      regionStarts = locator.getStartKeys();
+    List<Cluster> clusters = new ArrayList<>(tables.size());
+    for (Map.Entry<String, Table> t : tables.entrySet()) {
+      clusters.add(Cluster.of(name, t.getKey(), clusters.size(), t.getValue(), staging));
     }
-    Report total = new Report(0, 0, 0, 0, 0, 0, 0, 0);
+    Report total = new Report(0, 0, 0, 0, 0, 0, 0, 0, Set.of());
     ExecutorService workers = Executors.newFixedThreadPool(threads, runnable -> {
       Thread t = new Thread(runnable, "secure-bulk-load-worker");
       t.setDaemon(true);
@@ -159,7 +193,7 @@ public final class SecureBulkLoad {
     });
     try {
       while (rows.hasNext()) {
-        total = add(total, round(rows, conf, fs, descriptor, regionStarts, workers));
+        total = add(total, round(rows, clusters, workers));
       }
     } finally {
       workers.shutdownNow();
@@ -167,54 +201,151 @@ public final class SecureBulkLoad {
     return total;
   }
 
-  private Report round(Iterator<Put> rows, Configuration conf, FileSystem fs, TableDescriptor descriptor,
-      byte[][] regionStarts, ExecutorService workers) throws IOException {
-    long started = System.nanoTime();
-    long timestamp = System.currentTimeMillis();
-    byte[] stamp = Bytes.toBytes(timestamp);
-    List<Put> round = encodeRound(rows, workers);
-    long count = round.size();
-    // Per region: each region's rows are sorted and written apart, on the workers.
-    List<List<Put>> byRegion = new ArrayList<>(regionStarts.length);
-    for (int i = 0; i < regionStarts.length; i++) {
-      byRegion.add(new ArrayList<>());
-    }
-    for (Put stored : round) {
-      byRegion.get(regionOf(regionStarts, stored.getRow())).add(stored);
-    }
-    round.clear();
-    long encoded = System.nanoTime();
-    Path dir = new Path(staging, "round-" + UUID.randomUUID());
-    try {
-      List<Future<List<Written>>> writes = new ArrayList<>();
-      for (int region = 0; region < regionStarts.length; region++) {
-        List<Put> puts = byRegion.get(region);
-        String file = "region-" + region;
-        if (!puts.isEmpty()) {
-          writes.add(workers.submit(() -> writeRegion(conf, fs, dir, file, descriptor, puts, timestamp, stamp)));
-        }
+  /**
+   * One cluster's stored table, its families and regions when the load began, and where its HFiles
+   * are staged: the staging directory on the cluster's own filesystem unless it names one.
+   */
+  private record Cluster(String name, Table table, Configuration conf, FileSystem fs, TableDescriptor descriptor,
+      byte[][] regionStarts, Path staging, String directory) {
+    static Cluster of(TableName table, String name, int index, Table stored, Path staging) throws IOException {
+      try (RegionLocator locator = stored.getRegionLocator()) {
+        Configuration conf = stored.getConfiguration();
+        FileSystem fs = staging.getFileSystem(conf);
+        return new Cluster(name, stored, conf, fs, stored.getDescriptor(), locator.getStartKeys(),
+            fs.makeQualified(staging), "cluster-" + index);
+      } catch (IOException e) {
+        throw new IOException("table " + table + ": a bulk load reads each cluster's regions when it starts, and cluster '"
+            + name + "' did not answer; nothing is loaded: " + e.getMessage(), e);
       }
-      Map<byte[], List<Path>> files = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    }
+  }
+
+  private Report round(Iterator<Put> rows, List<Cluster> clusters, ExecutorService workers) throws IOException {
+    long started = System.nanoTime();
+    long timestamp = clock.getAsLong();
+    byte[] stamp = Bytes.toBytes(timestamp);
+    List<BulkLoadBatch> batches = encodeRound(rows, workers);
+    int quorum = batches.get(0).quorum();
+    long count = 0;
+    for (BulkLoadBatch b : batches) {
+      count += b.first().size();
+    }
+    Map<String, List<Put>> round = BulkLoadBatch.concat(batches);
+    batches.clear();
+    if (!round.keySet().equals(tables.keySet())) {
+      throw new IOException("table " + name + ": the layout encoded a bulk-load round for clusters " + round.keySet()
+          + ", not the table's " + tables.keySet() + "; nothing of this round is loaded");
+    }
+    long encoded = System.nanoTime();
+    String roundDir = "round-" + UUID.randomUUID() + "-";
+    try {
+      // Per cluster and region: each region's rows are sorted and written apart, on the workers.
+      List<Future<List<Written>>> writes = new ArrayList<>();
+      List<Integer> clusterOfWrite = new ArrayList<>();
+      for (int i = 0; i < clusters.size(); i++) {
+        Cluster c = clusters.get(i);
+        List<Future<List<Written>>> own = writeCluster(c, round.remove(c.name()),
+            new Path(c.staging(), roundDir + c.directory()), timestamp, stamp, workers);
+        writes.addAll(own);
+        int index = i;
+        own.forEach(w -> clusterOfWrite.add(index));
+      }
+      List<Map<byte[], List<Path>>> files = new ArrayList<>();
+      clusters.forEach(c -> files.add(new TreeMap<>(Bytes.BYTES_COMPARATOR)));
       long cells = 0;
       long bytes = 0;
       int hfiles = 0;
-      for (List<Written> region : awaitAll(writes, "writing a bulk load's HFiles")) {
-        for (Written w : region) {
-          files.computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
+      List<List<Written>> written = awaitAll(writes, "writing a bulk load's HFiles");
+      for (int i = 0; i < written.size(); i++) {
+        for (Written w : written.get(i)) {
+          files.get(clusterOfWrite.get(i)).computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
           cells += w.cells();
           bytes += w.bytes();
           hfiles++;
         }
       }
       long wrote = System.nanoTime();
-      if (!files.isEmpty()) {
-        BulkLoadHFiles.create(conf).bulkLoad(table.getName(), files);
-      }
+      Set<String> missed = loadEverywhere(clusters, files, quorum, count, workers);
       long loaded = System.nanoTime();
-      return new Report(count, cells, hfiles, bytes, 1, encoded - started, wrote - encoded, loaded - wrote);
+      return new Report(count, cells, hfiles, bytes, 1, encoded - started, wrote - encoded, loaded - wrote, missed);
     } finally {
-      fs.delete(dir, true);
+      for (Cluster c : clusters) {
+        c.fs().delete(new Path(c.staging(), roundDir + c.directory()), true);
+      }
     }
+  }
+
+  /** Submits the HFiles of {@code stored} on {@code cluster} to the workers, a task per region. */
+  private List<Future<List<Written>>> writeCluster(Cluster cluster, List<Put> stored, Path dir, long timestamp,
+      byte[] stamp, ExecutorService workers) {
+    byte[][] regionStarts = cluster.regionStarts();
+    List<List<Put>> byRegion = new ArrayList<>(regionStarts.length);
+    for (int i = 0; i < regionStarts.length; i++) {
+      byRegion.add(new ArrayList<>());
+    }
+    for (Put put : stored) {
+      byRegion.get(regionOf(regionStarts, put.getRow())).add(put);
+    }
+    List<Future<List<Written>>> writes = new ArrayList<>();
+    for (int region = 0; region < regionStarts.length; region++) {
+      List<Put> puts = byRegion.get(region);
+      String file = "region-" + region;
+      if (!puts.isEmpty()) {
+        writes.add(workers.submit(() -> writeRegion(cluster.conf(), cluster.fs(), dir, file, cluster.descriptor(), puts,
+            timestamp, stamp)));
+      }
+    }
+    return writes;
+  }
+
+  /**
+   * Loads each cluster's files into it, all clusters at once; the clusters that failed, if at least
+   * {@code quorum} took theirs.
+   *
+   * @throws IOException naming the clusters that took the round and those that failed, if fewer
+   *     than {@code quorum} took it
+   */
+  private Set<String> loadEverywhere(List<Cluster> clusters, List<Map<byte[], List<Path>>> files, int quorum,
+      long rows, ExecutorService workers) throws IOException {
+    List<Future<Void>> loads = new ArrayList<>(clusters.size());
+    for (int i = 0; i < clusters.size(); i++) {
+      Cluster c = clusters.get(i);
+      Map<byte[], List<Path>> own = files.get(i);
+      loads.add(workers.submit(() -> {
+        if (!own.isEmpty()) {
+          BulkLoadHFiles.create(c.conf()).bulkLoad(c.table().getName(), own);
+        }
+        return null;
+      }));
+    }
+    List<String> took = new ArrayList<>();
+    Map<String, String> failed = new LinkedHashMap<>();
+    Exception first = null;
+    for (int i = 0; i < loads.size(); i++) {
+      String cluster = clusters.get(i).name();
+      try {
+        awaitAll(List.of(loads.get(i)), "loading a bulk load's HFiles into cluster '" + cluster + "'");
+        took.add(cluster);
+      } catch (InterruptedIOException e) {
+        loads.forEach(l -> l.cancel(true));
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        failed.put(cluster, e.getClass().getSimpleName() + ": " + e.getMessage());
+        first = first == null ? e : first;
+      }
+    }
+    if (took.size() < quorum) {
+      throw new IOException("table " + name + ": a bulk-load round of " + rows + " rows was loaded into " + took.size()
+          + " of " + clusters.size() + " clusters, " + quorum + " needed. Loaded: " + took + "; failed: " + failed
+          + ". Rounds before it stay loaded; this one stays where it was loaded, in part where a cluster failed"
+          + " midway (see the table's layout for what reads make of it)", first);
+    }
+    if (!failed.isEmpty()) {
+      LOG.warn("Table {}: a bulk-load round of {} rows was loaded into {} of {} clusters ({} needed); {} missed it and"
+          + " need the table's repair once they take writes again. Failed: {}", name, rows, took.size(),
+          clusters.size(), quorum, failed.keySet(), failed);
+    }
+    return failed.keySet();
   }
 
   /**
@@ -286,8 +417,8 @@ public final class SecureBulkLoad {
    * dropped once encrypted, so only the round's stored rows stay in memory (holding both made young
    * collections copy twice as much).
    */
-  private List<Put> encodeRound(Iterator<Put> rows, ExecutorService workers) throws IOException {
-    List<Future<List<Put>>> work = new ArrayList<>();
+  private List<BulkLoadBatch> encodeRound(Iterator<Put> rows, ExecutorService workers) throws IOException {
+    List<Future<BulkLoadBatch>> work = new ArrayList<>();
     int read = 0;
     while (read < rowsPerRound && rows.hasNext()) {
       List<Put> chunk = new ArrayList<>(CHUNK_ROWS);
@@ -301,11 +432,7 @@ public final class SecureBulkLoad {
         break;
       }
     }
-    List<Put> stored = new ArrayList<>(read);
-    for (List<Put> chunk : awaitAll(work, ENCRYPTING)) {
-      stored.addAll(chunk);
-    }
-    return stored;
+    return awaitAll(work, ENCRYPTING);
   }
 
   /** Waits for {@code task}: whether it ended without failing. */
@@ -439,6 +566,7 @@ public final class SecureBulkLoad {
   private static Report add(Report a, Report b) {
     return new Report(a.rows() + b.rows(), a.storedCells() + b.storedCells(), a.hfiles() + b.hfiles(),
         a.hfileBytes() + b.hfileBytes(), a.rounds() + b.rounds(), a.encodeNanos() + b.encodeNanos(),
-        a.writeNanos() + b.writeNanos(), a.loadNanos() + b.loadNanos());
+        a.writeNanos() + b.writeNanos(), a.loadNanos() + b.loadNanos(),
+        Stream.concat(a.missedClusters().stream(), b.missedClusters().stream()).collect(Collectors.toSet()));
   }
 }

@@ -309,7 +309,7 @@ public final class WorkloadBenchmark {
     byte[][] out = new byte[plainSplits.length][];
     try (SecureTable table = secure.getSecureTable(name)) {
       for (int i = 0; i < plainSplits.length; i++) {
-        out[i] = table.encodeForBulkLoad(List.of(new Put(plainSplits[i]))).get(0).getRow();
+        out[i] = table.encodeForBulkLoad(List.of(new Put(plainSplits[i]))).first().get(0).getRow();
       }
     }
     return out;

@@ -11,6 +11,7 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.aggregate.AggregationClient;
 import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.OneByOneBatch;
 import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
@@ -170,10 +171,13 @@ public final class CellLayout implements StorageLayout {
     return ProtobufUtil.toFilter(ProtobufUtil.toFilter(filter));
   }
 
-  /** Takes the SSE entry numbers of all of {@code puts} at once, as a batch put does. */
+  /**
+   * Takes the SSE entry numbers of all of {@code puts} at once, as a batch put does; all for the
+   * table's one cluster.
+   */
   @Override
-  public List<Put> encodeForBulkLoad(List<Put> puts) throws IOException {
-    return encodeBatch(puts, encoder::encode);
+  public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException {
+    return BulkLoadBatch.onCluster(codec.schema().layout().clusters().get(0), encodeBatch(puts, encoder::encode));
   }
 
   @Override

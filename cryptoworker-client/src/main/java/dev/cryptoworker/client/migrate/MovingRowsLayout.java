@@ -14,6 +14,7 @@ import dev.cryptoworker.client.cell.PlainRowRange;
 import dev.cryptoworker.client.cell.ResultDecoder;
 import dev.cryptoworker.client.cell.ScanPlan;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.MergedRows;
 import dev.cryptoworker.client.spi.OneByOneBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
@@ -196,7 +197,7 @@ public final class MovingRowsLayout implements StorageLayout {
   }
 
   @Override
-  public List<Put> encodeForBulkLoad(List<Put> puts) throws UnsupportedSecureOperationException {
+  public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws UnsupportedSecureOperationException {
     throw new UnsupportedSecureOperationException(codec.table(), "bulk load",
         "the table's rows are moving to new stored keys (a migration), so loaded rows could land beside an old"
             + " form of the same row; bulk load when the migration is done");

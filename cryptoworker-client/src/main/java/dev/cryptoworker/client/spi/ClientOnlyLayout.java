@@ -22,8 +22,8 @@ import org.apache.hadoop.hbase.client.coprocessor.Batch;
 /**
  * A layout whose servers only keep what they store (shares, packs) and can compute nothing on it:
  * what needs the servers or HBase's per-cell paths (aggregates, bulk loads, stored-range scans,
- * appends, increments) is refused by name, batches run one operation at a time, and exists is a
- * get.
+ * appends, increments) is refused by name unless the layout overrides it, batches run one
+ * operation at a time, and exists is a get.
  */
 public abstract class ClientOnlyLayout implements StorageLayout {
   public final TableCodec codec;
@@ -37,7 +37,7 @@ public abstract class ClientOnlyLayout implements StorageLayout {
    * @param layout the layout's name in messages ({@code SHARED})
    * @param noServerWork why region servers cannot aggregate
    * @param noStoredRanges why stored-range scans (MapReduce splits) are refused
-   * @param noBulkLoads why bulk loads are refused
+   * @param noBulkLoads why bulk loads are refused (null for a layout that overrides {@link #encodeForBulkLoad})
    * @param noReadModifyWrite why appends and increments are refused
    */
   public ClientOnlyLayout(TableCodec codec, String layout, String noServerWork, String noStoredRanges, String noBulkLoads,
@@ -90,7 +90,7 @@ public abstract class ClientOnlyLayout implements StorageLayout {
   }
 
   @Override
-  public List<Put> encodeForBulkLoad(List<Put> puts) throws IOException {
+  public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException {
     throw refused("bulk loads", noBulkLoads);
   }
 

@@ -44,7 +44,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public interface StorageLayout extends Closeable {
 
-  /** The stored tables, first the one whose name, descriptor and settings the caller sees. */
+  /**
+   * The stored tables, one per cluster of the table's layout in the order of its {@code clusters()}:
+   * first the one whose name, descriptor and settings the caller sees.
+   */
   List<Table> storedTables();
 
   Result[] get(List<Get> gets) throws IOException;
@@ -72,10 +75,21 @@ public interface StorageLayout extends Closeable {
   SecureResultScanner getScanner(Scan scan, byte[] storedStartRow, byte[] storedStopRow) throws IOException;
 
   /**
-   * The stored form of {@code puts} for a bulk load (HFiles), in order, refused where a write needs
-   * more: new Puts whose cells are new too (a bulk load stamps their timestamps in place).
+   * The stored form of {@code puts} for a bulk load (HFiles), per cluster of the layout and in
+   * order, refused where a write needs more: the stored puts {@link #put} would send each cluster,
+   * new Puts whose cells are new too; cells the caller gave no timestamp keep none (a bulk load
+   * stamps them in place with {@link #writeTimestamp}).
    */
-  List<Put> encodeForBulkLoad(List<Put> puts) throws IOException;
+  BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException;
+
+  /**
+   * The timestamp for cells of a write issued now that carry none, for writers that stamp stored
+   * cells themselves (a bulk load's round). This default is the client's clock; layouts that order
+   * their writes with a clock of their own (SHARED) give its next timestamp.
+   */
+  default long writeTimestamp() {
+    return System.currentTimeMillis();
+  }
 
   void put(List<Put> puts) throws IOException;
 

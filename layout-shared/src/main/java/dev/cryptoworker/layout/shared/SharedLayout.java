@@ -8,6 +8,7 @@ import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTableOptions;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.TableCodec;
+import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.ClientOnlyLayout;
 import dev.cryptoworker.client.spi.ClientSideFilter;
 import dev.cryptoworker.client.spi.LayoutContext;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -69,7 +71,8 @@ import org.slf4j.LoggerFactory;
  * ShareReconciler}): while at most r clusters are down, every acknowledged write reads back;
  * afterwards the clusters that missed writes must be repaired before a different set goes down. A
  * put conditioned on one cell ({@code checkAndMutate}) is a compare-and-set on each cluster's share
- * ({@link ConditionalPut}).
+ * ({@link ConditionalPut}). A bulk load writes the shares a put would, each cluster's into its own
+ * HFiles, under the same quorum ({@link #encodeForBulkLoad}).
  */
 public final class SharedLayout extends ClientOnlyLayout {
   private static final Logger LOG = LoggerFactory.getLogger(SharedLayout.class);
@@ -108,8 +111,7 @@ public final class SharedLayout extends ClientOnlyLayout {
   private SharedLayout(List<Table> tables, TableCodec codec, SharedTableLayout spec, SecureTableOptions options,
       ClusterCalls calls, WriteClock clock, ExecutorService pool) {
     super(codec, "SHARED", "region servers cannot add shares of this scheme",
-        "the table spans several clusters; not supported yet", "each cluster needs its own HFiles of shares; not"
-            + " supported yet", "a read-modify-write across independent clusters is not atomic");
+        "the table spans several clusters; not supported yet", null, "a read-modify-write across independent clusters is not atomic");
     this.spec = spec;
     this.schemes = new ColumnSchemes(spec);
     this.tables = List.copyOf(tables);
@@ -238,9 +240,8 @@ public final class SharedLayout extends ClientOnlyLayout {
     return out;
   }
 
-  @Override
-  public void put(List<Put> puts) throws IOException {
-    long now = clock.next();
+  /** The stored puts of {@code puts} per cluster, in order, cells without a timestamp at {@code now}. */
+  private List<List<Put>> encodePerCluster(List<Put> puts, long now) throws IOException {
     List<List<Put>> perCluster = new ArrayList<>();
     for (int i = 0; i < n(); i++) {
       perCluster.add(new ArrayList<>(puts.size()));
@@ -251,6 +252,33 @@ public final class SharedLayout extends ClientOnlyLayout {
         perCluster.get(i).add(stored[i]);
       }
     }
+    return perCluster;
+  }
+
+  /**
+   * The shares {@link #put} would write, per cluster, acknowledged (as a put is) by n - r clusters;
+   * cells without a timestamp keep none, for the loader to stamp them all with one {@link
+   * #writeTimestamp()}, as a put stamps its cells with one.
+   */
+  @Override
+  public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException {
+    List<List<Put>> perCluster = encodePerCluster(puts, HConstants.LATEST_TIMESTAMP);
+    Map<String, List<Put>> byCluster = new LinkedHashMap<>();
+    for (int i = 0; i < n(); i++) {
+      byCluster.put(spec.clusters().get(i), perCluster.get(i));
+    }
+    return BulkLoadBatch.overClusters(byCluster, writeQuorum);
+  }
+
+  /** The connection's write clock: a bulk-load round comes after every write it issued or read. */
+  @Override
+  public long writeTimestamp() {
+    return clock.next();
+  }
+
+  @Override
+  public void put(List<Put> puts) throws IOException {
+    List<List<Put>> perCluster = encodePerCluster(puts, clock.next());
     ClusterCalls.Outcomes<Void> outcomes = calls.onEvery(i -> {
       tables.get(i).put(perCluster.get(i));
       return null;

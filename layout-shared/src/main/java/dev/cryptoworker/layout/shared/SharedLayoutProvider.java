@@ -173,14 +173,15 @@ public final class SharedLayoutProvider implements LayoutProvider {
 
   /**
    * Servers hold shares they can compute on only where the scheme sums them (SHAMIR_P127: {@code
-   * REGION_WORK}, sums), and one write spans independent clusters: shares can be inspected, and a put conditioned on one cell runs as a compare-and-set on its shares
-   * where any two write quorums share a cluster ({@link ConditionalPut}).
+   * REGION_WORK}, sums), and one write spans independent clusters: shares can be inspected and
+   * bulk loaded (each cluster's HFiles of its shares), and a put conditioned on one cell runs as a
+   * compare-and-set on its shares where any two write quorums share a cluster ({@link ConditionalPut}).
    */
   @Override
   public Set<LayoutCapability> capabilities(TableLayout layout) {
     SharedTableLayout shared = (SharedTableLayout) layout;
     SharingParameters p = shared.parameters();
-    Set<LayoutCapability> out = EnumSet.of(LayoutCapability.INSPECTION);
+    Set<LayoutCapability> out = EnumSet.of(LayoutCapability.INSPECTION, LayoutCapability.BULK_LOAD);
     if (ConditionalPut.quorumsIntersect(p.n(), p.r())) {
       out.add(LayoutCapability.CHECK_AND_MUTATE);
     }

@@ -301,7 +301,8 @@ class SharedLayoutTest {
       }
       BatchContract.checkBufferedMutator(secure, name, F, "contract-");
       SecureTable st = secure.getSecureTable(name);
-      assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE), st.capabilities());
+      assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.BULK_LOAD, LayoutCapability.CHECK_AND_MUTATE),
+          st.capabilities());
       UnsupportedSecureOperationException splits = assertThrows(UnsupportedSecureOperationException.class,
           () -> st.requireCapability(LayoutCapability.STORED_RANGE_SCANS, "a MapReduce input"));
       assertTrue(splits.getMessage().contains("the SHARED layout lacks capability STORED_RANGE_SCANS"),

@@ -79,9 +79,9 @@ class SharedTableLayoutTest {
   @Test
   void conditionalWritesOnlyWhereAnyTwoWriteQuorumsShareACluster() {
     SharedLayoutProvider provider = new SharedLayoutProvider();
-    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE),
+    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.BULK_LOAD, LayoutCapability.CHECK_AND_MUTATE),
         provider.capabilities(TableSchema.parse(SHARED).layout()), "n = 4, r = 1: quorums of 3 always meet");
-    assertEquals(Set.of(LayoutCapability.INSPECTION),
+    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.BULK_LOAD),
         provider.capabilities(TableSchema.parse(SHARED.replace("r: 1, z: 1", "r: 2, z: 1")).layout()),
         "n = 4, r = 2: two quorums of 2 can miss each other");
   }
@@ -91,8 +91,8 @@ class SharedTableLayoutTest {
     String numbers = SHARED.replace("SECURE_RAID", "SHAMIR_P127").replace("{ box: STD }", "{ box: STD, type: long }");
     TableSchema schema = TableSchema.parse(numbers);
     SharedLayoutProvider provider = new SharedLayoutProvider();
-    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.CHECK_AND_MUTATE, LayoutCapability.REGION_WORK),
-        provider.capabilities(schema.layout()));
+    assertEquals(Set.of(LayoutCapability.INSPECTION, LayoutCapability.BULK_LOAD, LayoutCapability.CHECK_AND_MUTATE,
+        LayoutCapability.REGION_WORK), provider.capabilities(schema.layout()));
     assertTrue(provider.needsRegionObserver(schema.layout()));
     assertTrue(!provider.needsRegionObserver(TableSchema.parse(SHARED).layout()), "GF(2^8) shares are never added");
     InvalidSchemaException column = refused(numbers + "    columns:\n      note: { box: STD, type: string }\n");
