@@ -26,6 +26,9 @@ final class ProtectedTable implements SupportsRead, SupportsWrite {
     return "cryptoworker." + options.schema().tableName();
   }
 
+  // Deprecated since Spark 3.4 in favour of columns(), whose default derives the columns from this;
+  // Spark 4.0 still asks every Table for it.
+  @SuppressWarnings("deprecation")
   @Override
   public StructType schema() {
     return columns.sparkSchema();
