@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Result;
@@ -178,25 +177,7 @@ final class SchemaSampleCommand extends Subcommand {
     commonestFirst.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
     Map<String, Long> ordered = new LinkedHashMap<>();
     commonestFirst.forEach(e -> ordered.put(e.getKey(), e.getValue()));
-    return c.qualifier() + ": { type: " + c.family().columns().get(c.qualifier()).type().yamlName()
-        + ", values: [" + ordered.keySet().stream().map(SchemaSampleCommand::quoted).collect(Collectors.joining(", "))
-        + "], rows: { " + ordered.entrySet().stream().map(e -> quoted(e.getKey()) + ": " + e.getValue())
-            .collect(Collectors.joining(", ")) + " } }";
-  }
-
-  /** A YAML double-quoted scalar. */
-  private static String quoted(String s) {
-    StringBuilder q = new StringBuilder("\"");
-    s.codePoints().forEach(cp -> {
-      if (cp == '"' || cp == '\\') {
-        q.append('\\').appendCodePoint(cp);
-      } else if (cp < 0x20 || cp == 0x7f) {
-        q.append(String.format(Locale.ROOT, "\\x%02x", cp));
-      } else {
-        q.appendCodePoint(cp);
-      }
-    });
-    return q.append('"').toString();
+    return PlaintextSchema.columnEntry(c.qualifier(), c.family().columns().get(c.qualifier()).type(), ordered);
   }
 
   /** A count refused: too many values, or a value no dimension can declare. */

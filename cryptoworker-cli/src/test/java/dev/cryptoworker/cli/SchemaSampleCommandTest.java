@@ -94,8 +94,8 @@ class SchemaSampleCommandTest {
     assertEquals(0, result.exitCode(), result.err());
     assertTrue(result.out().startsWith("# e:country: 900 rows hold a value, in every row\n"), result.out());
     String entry = result.out().lines().filter(l -> l.startsWith("country:")).findFirst().orElseThrow();
-    assertEquals("country: { type: string, values: [\"FR\", \"US\", \"DE\", \"GB\", \"ES\"], rows: { \"FR\": 549,"
-        + " \"US\": 279, \"DE\": 36, \"GB\": 27, \"ES\": 9 } }", entry);
+    assertEquals("country: { type: string, values: [FR, US, DE, GB, ES], rows: { FR: 549, US: 279, DE: 36, GB: 27,"
+        + " ES: 9 } }", entry);
 
     PlaintextSchema sampled = PlaintextSchema.parse(ads.replace(COUNTRY_ENTRY, entry), "sampled.yaml");
     assertEquals(oracle, Map.copyOf(sampled.declaredRows("e", "country").orElseThrow()));

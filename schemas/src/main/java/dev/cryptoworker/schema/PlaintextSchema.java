@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A table before protection, as the schema planner reads it: the YAML schema form with no box (or
@@ -55,6 +56,19 @@ public record PlaintextSchema(TableSchema table, Map<String, List<String>> decla
   /** The values column {@code family:qualifier} declares, if it does. */
   public Optional<List<String>> declaredValues(String family, String qualifier) {
     return Optional.ofNullable(declaredValues.get(family + ":" + qualifier));
+  }
+
+  /**
+   * A column's entry in this form, declaring {@code rowsPerValue}'s values in its order and their
+   * rows ({@code country: { type: string, values: [FR, DE], rows: { FR: 70, DE: 30 } }}), names
+   * quoted as the schema writer quotes them: what {@link #parse} reads back.
+   */
+  public static String columnEntry(String qualifier, ValueType type, Map<String, Long> rowsPerValue) {
+    return YamlSchemaWriter.scalar(qualifier) + ": { type: " + type.yamlName() + ", values: ["
+        + rowsPerValue.keySet().stream().map(YamlSchemaWriter::scalar).collect(Collectors.joining(", "))
+        + "], rows: { " + rowsPerValue.entrySet().stream()
+            .map(e -> YamlSchemaWriter.scalar(e.getKey()) + ": " + e.getValue()).collect(Collectors.joining(", "))
+        + " } }";
   }
 
   /** How many rows hold each declared value of column {@code family:qualifier}, in declared order, if it says. */

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cryptoworker.cryptobox.BoxKind;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +41,21 @@ class PlaintextSchemaTest {
     assertEquals(List.of("FR", "DE"), List.copyOf(ads.declaredRows("e", "country").orElseThrow().keySet()));
     assertEquals(70L, ads.declaredRows("e", "country").orElseThrow().get("FR"));
     assertEquals(Optional.empty(), ads.declaredRows("e", "revenue"));
+  }
+
+  /** Values YAML would misread unquoted (a colon, a boolean word, quotes, a line separator) read back as written. */
+  @Test
+  void aColumnEntryReadsBackItsValuesAndRows() {
+    Map<String, Long> rows = new LinkedHashMap<>();
+    rows.put("FR", 70L);
+    rows.put("a: b", 20L);
+    rows.put("yes", 7L);
+    rows.put("say \"hi\"\u2028now", 3L);
+    String entry = PlaintextSchema.columnEntry("country", ValueType.STRING, rows);
+    PlaintextSchema ads = PlaintextSchema.parse(ADS.replace("country: { type: string, values: [FR, DE] }", entry),
+        "ads.yaml");
+    assertEquals(Optional.of(List.copyOf(rows.keySet())), ads.declaredValues("e", "country"));
+    assertEquals(rows, ads.declaredRows("e", "country").orElseThrow());
   }
 
   @Test
