@@ -65,10 +65,12 @@ import org.slf4j.LoggerFactory;
  * per processor): rows in chunks of 1,000, kept in the order read, then each region's rows sorted
  * and written to its HFiles apart from the others'. The staging directory must be
  * on the cluster's filesystem (the region servers move the files from there); its files are gone
- * once loaded. SSE values get their index entries when their chunk is encrypted (one counter take
- * per chunk), and each region indexes the entries of the files loaded into it; a search made
- * between a chunk's take and its round's load covers those numbers, so its tokens reach the rows
- * once loaded (the window a put has between its take and its write, here a round long).
+ * once loaded. SSE values get their index entries when their chunk is encrypted, and each region
+ * indexes the entries of the files loaded into it; the entries' count cells are written while the
+ * round is encrypted and its HFiles written, and the round is loaded only once all of them are (a
+ * batch's {@link BulkLoadBatch#loadable}). A search made between a chunk's entries and its round's
+ * load covers those numbers, so its tokens reach the rows once loaded (the window a put has between
+ * its take and its write, here a round long).
  *
  * <p>A table over several clusters (SHARED) gets, per round, each cluster's stored rows as its
  * layout encodes them ({@link BulkLoadBatch}), written as that cluster's HFiles and loaded into it,
@@ -230,6 +232,8 @@ public final class SecureBulkLoad {
     for (BulkLoadBatch b : batches) {
       count += b.first().size();
     }
+    List<Future<Void>> loadable = new ArrayList<>(batches.size());
+    batches.forEach(b -> loadable.add(b.loadable()));
     Map<String, List<Put>> round = BulkLoadBatch.concat(batches);
     batches.clear();
     if (!round.keySet().equals(tables.keySet())) {
@@ -263,6 +267,13 @@ public final class SecureBulkLoad {
           bytes += w.bytes();
           hfiles++;
         }
+      }
+      try {
+        awaitAll(loadable, "writing what the round's rows need stored before them");
+      } catch (InterruptedIOException e) {
+        throw e;
+      } catch (IOException e) {
+        throw new IOException("table " + name + ": nothing of this round is loaded: " + e.getMessage(), e);
       }
       long wrote = System.nanoTime();
       Set<String> missed = loadEverywhere(clusters, files, quorum, count, workers);

@@ -7,6 +7,7 @@ import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.filter.Filter;
 
@@ -40,5 +41,10 @@ final class EntryIndex implements SearchIndex {
   @Override
   public void releaseTaken() throws IOException {
     counters.releaseTaken();
+  }
+
+  @Override
+  public CompletableFuture<Void> releaseTakenLater() {
+    return counters.releaseTakenLater();
   }
 }

@@ -16,6 +16,8 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -81,7 +83,7 @@ public class SearchCounters {
   /** The lane each value's numbers taken ahead on this thread are in, by the value's counter name (format 6). */
   private final ThreadLocal<Map<PrfOutput, ValueIndex>> lanesAhead = ThreadLocal.withInitial(HashMap::new);
   /** The count cells of this thread's batch, in flight until {@link #releaseTaken}. */
-  private final ThreadLocal<List<Future<?>>> countsInFlight = ThreadLocal.withInitial(ArrayList::new);
+  private final ThreadLocal<List<CompletableFuture<Void>>> countsInFlight = ThreadLocal.withInitial(ArrayList::new);
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name: {next, end}. */
   private final ThreadLocal<Map<PrfOutput, long[]>> takenAhead = ThreadLocal.withInitial(HashMap::new);
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
@@ -201,10 +203,13 @@ public class SearchCounters {
       inLane.put(value.counterKey(), n.lane());
       cells.add(countCell(n));
     }
-    countsInFlight.get().add(takers.submit(() -> {
-      writeCounts(cells);
-      return null;
-    }));
+    countsInFlight.get().add(CompletableFuture.runAsync(() -> {
+      try {
+        writeCounts(cells);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }, takers));
   }
 
   /** The cell that says lane {@code n.lane()} has {@code n.count()} entries. */
@@ -227,23 +232,52 @@ public class SearchCounters {
    *     by searches until written again
    */
   public void releaseTaken() throws IOException {
-    takenAhead.get().clear();
-    indexedAhead.get().clear();
-    lanesAhead.get().clear();
-    List<Future<?>> inFlight = countsInFlight.get();
-    if (inFlight.isEmpty()) {
+    List<CompletableFuture<Void>> waiting = dropTaken();
+    if (waiting.isEmpty()) {
       return;
     }
-    List<Future<?>> waiting = new ArrayList<>(inFlight);
-    inFlight.clear();
     try {
       awaitAll(waiting, "interrupted while writing search-index entry counts");
     } catch (InterruptedIOException e) {
       throw e;
     } catch (IOException e) {
-      throw new IOException("search-index entry counts were not written to " + counterTable.table()
-          + ": rows of this batch that were written are not found by searches until written again", e);
+      throw new IOException(countsNotWritten() + ": rows of this batch that were written are not found by searches"
+          + " until written again", e);
     }
+  }
+
+  /**
+   * As {@link #releaseTaken}, without waiting: the future completes once every count cell of the
+   * batch is written (all are waited for even after one fails), or fails with an IOException.
+   */
+  public CompletableFuture<Void> releaseTakenLater() {
+    List<CompletableFuture<Void>> waiting = dropTaken();
+    CompletableFuture<Void> written = new CompletableFuture<>();
+    CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
+      if (failure == null) {
+        written.complete(null);
+      } else {
+        Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
+        cause = cause instanceof UncheckedIOException u ? u.getCause() : cause;
+        written.completeExceptionally(new IOException(countsNotWritten(), cause));
+      }
+    });
+    return written;
+  }
+
+  private String countsNotWritten() {
+    return "search-index entry counts were not written to " + counterTable.table();
+  }
+
+  /** Clears this thread's batch and hands over its count cells in flight. */
+  private List<CompletableFuture<Void>> dropTaken() {
+    takenAhead.get().clear();
+    indexedAhead.get().clear();
+    lanesAhead.get().clear();
+    List<CompletableFuture<Void>> inFlight = countsInFlight.get();
+    List<CompletableFuture<Void>> waiting = new ArrayList<>(inFlight);
+    inFlight.clear();
+    return waiting;
   }
 
   /**
@@ -299,7 +333,7 @@ public class SearchCounters {
    * Waits for every one of {@code pending}, even after one fails, then throws the first failure (an
    * IOException as it is, anything else wrapped in one).
    */
-  private static void awaitAll(List<Future<?>> pending, String interrupted) throws IOException {
+  private static void awaitAll(List<? extends Future<?>> pending, String interrupted) throws IOException {
     IOException failed = null;
     for (Future<?> f : pending) {
       try {

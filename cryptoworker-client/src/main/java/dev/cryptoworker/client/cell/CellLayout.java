@@ -172,12 +172,14 @@ public final class CellLayout implements StorageLayout {
   }
 
   /**
-   * Takes the SSE entry numbers of all of {@code puts} at once, as a batch put does; all for the
-   * table's one cluster.
+   * Takes the search-index entries of all of {@code puts} at once, as a batch put does, all for the
+   * table's one cluster; what the entries must have written is awaited before the load, not here.
    */
   @Override
   public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException {
-    return BulkLoadBatch.onCluster(codec.schema().layout().clusters().get(0), encodeBatch(puts, encoder::encode));
+    List<Put> stored = takingSearchEntries(puts, () -> encodeAll(puts, encoder::encode));
+    return BulkLoadBatch.onCluster(codec.schema().layout().clusters().get(0), stored)
+        .loadableAfter(encoder.releaseSearchEntriesLater());
   }
 
   @Override
@@ -210,10 +212,20 @@ public final class CellLayout implements StorageLayout {
    * privacy), waiting for their count cells; a failed release does not hide a failure of the work.
    */
   private <T> T withSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
-    T out;
+    T out = takingSearchEntries(operations, work);
+    encoder.releaseSearchEntries();
+    return out;
+  }
+
+  /**
+   * Takes the search-index entries of {@code operations} ahead and runs {@code work}; if either
+   * fails, releases them (a failed release does not hide the failure). On success the caller
+   * releases them.
+   */
+  private <T> T takingSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
     try {
       encoder.takeSearchEntriesAhead(operations);
-      out = work.run();
+      return work.run();
     } catch (IOException | RuntimeException e) {
       try {
         encoder.releaseSearchEntries();
@@ -222,8 +234,6 @@ public final class CellLayout implements StorageLayout {
       }
       throw e;
     }
-    encoder.releaseSearchEntries();
-    return out;
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
 import dev.cryptoworker.cryptobox.PlaintextStorage;
 import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.searchindex.spi.SearchIndex;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
@@ -115,6 +117,11 @@ public final class OperationEncoder {
     if (codec.searchIndex().isPresent()) {
       codec.searchIndex().get().releaseTaken();
     }
+  }
+
+  /** As {@link #releaseSearchEntries}, returning at once: the future completes when the entries' writes have. */
+  CompletableFuture<Void> releaseSearchEntriesLater() {
+    return codec.searchIndex().map(SearchIndex::releaseTakenLater).orElse(CompletableFuture.completedFuture(null));
   }
 
   /** The stored qualifiers of a column: an expanded column (SPLASHE) has several. */

@@ -5,6 +5,7 @@ import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.filter.Filter;
 
@@ -38,4 +39,12 @@ public interface SearchIndex {
    * must have written before its rows count as written.
    */
   void releaseTaken() throws IOException;
+
+  /**
+   * As {@link #releaseTaken}, but returns at once: the future completes when what the batch's
+   * entries must have written is written, or fails with the IOException {@code releaseTaken} would
+   * throw. The caller makes the batch's rows visible only after it completes (a bulk load loads a
+   * round's files once all its batches' futures have), so encoding need not wait batch by batch.
+   */
+  CompletableFuture<Void> releaseTakenLater();
 }
