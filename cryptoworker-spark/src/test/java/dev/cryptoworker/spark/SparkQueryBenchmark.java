@@ -1,6 +1,7 @@
 package dev.cryptoworker.spark;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.embedded.EmbeddedHBase;
@@ -80,6 +81,8 @@ public final class SparkQueryBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
   private static final int MATCHES_PER_EMAIL = 10;
   private static final long TS_RANGE = 1_000_000_000L;
+  /** Distinct customers, drawn uniformly: with 1M rows, every one occurs. */
+  private static final int CUSTOMERS = 1_000;
 
   /** A measured query: its name and its SQL over view {@code t}. */
   private record Query(String name, String sql) {}
@@ -190,6 +193,10 @@ public final class SparkQueryBenchmark {
 
   private static final String CONTROL_LOOKUP = "the equality lookup on email through SecureTable.getScanner";
   private static final String CONTROL_SUM = "the sum and count of amount over every row through SecureTable.aggregate";
+  private static final String CONTROL_ROWS = "a count of every row (COUNT(*), region-side) through SecureTable.aggregateRange:"
+      + " the rows read as the sum reads them, no ASHE value added";
+  private static final String CONTROL_GROUPED = "the sum of amount per customer (1,000 groups) through"
+      + " SecureTable.aggregateBy: the top-10 query's region-side work";
 
   private Report measure(SparkSession spark, Map<String, DataFrameReader> sides, SecureConnection connection)
       throws IOException {
@@ -235,6 +242,9 @@ public final class SparkQueryBenchmark {
     Map<String, double[][]> controls = new LinkedHashMap<>();
     controls.put(CONTROL_LOOKUP, new double[2][rounds]);
     controls.put(CONTROL_SUM, new double[2][rounds]);
+    controls.put(CONTROL_ROWS, new double[2][rounds]);
+    controls.put(CONTROL_GROUPED, new double[2][rounds]);
+    int[] customersSeen = new int[2]; // groups each side found: the sides must agree
     List<SecureTable> tables = List.of(connection.getSecureTable(TableName.valueOf(names.get(0))),
         connection.getSecureTable(TableName.valueOf(names.get(1))));
     try {
@@ -246,12 +256,21 @@ public final class SparkQueryBenchmark {
           long t1 = System.nanoTime();
           long values = table.aggregate(new Scan(), F, Bytes.toBytes("amount")).count();
           long t2 = System.nanoTime();
-          if (found != MATCHES_PER_EMAIL || values != rows) {
-            throw new IllegalStateException(names.get(s) + ": SecureTable found " + found + " rows, summed " + values);
+          long counted = table.aggregateRange(new Scan(), AggregateQuery.rowCount(), new byte[0], new byte[0]).get(0).rows();
+          long t3 = System.nanoTime();
+          int groups = table.aggregateBy(new Scan(), F, Bytes.toBytes("amount"), F, Bytes.toBytes("customer")).size();
+          long t4 = System.nanoTime();
+          boolean groupsDisagree = customersSeen[1 - s] != 0 && groups != customersSeen[1 - s];
+          if (found != MATCHES_PER_EMAIL || values != rows || counted != rows || groupsDisagree) {
+            throw new IllegalStateException(names.get(s) + ": SecureTable found " + found + " rows, summed " + values
+                + ", counted " + counted + " in " + groups + " groups");
           }
+          customersSeen[s] = groups;
           if (round >= 0) {
             controls.get(CONTROL_LOOKUP)[s][round] = (t1 - t0) / 1e6;
             controls.get(CONTROL_SUM)[s][round] = (t2 - t1) / 1e6;
+            controls.get(CONTROL_ROWS)[s][round] = (t3 - t2) / 1e6;
+            controls.get(CONTROL_GROUPED)[s][round] = (t4 - t3) / 1e6;
           }
         }
       }
@@ -302,7 +321,7 @@ public final class SparkQueryBenchmark {
   private Put row(int i, SplittableRandom r) {
     return new Put(Bytes.toBytes(String.format(Locale.ROOT, "r%09d", i)))
         .addColumn(F, Bytes.toBytes("region"), Bytes.toBytes("region-" + r.nextInt(8)))
-        .addColumn(F, Bytes.toBytes("customer"), Bytes.toBytes(String.format(Locale.ROOT, "c%04d", r.nextInt(1000))))
+        .addColumn(F, Bytes.toBytes("customer"), Bytes.toBytes(String.format(Locale.ROOT, "c%04d", r.nextInt(CUSTOMERS))))
         .addColumn(F, Bytes.toBytes("email"), Bytes.toBytes(email(i % (rows / MATCHES_PER_EMAIL))))
         .addColumn(F, Bytes.toBytes("ts"), Bytes.toBytes(r.nextLong(TS_RANGE)))
         .addColumn(F, Bytes.toBytes("amount"), Bytes.toBytes(r.nextLong(-1_000, 100_000)))
