@@ -138,10 +138,21 @@ final class RegionAggregator {
         + Bytes.toStringBinary(CellUtil.cloneFamily(measure)) + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(measure));
   }
 
-  /** The partial results, one cell per group, slot (and key version), in qualifier order; empty if no row was selected. */
-  List<Cell> result() {
+  /**
+   * The partial results, one cell per group, slot (and key version), in qualifier order; empty if no row was selected.
+   *
+   * @throws DoNotRetryIOException if an ASHE identifier repeats (identifiers the scan met out of
+   *     order are checked here, all at once)
+   */
+  List<Cell> result() throws DoNotRetryIOException {
     Map<byte[], byte[]> values = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    ashe.forEach((q, sum) -> values.put(q, sum.toBytes()));
+    for (Map.Entry<byte[], AsheSum> e : ashe.entrySet()) {
+      try {
+        values.put(e.getKey(), e.getValue().toBytes());
+      } catch (IllegalArgumentException reused) {
+        throw new DoNotRetryIOException("ASHE identifier reused in this region: " + reused.getMessage());
+      }
+    }
     shares.forEach((q, sum) -> values.put(q, sum.toBytes()));
     plain.forEach((q, acc) -> values.put(q, ByteBuffer.allocate(16).putLong(acc[0]).putLong(acc[1]).array()));
     rows.forEach((q, count) -> values.put(q, Bytes.toBytes(count[0])));

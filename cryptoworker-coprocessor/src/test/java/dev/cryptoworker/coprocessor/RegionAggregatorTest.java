@@ -130,7 +130,7 @@ class RegionAggregatorTest {
   }
 
   @Test
-  void noSelectedRowGivesNoResult() {
+  void noSelectedRowGivesNoResult() throws Exception {
     assertTrue(new RegionAggregator(ashe(false)).result().isEmpty());
   }
 
@@ -156,6 +156,14 @@ class RegionAggregatorTest {
     assertTrue(malformed.getMessage().contains("zero-nonce") && malformed.getMessage().contains("lease nonce 0"),
         malformed.getMessage());
     assertThrows(DoNotRetryIOException.class, () -> b.add(row("r6", AMOUNT, new byte[AsheCell.LEASED_LENGTH + 1])));
+
+    // Identifiers a scan meets out of order are checked together when the region answers.
+    RegionAggregator c = new RegionAggregator(ashe(false));
+    c.add(row("r7", AMOUNT, new AsheCell(7, 1, 5, 50).toBytes()));
+    c.add(row("r8", AMOUNT, new AsheCell(7, 1, 5, 40).toBytes()));
+    c.add(row("r9", AMOUNT, new AsheCell(7, 1, 5, 40).toBytes()));
+    DoNotRetryIOException reused = assertThrows(DoNotRetryIOException.class, c::result);
+    assertTrue(reused.getMessage().contains("ASHE identifier reused in this region"), reused.getMessage());
 
     RegionAggregator plain = new RegionAggregator(
         AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));

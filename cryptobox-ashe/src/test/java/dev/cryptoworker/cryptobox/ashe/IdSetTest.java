@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class IdSetTest {
@@ -51,5 +52,60 @@ class IdSetTest {
     assertEquals(before, mine);
     assertThrows(IllegalArgumentException.class, () -> mine.addAll(new IdSet().addRun(5, 5)));
     assertEquals(before, mine);
+  }
+
+  /**
+   * Identifiers added in any order, with reads between some adds, form the runs the test builds
+   * from the same identifiers sorted (its own walk, not IdSet's).
+   */
+  @Test
+  void identifiersAddedInAnyOrderFormTheRunsOfTheSortedIdentifiers() {
+    Random random = new Random(11);
+    for (int trial = 0; trial < 200; trial++) {
+      List<Long> ids = new ArrayList<>();
+      for (long id = 1; id <= 500; id++) {
+        if (random.nextInt(4) > 0) {
+          ids.add(id);
+        }
+      }
+      Collections.shuffle(ids, random);
+      IdSet set = new IdSet();
+      for (long id : ids) {
+        set.add(id);
+        if (random.nextInt(50) == 0) {
+          set.runCount(); // a read settles what was held apart; adds go on after it
+        }
+      }
+      List<long[]> expected = new ArrayList<>();
+      for (long id : new TreeSet<>(ids)) {
+        long[] last = expected.isEmpty() ? null : expected.get(expected.size() - 1);
+        if (last != null && last[1] + 1 == id) {
+          last[1] = id;
+        } else {
+          expected.add(new long[] {id, id});
+        }
+      }
+      assertEquals(expected.size(), set.runCount(), "trial " + trial);
+      for (int i = 0; i < expected.size(); i++) {
+        assertEquals(expected.get(i)[0], set.runStart(i), "trial " + trial + ", run " + i);
+        assertEquals(expected.get(i)[1], set.runEnd(i), "trial " + trial + ", run " + i);
+      }
+      assertEquals(ids.size(), set.size(), "trial " + trial);
+    }
+  }
+
+  /** A repeat of an identifier in a run is refused at once; one of an identifier held apart, at the next read. */
+  @Test
+  void repeatedIdentifiersAreRefusedInWhateverOrderTheyCome() {
+    IdSet inRun = new IdSet().add(10).add(20);
+    IllegalArgumentException atOnce = assertThrows(IllegalArgumentException.class, () -> inRun.add(10));
+    assertEquals("identifier 10 is already in the set (used twice)", atOnce.getMessage());
+
+    IdSet heldApart = new IdSet().add(10).add(20).add(15).add(15);
+    IllegalArgumentException atRead = assertThrows(IllegalArgumentException.class, heldApart::runCount);
+    assertEquals("identifier 15 is already in the set (used twice)", atRead.getMessage());
+
+    IdSet merged = new IdSet().add(30).add(12);
+    assertThrows(IllegalArgumentException.class, () -> merged.addAll(new IdSet().add(12)));
   }
 }
