@@ -59,6 +59,17 @@ class SecureBulkLoadTest {
   private static final byte[] NOTES = Bytes.toBytes("notes");
   private static final String[] CITIES = {"Lisboa", "Porto", "Braga", "Coimbra", "Faro"};
 
+  /** A table whose one column is SSE. */
+  private static final String SSE_SCHEMA = """
+      table: TABLE
+      rowKey: { box: DET }
+      families:
+        id:
+          default: { box: STD }
+          columns:
+            city: { box: SSE, type: string }
+      """;
+
   static final String SCHEMA = """
       table: TABLE
       rowKey: { box: DET }
@@ -166,15 +177,7 @@ class SecureBulkLoadTest {
    */
   @Test
   void sseColumnsLoadAndSearchesFindExactlyTheLoadedRows(Connection hbase) throws Exception {
-    TableSchema schema = MapReduceFixture.schema("bulk_sse", """
-        table: TABLE
-        rowKey: { box: DET }
-        families:
-          id:
-            default: { box: STD }
-            columns:
-              city: { box: SSE, type: string }
-        """);
+    TableSchema schema = MapReduceFixture.schema("bulk_sse", SSE_SCHEMA);
     SecureConnection secure = SecureConnection.wrap(hbase, MapReduceFixture.randomKeys(), List.of(schema));
     secure.createTable(schema, secure.uniformSplitKeys(name(schema), 4));
     Map<String, String> cityOf = new TreeMap<>();
@@ -229,15 +232,7 @@ class SecureBulkLoadTest {
    */
   @Test
   void aRoundWhoseIndexCountsAreNotWrittenIsNotLoaded(Connection hbase) throws Exception {
-    TableSchema schema = MapReduceFixture.schema("bulk_sse_down", """
-        table: TABLE
-        rowKey: { box: DET }
-        families:
-          id:
-            default: { box: STD }
-            columns:
-              city: { box: SSE, type: string }
-        """);
+    TableSchema schema = MapReduceFixture.schema("bulk_sse_down", SSE_SCHEMA);
     List<Put> rows = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       rows.add(new Put(Bytes.toBytes(MapReduceFixture.rowKey(i))).addColumn(ID, Bytes.toBytes("city"),
