@@ -17,8 +17,12 @@ import java.util.stream.Collectors;
  * @param clientSideReason why part of the selection (a filter, a row range, a limit) is evaluated
  *     by the client on decrypted rows rather than by the servers, or null if the servers select
  *     every row returned
+ * @param findsRowsByIndex whether the region servers find the selected rows through an index
+ *     instead of scanning: each region returns only rows that match, and {@link
+ *     SecureTable#getScanner(org.apache.hadoop.hbase.client.Scan)} asks every region at once, so
+ *     splitting such a read by region adds work without adding parallelism
  */
-public record QueryPlan(String table, List<Step> steps, String clientSideReason) {
+public record QueryPlan(String table, List<Step> steps, String clientSideReason, boolean findsRowsByIndex) {
 
   /** Where a step runs. */
   public enum Site {
@@ -62,6 +66,11 @@ public record QueryPlan(String table, List<Step> steps, String clientSideReason)
   public QueryPlan {
     Objects.requireNonNull(table, "table");
     steps = List.copyOf(steps);
+  }
+
+  /** A plan whose servers scan for the rows they select (no index). */
+  public QueryPlan(String table, List<Step> steps, String clientSideReason) {
+    this(table, steps, clientSideReason, false);
   }
 
   /** Whether the client evaluates part of the selection on decrypted rows (see {@code clientSideReason}). */

@@ -16,7 +16,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A planned read: one input partition per region of the stored table, preferring the region's
- * server (one for the whole table where the layout cannot scan a stored range). Its description,
+ * server; one for the whole table where the layout cannot scan a stored range, or where an index
+ * finds the rows (a search asks every region at once and returns only matches). Its description,
  * which Spark's {@code explain} prints, is the client's {@link dev.cryptoworker.client.QueryPlan}.
  */
 final class RegionScan implements Scan, Batch {
@@ -54,7 +55,7 @@ final class RegionScan implements Scan, Batch {
   @Override
   public InputPartition[] planInputPartitions() {
     try (SecureTable table = TableConnections.table(read.options())) {
-      if (!table.capabilities().contains(LayoutCapability.STORED_RANGE_SCANS)) {
+      if (!table.capabilities().contains(LayoutCapability.STORED_RANGE_SCANS) || readsThroughIndex(table)) {
         return new InputPartition[] {RegionPartition.wholeTable()};
       }
       List<InputPartition> out = new ArrayList<>();
@@ -68,6 +69,15 @@ final class RegionScan implements Scan, Batch {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Whether the rows are found through an index: one task asks every region at once (the index
+   * answers only matching rows), where a task per region would each pay Spark's cost per task to
+   * ask one region for a few rows.
+   */
+  private boolean readsThroughIndex(SecureTable table) throws IOException {
+    return read.aggregate() == null && table.plan(read.conditions().scan()).findsRowsByIndex();
   }
 
   @Override

@@ -73,6 +73,8 @@ class CryptoWorkerSourceTest {
   @TempDir
   static Path dir;
   private static SparkSession spark;
+  /** The read table's split keys: three regions. */
+  private static final byte[][] SPLITS = {Bytes.toBytes(key(40)), Bytes.toBytes(key(80))};
   private static Map<String, String> options;
   private static TableSchema schema;
   private static Dataset<Row> oracle;
@@ -85,7 +87,7 @@ class CryptoWorkerSourceTest {
     List<Row> plain = new ArrayList<>();
     try (SecureConnection secure = SecureConnection.builder().connection(hbase).keys(keys("keys.json", "kek.txt"))
         .schema(schema).build()) {
-      secure.createTable(schema, new byte[][] {Bytes.toBytes(key(40)), Bytes.toBytes(key(80))});
+      secure.createTable(schema, SPLITS);
       try (Table table = secure.getTable(TableName.valueOf(schema.tableName()))) {
         List<Put> puts = new ArrayList<>();
         for (int i = 0; i < ROWS; i++) {
@@ -159,6 +161,19 @@ class CryptoWorkerSourceTest {
     for (String query : queries) {
       assertEquals(rows(query, oracle), rows(query, read(options)), query);
     }
+  }
+
+  /**
+   * A search through the SSE index asks every region at once and returns only matching rows, so it
+   * runs as one Spark partition; a scan runs as one partition per region.
+   */
+  @Test
+  void indexSearchesRunAsOnePartitionAndScansAsOnePerRegion() {
+    read(options).createOrReplaceTempView("t");
+    String search = "SELECT rowkey FROM t WHERE email = 'user7@example.org'";
+    assertEquals(1, spark.sql(search).rdd().getNumPartitions(), search);
+    String scan = "SELECT rowkey FROM t WHERE city = 'Porto'";
+    assertEquals(SPLITS.length + 1, spark.sql(scan).rdd().getNumPartitions(), scan);
   }
 
   @Test

@@ -40,7 +40,7 @@ public record ScanPlan(Scan serverScan, Filter residualFilter, PlainRowRange row
 
   /** Where each part of the scan runs and what the servers learn, naming filters by type only (operands may be secret). */
   public QueryPlan toQueryPlan(String table) {
-    return new QueryPlan(table, List.of(serverStep(), clientStep()), clientSideReason);
+    return new QueryPlan(table, List.of(serverStep(), clientStep()), clientSideReason, searchesIndex());
   }
 
   private QueryPlan.Step serverStep() {
