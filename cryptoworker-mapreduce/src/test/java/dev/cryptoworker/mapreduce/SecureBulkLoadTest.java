@@ -10,7 +10,6 @@ import dev.cryptoworker.client.AggregateResult;
 import dev.cryptoworker.client.KeyMismatchException;
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
-import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
@@ -23,16 +22,13 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -60,7 +56,7 @@ class SecureBulkLoadTest {
   private static final String[] CITIES = {"Lisboa", "Porto", "Braga", "Coimbra", "Faro"};
 
   /** A table whose one column is SSE. */
-  private static final String SSE_SCHEMA = """
+  static final String SSE_SCHEMA = """
       table: TABLE
       rowKey: { box: DET }
       families:
@@ -223,51 +219,6 @@ class SecureBulkLoadTest {
     }
     List<String> needles = new ArrayList<>(List.of(CITIES));
     MapReduceFixture.assertNoPlaintext(hbase, name(schema), needles, Collections.emptySet());
-  }
-
-  /**
-   * The count cells of a round's index entries are written while the round is encrypted, and the
-   * round is loaded only once they are: with the counter table unavailable the load fails naming
-   * why, and none of the round's rows becomes visible (rows no search could find).
-   */
-  @Test
-  void aRoundWhoseIndexCountsAreNotWrittenIsNotLoaded(Connection hbase) throws Exception {
-    TableSchema schema = MapReduceFixture.schema("bulk_sse_down", SSE_SCHEMA);
-    List<Put> rows = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      rows.add(new Put(Bytes.toBytes(MapReduceFixture.rowKey(i))).addColumn(ID, Bytes.toBytes("city"),
-          Bytes.toBytes(CITIES[i % CITIES.length])));
-    }
-    // A writer that gives up after two tries, rather than HBase's default of retrying for minutes.
-    Configuration impatient = new Configuration(hbase.getConfiguration());
-    impatient.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 2);
-    impatient.setLong(HConstants.HBASE_CLIENT_PAUSE, 20);
-    IOException failed;
-    try (Connection own = ConnectionFactory.createConnection(impatient);
-        SecureConnection secure = SecureConnection.wrap(own, MapReduceFixture.randomKeys(), List.of(schema));
-        Admin admin = hbase.getAdmin()) {
-      secure.createTable(schema, secure.uniformSplitKeys(name(schema), 2));
-      try (SecureTable table = secure.getSecureTable(name(schema))) {
-        admin.disableTable(HBaseIdentifierSource.TABLE);
-        try {
-          failed = assertThrows(IOException.class, () -> SecureBulkLoad.into(table, staging()).load(rows.iterator()));
-        } finally {
-          admin.enableTable(HBaseIdentifierSource.TABLE);
-        }
-      }
-    }
-    String messages = messages(failed);
-    assertTrue(messages.contains("nothing of this round is loaded"), messages);
-    assertTrue(messages.contains("search-index entry counts were not written to cryptoworker_ids"), messages);
-    assertTrue(MapReduceFixture.rawRows(hbase, name(schema)).isEmpty(), "no row of the failed round is visible");
-  }
-
-  private static String messages(Throwable e) {
-    StringBuilder out = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      out.append(t.getMessage()).append(" | ");
-    }
-    return out.toString();
   }
 
   @Test
