@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,7 +38,7 @@ final class SplayedFamily implements FamilyExpansion {
       listed.put(c.name(), c);
       // A dimension is the column that declares values (the schema rules allow them only on SPLASHE).
       if (!c.values().isEmpty()) {
-        SplayedDimension d = new SplayedDimension(c);
+        SplayedDimension d = new SplayedDimension(c, store);
         dimensions.put(c.name(), d);
         for (String measure : c.splays()) {
           splayedBy.put(measure, d);
@@ -124,6 +125,33 @@ final class SplayedFamily implements FamilyExpansion {
       }
     }
     return out;
+  }
+
+  /** Plans each dimension's tokens over the batch's rows that hold one of its declared values. */
+  @Override
+  public void beginBatch(List<List<CellValue>> rows) throws IOException {
+    for (SplayedDimension d : dimensions.values()) {
+      byte[] name = d.name().getBytes(StandardCharsets.UTF_8);
+      List<String> rowValues = new ArrayList<>(rows.size());
+      for (List<CellValue> row : rows) {
+        for (CellValue cell : row) {
+          if (Arrays.equals(name, cell.qualifier())) {
+            String value = new String(cell.value(), StandardCharsets.UTF_8);
+            if (d.values().contains(value)) { // a row whose value is not declared fails alone when encoded
+              rowValues.add(value);
+            }
+          }
+        }
+      }
+      d.beginBatch(rowValues);
+    }
+  }
+
+  @Override
+  public void endBatch() {
+    for (SplayedDimension d : dimensions.values()) {
+      d.endBatch();
+    }
   }
 
   @Override

@@ -208,10 +208,12 @@ public final class CellLayout implements StorageLayout {
    * Takes the search-index entries of {@code operations} ahead, runs {@code work}, and releases
    * them whatever happens (numbers taken before a failure must not outlive this batch: forward
    * privacy), waiting for their count cells; a failed release does not hide a failure of the work.
+   * Expansions that plan batches see the whole batch first ({@link OperationEncoder#beginBatch}).
    */
   private <T> T withSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
     T out;
     try {
+      encoder.beginBatch(operations);
       encoder.takeSearchEntriesAhead(operations);
       out = work.run();
     } catch (IOException | RuntimeException e) {
@@ -219,9 +221,12 @@ public final class CellLayout implements StorageLayout {
         encoder.releaseSearchEntries();
       } catch (IOException | RuntimeException released) {
         e.addSuppressed(released);
+      } finally {
+        encoder.endBatch();
       }
       throw e;
     }
+    encoder.endBatch();
     encoder.releaseSearchEntries();
     return out;
   }

@@ -27,6 +27,21 @@ final class LeftoverIndexCells implements ColumnExpansion {
   }
 
   @Override
+  public boolean plansBatches() {
+    return own.plansBatches();
+  }
+
+  @Override
+  public void beginBatch(List<List<Cell>> rows) throws IOException {
+    own.beginBatch(rows);
+  }
+
+  @Override
+  public void endBatch() {
+    own.endBatch();
+  }
+
+  @Override
   public List<byte[]> storedQualifiers(byte[] family, byte[] qualifier, boolean forDelete) throws IOException {
     return own.storedQualifiers(family, qualifier, forDelete);
   }
