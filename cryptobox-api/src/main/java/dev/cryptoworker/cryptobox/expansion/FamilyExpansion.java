@@ -29,6 +29,11 @@ public interface FamilyExpansion {
    */
   List<CellValue> encode(byte[] row, List<CellValue> logical) throws IOException;
 
+  /** Whether {@link #beginBatch} plans anything, so that the client shows it batches; not by default. */
+  default boolean plansBatches() {
+    return false;
+  }
+
   /**
    * Sees the family's logical cells of every row of a batch (a batch put, a bulk-load chunk) before
    * {@link #encode} stores them one by one on this thread, for an expansion whose stored form

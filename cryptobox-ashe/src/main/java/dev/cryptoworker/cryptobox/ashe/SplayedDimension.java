@@ -65,7 +65,7 @@ final class SplayedDimension {
     return values;
   }
 
-  private boolean enhanced() {
+  boolean enhanced() {
     return padding != null;
   }
 

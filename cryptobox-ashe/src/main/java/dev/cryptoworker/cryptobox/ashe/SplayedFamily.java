@@ -127,6 +127,12 @@ final class SplayedFamily implements FamilyExpansion {
     return out;
   }
 
+  /** Enhanced SPLASHE pads; basic SPLASHE stores each row alone. */
+  @Override
+  public boolean plansBatches() {
+    return dimensions.values().stream().anyMatch(SplayedDimension::enhanced);
+  }
+
   /** Plans each dimension's tokens over the batch's rows that hold one of its declared values. */
   @Override
   public void beginBatch(List<List<CellValue>> rows) throws IOException {

@@ -69,7 +69,7 @@ final class BoxOwnedExpansion implements ColumnExpansion, FamilyStore {
 
   @Override
   public boolean plansBatches() {
-    return true;
+    return expansion.plansBatches();
   }
 
   @Override

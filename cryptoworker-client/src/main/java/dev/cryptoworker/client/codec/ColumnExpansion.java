@@ -35,7 +35,7 @@ public interface ColumnExpansion extends FamilyCells {
 
   /**
    * Whether the expansion plans batches ({@link #beginBatch}): the client then shows it every batch
-   * before encoding its puts; not by default.
+   * before encoding its puts; not by default (the work of collecting a batch's cells is saved).
    */
   default boolean plansBatches() {
     return false;
