@@ -151,6 +151,38 @@ class EnhancedSplasheTest {
     assertSums(created.table(), oracle);
   }
 
+  /**
+   * Deletes lower the stored counts but not the shared ones, so the next batch's pads would go by
+   * stale counts and leave the deleted rows' token short (15 + 50 pads shared evenly: 27 or 28,
+   * the others 37 or 38); re-counted first, the pads fill it and the tokens end at 35 each.
+   */
+  @Test
+  void aRecountAfterDeletesLetsTheNextBatchEndExactlyBalanced(Connection hbase) throws Exception {
+    Created created = Created.of(hbase, "splashe_enhanced_recount", null);
+    SecureTable table = created.table();
+    Map<String, long[]> oracle = new TreeMap<>();
+    table.put(sortedRows(oracle));
+    List<Delete> deletes = new ArrayList<>();
+    for (int i = 60; i < 70; i++) { // 10 of the 20 Antarctica rows (rows 60 to 79)
+      deletes.add(new Delete(toBytes(String.format("r-%03d", i))));
+    }
+    table.delete(deletes);
+    assertEquals(15, created.tokenCounts(hbase).values().stream().mapToInt(Integer::intValue).min().orElseThrow());
+
+    assertEquals(10, table.recountSharedCounts(), "Antarctica's count lowered by the 10 deleted rows");
+    assertEquals(0, table.recountSharedCounts(), "nothing left to move");
+    List<Put> north = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      north.add(put(toBytes(String.format("s-%03d", i)), 3L, 1, "North"));
+    }
+    table.put(north);
+
+    Map<String, Integer> tokens = created.tokenCounts(hbase);
+    assertEquals(Set.of(35), Set.copyOf(tokens.values()), "every token shown 35 times: " + tokens.values());
+    assertEquals(new AggregateResult(oracle.get("North")[0] + 50 * 3L, 25 + 50), sum(table, "North"));
+    assertEquals(10, sum(table, "Antarctica").count());
+  }
+
   /** 100 rows, the frequent values' first: 35 South, 25 North, then 20, 10, 5 and 5 infrequent. */
   private static List<Put> sortedRows(Map<String, long[]> oracle) {
     Map<String, Integer> rowsPerValue = new LinkedHashMap<>();

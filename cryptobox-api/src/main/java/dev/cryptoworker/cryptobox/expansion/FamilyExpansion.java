@@ -47,6 +47,11 @@ public interface FamilyExpansion {
   /** Ends what {@link #beginBatch} began on this thread. */
   default void endBatch() {}
 
+  /** A re-count of the counts it shares from the stored cells, if it shares any; none by default. */
+  default Optional<Recount> recount() {
+    return Optional.empty();
+  }
+
   /**
    * The stored qualifiers of a logical column: those a read fetches, or ({@code forDelete}) every
    * cell that must go with it.

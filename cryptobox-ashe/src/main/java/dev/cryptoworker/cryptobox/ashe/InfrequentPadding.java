@@ -105,6 +105,25 @@ final class InfrequentPadding {
   }
 
   /**
+   * Sets the shared counts to {@code stored} (rows per value's token; absent: none), between this
+   * client's plans; returns by how much they moved, in all. Other clients' plans made meanwhile are
+   * lost from the counts.
+   */
+  synchronized long recount(Map<String, Long> stored) throws IOException {
+    long[] now = counts.add(values, new long[values.size()]);
+    long[] deltas = new long[values.size()];
+    long moved = 0;
+    for (int i = 0; i < deltas.length; i++) {
+      deltas[i] = stored.getOrDefault(values.get(i), 0L) - now[i];
+      moved += Math.abs(deltas[i]);
+    }
+    if (moved > 0) {
+      counts.add(values, deltas);
+    }
+    return moved;
+  }
+
+  /**
    * How many of {@code pads} pads each value gets, one at a time to the value counted least (ties at
    * random): the counts after end equal whenever the pads reach the highest count and the rest
    * divides evenly, else within one of each other among the values padded.

@@ -12,6 +12,7 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -114,6 +115,30 @@ final class SplayedDimension {
     if (enhanced()) {
       padding.end();
     }
+  }
+
+  /** The stored qualifier of the enhanced dimension's token. */
+  byte[] tokenQualifier() {
+    return qualifier(name, TOKEN);
+  }
+
+  /**
+   * The infrequent value a stored token shows.
+   *
+   * @throws GeneralSecurityException if it decrypts to another value
+   */
+  String tokenValue(FamilyStore store, byte[] row, byte[] stored) throws IOException, GeneralSecurityException {
+    String value = new String(store.decodeValue(row, tokenQualifier(), stored), StandardCharsets.UTF_8);
+    if (!infrequent.contains(value)) {
+      throw new GeneralSecurityException("the token decrypts to none of the " + infrequent.size()
+          + " infrequent values: the stored cells were altered");
+    }
+    return value;
+  }
+
+  /** Sets the shared counts of the tokens to {@code stored}; returns by how much they moved. */
+  long recount(Map<String, Long> stored) throws IOException {
+    return padding.recount(stored);
   }
 
   /** The stored cells of the dimension holding {@code value}, a declared value. */

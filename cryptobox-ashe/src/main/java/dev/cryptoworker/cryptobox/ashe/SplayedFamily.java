@@ -4,6 +4,7 @@ import dev.cryptoworker.cryptobox.expansion.DeclaredColumn;
 import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
 import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import dev.cryptoworker.cryptobox.expansion.StoredPart;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -131,6 +132,13 @@ final class SplayedFamily implements FamilyExpansion {
   @Override
   public boolean plansBatches() {
     return dimensions.values().stream().anyMatch(SplayedDimension::enhanced);
+  }
+
+  /** Enhanced dimensions re-count their tokens. */
+  @Override
+  public Optional<Recount> recount() {
+    List<SplayedDimension> enhanced = dimensions.values().stream().filter(SplayedDimension::enhanced).toList();
+    return enhanced.isEmpty() ? Optional.empty() : Optional.of(new TokenRecount(store, enhanced));
   }
 
   /** Plans each dimension's tokens over the batch's rows that hold one of its declared values. */

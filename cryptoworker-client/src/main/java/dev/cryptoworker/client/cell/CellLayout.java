@@ -3,6 +3,7 @@ package dev.cryptoworker.client.cell;
 import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
@@ -15,13 +16,17 @@ import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.OneByOneBatch;
 import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
+import dev.cryptoworker.cryptobox.expansion.FamilyExpansion.CellValue;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -42,6 +47,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.coprocessor.Batch;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -229,6 +235,41 @@ public final class CellLayout implements StorageLayout {
     encoder.endBatch();
     encoder.releaseSearchEntries();
     return out;
+  }
+
+  /** Reads each family's counted cells ({@link ColumnExpansion#recount}) and gives them to its re-count. */
+  @Override
+  public long recountSharedCounts() throws IOException {
+    long moved = 0;
+    for (String name : codec.schema().families().keySet()) {
+      byte[] family = Bytes.toBytes(name);
+      Optional<Recount> recount = codec.expansion(family).recount();
+      if (recount.isPresent()) {
+        count(family, recount.get());
+        moved += recount.get().finish();
+      }
+    }
+    return moved;
+  }
+
+  private void count(byte[] family, Recount recount) throws IOException {
+    Scan scan = new Scan();
+    for (byte[] q : recount.qualifiers()) {
+      scan.addColumn(family, q);
+    }
+    try (ResultScanner rows = raw.getScanner(scan)) {
+      for (Result stored : rows) {
+        byte[] row = codec.decodeRow(stored.getRow());
+        for (Cell c : stored.rawCells()) {
+          try {
+            recount.add(row, new CellValue(CellUtil.cloneQualifier(c), c.getTimestamp(), CellUtil.cloneValue(c)));
+          } catch (GeneralSecurityException e) {
+            throw new CellDecodingException(codec.table(), codec.printableRow(row),
+                codec.describeColumn(family, CellUtil.cloneQualifier(c)), e.getMessage());
+          }
+        }
+      }
+    }
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
 import dev.cryptoworker.cryptobox.expansion.FamilyExpansion.CellValue;
 import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import dev.cryptoworker.cryptobox.expansion.SharedCounts;
 import dev.cryptoworker.cryptobox.expansion.StoredPart;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -84,6 +85,11 @@ final class BoxOwnedExpansion implements ColumnExpansion, FamilyStore {
   @Override
   public void endBatch() {
     expansion.endBatch();
+  }
+
+  @Override
+  public Optional<Recount> recount() {
+    return expansion.recount();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.cryptoworker.client.codec;
 
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.searchindex.spi.FamilyCells;
 import java.io.IOException;
@@ -50,6 +51,11 @@ public interface ColumnExpansion extends FamilyCells {
 
   /** Ends what {@link #beginBatch} began on this thread. */
   default void endBatch() {}
+
+  /** A re-count of the counts the expansion shares, from its stored cells, if it shares any; none by default. */
+  default Optional<Recount> recount() {
+    return Optional.empty();
+  }
 
   /** Whether the family's rows hold search-index cells beside searchable values; none by default. */
   default boolean keepsIndexCells() {

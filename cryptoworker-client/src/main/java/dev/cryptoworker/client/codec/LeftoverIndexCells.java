@@ -1,6 +1,7 @@
 package dev.cryptoworker.client.codec;
 
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
@@ -39,6 +40,11 @@ final class LeftoverIndexCells implements ColumnExpansion {
   @Override
   public void endBatch() {
     own.endBatch();
+  }
+
+  @Override
+  public Optional<Recount> recount() {
+    return own.recount();
   }
 
   @Override
