@@ -69,9 +69,11 @@ final class InfrequentPadding {
   }
 
   /**
-   * Counts the rows in the shared counts and chooses the pads. One plan at a time per column and
-   * client: batches a client encodes side by side (bulk-load chunks) then see each other's pads;
-   * only other clients' plans made meanwhile are unseen.
+   * Reads the shared counts, chooses the pads, and adds the batch's tokens, its own and its pads
+   * together in one step: the counter table then sees per batch only the tokens its stored rows show,
+   * never how many of them are pads. One plan at a time per column and client: batches a client
+   * encodes side by side (bulk-load chunks) see each other's tokens; only other clients' plans made
+   * between a read and its add are unseen.
    */
   private synchronized Plan plan(List<String> rowValues) throws IOException {
     long[] own = new long[values.size()];
@@ -89,17 +91,20 @@ final class InfrequentPadding {
     for (String v : values) {
       infrequentLeft.putIfAbsent(v, 0);
     }
-    long[] after = counts.add(values, own);
+    long[] after = counts.add(values, new long[values.size()]);
+    long[] shown = own.clone();
+    for (int i = 0; i < after.length; i++) {
+      after[i] += own[i];
+    }
     long[] padded = fill(after, pads, random);
     List<String> padList = new ArrayList<>(pads);
     for (int i = 0; i < padded.length; i++) {
+      shown[i] += padded[i];
       for (long n = 0; n < padded[i]; n++) {
         padList.add(values.get(i));
       }
     }
-    if (pads > 0) {
-      counts.add(values, padded);
-    }
+    counts.add(values, shown);
     Collections.shuffle(padList, random);
     return new Plan(infrequentLeft, padList);
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.cryptobox.expansion.SharedCounts;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -19,12 +20,17 @@ import org.junit.jupiter.api.Test;
 class InfrequentPaddingTest {
   private static final List<String> INFREQUENT = List.of("Antarctica", "Bermuda", "Caspian", "Dogger");
 
-  /** Counters in memory, added to atomically as one HBase Increment does. */
+  /** Counters in memory, added to atomically as one HBase Increment does; remembers what was added. */
   private static final class Counters implements SharedCounts {
     final Map<String, Long> counts = new TreeMap<>();
+    /** The deltas of every add that was not a read, as the counter table's server sees them. */
+    final List<List<Long>> added = new ArrayList<>();
 
     @Override
     public synchronized long[] add(List<String> names, long[] deltas) {
+      if (Arrays.stream(deltas).anyMatch(d -> d != 0)) {
+        added.add(Arrays.stream(deltas).boxed().toList());
+      }
       long[] out = new long[names.size()];
       for (int i = 0; i < out.length; i++) {
         out[i] = counts.merge(names.get(i), deltas[i], Long::sum);
@@ -61,6 +67,8 @@ class InfrequentPaddingTest {
     assertEquals(Map.of("Antarctica", 25, "Bermuda", 25, "Caspian", 25, "Dogger", 25), shown);
     assertEquals(Map.of("Antarctica", 25L, "Bermuda", 25L, "Caspian", 25L, "Dogger", 25L), counters.counts,
         "the shared counts are the tokens shown");
+    assertEquals(List.of(List.of(25L, 25L, 25L, 25L)), counters.added,
+        "one add of the tokens as stored: never the infrequent rows' own counts (20, 10, 5, 5) apart from the pads");
   }
 
   /** Two writers (two paddings over one set of counters), one batch of one row at a time each. */
