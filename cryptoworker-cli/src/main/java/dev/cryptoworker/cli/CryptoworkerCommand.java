@@ -23,9 +23,10 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     versionProvider = CryptoworkerCommand.Version.class,
     description = "CryptoWorker's operator command line: keyset files, table schemas, and the stored cells of"
-        + " protected tables (inspect, audit, migrate, search-index), and the benchmark (bench).",
+        + " protected tables (inspect, audit, migrate, search-index, recount), and the benchmark (bench).",
     subcommands = {KeysCommand.class, SchemaCommand.class, InspectCommand.class, AuditCommand.class,
-        MigrateCommand.class, CopyCommand.class, SearchIndexCommand.class, BenchCommand.class, GenerateCompletion.class},
+        MigrateCommand.class, CopyCommand.class, SearchIndexCommand.class, RecountCommand.class, BenchCommand.class,
+        GenerateCompletion.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:failed (one line on stderr; --verbose for the stack trace)",
         "2:usage error"})

@@ -3,6 +3,7 @@ package dev.cryptoworker.client;
 import dev.cryptoworker.client.codec.BoxRegistry;
 import dev.cryptoworker.client.codec.ColumnBoxContext;
 import dev.cryptoworker.client.codec.CounterRows;
+import dev.cryptoworker.client.codec.HBaseCounters;
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.KeyCheck;
 import dev.cryptoworker.client.codec.RegionSupport;
@@ -663,8 +664,7 @@ public final class SecureConnection implements Closeable {
       Map<TableName, TableCodec> codecs = new LinkedHashMap<>();
       Map<TableName, Function<StoredFormat, TableCodec>> codecsInFormat = new LinkedHashMap<>();
       KeyProvider keyProvider = keys;
-      ColumnBoxContext.CounterSources identifiers = counterRow -> new HBaseIdentifierSource(connection, counterRow,
-          IDENTIFIER_BLOCK);
+      ColumnBoxContext.CounterSources identifiers = new HBaseCounters(connection, IDENTIFIER_BLOCK);
       SearchIndex searchIndex = SearchIndexes.open(connection);
       for (TableSchema schema : schemas) {
         TableName name = TableName.valueOf(schema.tableName());

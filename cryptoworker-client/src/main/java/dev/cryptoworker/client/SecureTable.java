@@ -392,6 +392,19 @@ public final class SecureTable implements Table {
   }
 
   /**
+   * Sets the counts this table's writers share (enhanced SPLASHE's token counts, which padding
+   * balances) to what the stored cells show, reading every row's counted cells: after overwrites,
+   * deletes or failed writes, the counts stand above the stored ones and later pads would leave
+   * those tokens short. Pads of other clients' writes planned meanwhile are lost from the counts.
+   *
+   * @return by how much the counts moved, in all
+   * @throws UnsupportedSecureOperationException for layouts that keep no shared counts
+   */
+  public long recountSharedCounts() throws IOException {
+    return layout.recountSharedCounts();
+  }
+
+  /**
    * The timestamp a write issued now gives cells that carry none, for tools that stamp stored
    * cells themselves (a bulk load's round): the client's clock, or the layout's own (SHARED: after
    * every write this connection issued or read).

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -61,13 +63,154 @@ class EnhancedSplasheTest {
         : "Dogger";
   }
 
-  /** A table of {@link #SCHEMA} on the shared cluster, and the name a plain client reads it by. */
-  private record Created(SecureTable table, TableName name) {
+  /**
+   * A table of {@link #SCHEMA} on the shared cluster, the name a plain client reads it by, and what
+   * another writer (a connection of its own) opens it with.
+   */
+  private record Created(SecureTable table, TableName name, KeyProvider keys, TableSchema schema) {
     static Created of(Connection hbase, String prefix, byte[][] splits) throws Exception {
       TableSchema schema = SecureFixture.schema(prefix, SCHEMA);
-      SecureConnection secure = SecureConnection.wrap(hbase, SecureFixture.randomKeys(), List.of(schema));
+      KeyProvider keys = SecureFixture.randomKeys();
+      SecureConnection secure = SecureConnection.wrap(hbase, keys, List.of(schema));
       SecureFixture.create(secure, schema, 3, splits);
-      return new Created(secure.getSecureTable(SecureFixture.name(schema)), SecureFixture.name(schema));
+      return new Created(secure.getSecureTable(SecureFixture.name(schema)), SecureFixture.name(schema), keys, schema);
+    }
+
+    /** The table as another writer sees it: its own connection and codec, the same keys. */
+    SecureTable anotherWriter(Connection hbase) throws Exception {
+      return SecureConnection.wrap(hbase, keys, List.of(schema)).getSecureTable(name);
+    }
+
+    /** How many rows show each token, read through a plain client. */
+    Map<String, Integer> tokenCounts(Connection hbase) throws Exception {
+      Map<String, Integer> tokens = new HashMap<>();
+      try (Table raw = hbase.getTable(name)) {
+        for (Result row : SecureFixture.scanAll(raw, new Scan().addColumn(E, TOKEN))) {
+          tokens.merge(Bytes.toStringBinary(row.getValue(E, TOKEN)), 1, Integer::sum);
+        }
+      }
+      return tokens;
+    }
+  }
+
+  private static final byte[] TOKEN = Bytes.add(toBytes("region"), new byte[] {0, 0}, toBytes("token"));
+
+  /**
+   * Two writers, each balancing by its own counts, would leave Antarctica's token above the others:
+   * one writes only Antarctica, the other only North, interleaved. By the shared counts every pad goes
+   * to a token shown least by either, and the 30 pads fill the three other tokens exactly.
+   */
+  @Test
+  void twoInterleavedWritersEndExactlyBalanced(Connection hbase) throws Exception {
+    Created created = Created.of(hbase, "splashe_enhanced_writers", null);
+    SecureTable first = created.table();
+    SecureTable second = created.anotherWriter(hbase);
+    Map<String, long[]> oracle = new TreeMap<>();
+    for (int i = 0; i < 10; i++) {
+      first.put(put(toBytes("a-" + i), 10L + i, i, "Antarctica"));
+      add(oracle, "Antarctica", 10L + i, i);
+      for (int j = 0; j < 3; j++) {
+        second.put(put(toBytes("n-" + i + "-" + j), 100L, 1, "North"));
+        add(oracle, "North", 100L, 1);
+      }
+    }
+    Map<String, Integer> tokens = created.tokenCounts(hbase);
+    assertEquals(INFREQUENT.size(), tokens.size(), tokens.toString());
+    assertEquals(Set.of(10), Set.copyOf(tokens.values()), "every token shown 10 times: " + tokens.values());
+    for (String v : List.of("Antarctica", "North")) {
+      long[] o = oracle.get(v);
+      assertEquals(new AggregateResult(o[0], o[2]), sum(second, v), v);
+    }
+    assertEquals(new AggregateResult(0, 0), sum(first, "Bermuda"), "pads hold 0");
+  }
+
+  /**
+   * One batch whose rows arrive sorted with the frequent values first: padding row by row in arrival
+   * order would spread the 60 pads before seeing the infrequent rows; planned over the batch, they
+   * fill the gaps (10 + 15 + 15) and share the rest evenly, 25 rows per token.
+   */
+  @Test
+  void aBatchSortedByValueEndsExactlyBalanced(Connection hbase) throws Exception {
+    Created created = Created.of(hbase, "splashe_enhanced_sorted", new byte[][] {toBytes("r-050")});
+    Map<String, long[]> oracle = new TreeMap<>();
+    created.table().put(sortedRows(oracle));
+    assertExactlyBalancedAt25(created.tokenCounts(hbase));
+    assertSums(created.table(), oracle);
+  }
+
+  /** The same rows as one bulk-load chunk ({@code encodeForBulkLoad}), its stored puts then written as is. */
+  @Test
+  void aBulkLoadChunkSortedByValueEndsExactlyBalanced(Connection hbase) throws Exception {
+    Created created = Created.of(hbase, "splashe_enhanced_bulk", null);
+    Map<String, long[]> oracle = new TreeMap<>();
+    List<Put> stored = created.table().encodeForBulkLoad(sortedRows(oracle)).first();
+    try (Table raw = hbase.getTable(created.name())) {
+      raw.put(stored);
+    }
+    assertExactlyBalancedAt25(created.tokenCounts(hbase));
+    assertSums(created.table(), oracle);
+  }
+
+  /**
+   * Deletes lower the stored counts but not the shared ones, so the next batch's pads would go by
+   * stale counts and leave the deleted rows' token short (15 + 50 pads shared evenly: 27 or 28,
+   * the others 37 or 38); re-counted first, the pads fill it and the tokens end at 35 each.
+   */
+  @Test
+  void aRecountAfterDeletesLetsTheNextBatchEndExactlyBalanced(Connection hbase) throws Exception {
+    Created created = Created.of(hbase, "splashe_enhanced_recount", null);
+    SecureTable table = created.table();
+    Map<String, long[]> oracle = new TreeMap<>();
+    table.put(sortedRows(oracle));
+    List<Delete> deletes = new ArrayList<>();
+    for (int i = 60; i < 70; i++) { // 10 of the 20 Antarctica rows (rows 60 to 79)
+      deletes.add(new Delete(toBytes(String.format("r-%03d", i))));
+    }
+    table.delete(deletes);
+    assertEquals(15, created.tokenCounts(hbase).values().stream().mapToInt(Integer::intValue).min().orElseThrow());
+
+    assertEquals(10, table.recountSharedCounts(), "Antarctica's count lowered by the 10 deleted rows");
+    assertEquals(0, table.recountSharedCounts(), "nothing left to move");
+    List<Put> north = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      north.add(put(toBytes(String.format("s-%03d", i)), 3L, 1, "North"));
+    }
+    table.put(north);
+
+    Map<String, Integer> tokens = created.tokenCounts(hbase);
+    assertEquals(Set.of(35), Set.copyOf(tokens.values()), "every token shown 35 times: " + tokens.values());
+    assertEquals(new AggregateResult(oracle.get("North")[0] + 50 * 3L, 25 + 50), sum(table, "North"));
+    assertEquals(10, sum(table, "Antarctica").count());
+  }
+
+  /** 100 rows, the frequent values' first: 35 South, 25 North, then 20, 10, 5 and 5 infrequent. */
+  private static List<Put> sortedRows(Map<String, long[]> oracle) {
+    Map<String, Integer> rowsPerValue = new LinkedHashMap<>();
+    rowsPerValue.put("South", 35);
+    rowsPerValue.put("North", 25);
+    rowsPerValue.put("Antarctica", 20);
+    rowsPerValue.put("Bermuda", 10);
+    rowsPerValue.put("Caspian", 5);
+    rowsPerValue.put("Dogger", 5);
+    List<Put> puts = new ArrayList<>();
+    rowsPerValue.forEach((value, rows) -> {
+      for (int i = 0; i < rows; i++) {
+        long salary = 1000L * puts.size() + 7;
+        puts.add(put(toBytes(String.format("r-%03d", puts.size())), salary, 2, value));
+        add(oracle, value, salary, 2);
+      }
+    });
+    return puts;
+  }
+
+  private static void assertExactlyBalancedAt25(Map<String, Integer> tokens) {
+    assertEquals(INFREQUENT.size(), tokens.size(), tokens.toString());
+    assertEquals(Set.of(25), Set.copyOf(tokens.values()), "every token shown 25 times: " + tokens.values());
+  }
+
+  private static void assertSums(SecureTable table, Map<String, long[]> oracle) throws Exception {
+    for (Map.Entry<String, long[]> o : oracle.entrySet()) {
+      assertEquals(new AggregateResult(o.getValue()[0], o.getValue()[2]), sum(table, o.getKey()), o.getKey());
     }
   }
 

@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param column qualifier, {@code *} for a family default, or empty for row keys and qualifiers
  * @param purpose {@code row}, {@code qualifier}, {@code value}, {@code companion} (an OPE column's
  *     authenticated copy), {@code part} (a stored part of a column under a box of its own kind, such
- *     as enhanced SPLASHE's DET tokens), {@code identifier-counter} (the name of an ASHE counter row), {@code
+ *     as enhanced SPLASHE's DET tokens), {@code identifier-counter} (the name of an ASHE counter row),
+ *     {@code shared-counts} (the names of counts every writer shares, enhanced SPLASHE's), {@code
  *     key-check} (a table's key check) or a layout's own (PACKED: {@code pack-siv}, the DET key
  *     that seals a table's packs, APPEND entries and dictionaries; {@code pack}, the STD key that
  *     sealed them before, kept so that units sealed by earlier versions still open)

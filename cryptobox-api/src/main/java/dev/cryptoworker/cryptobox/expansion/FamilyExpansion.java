@@ -29,6 +29,29 @@ public interface FamilyExpansion {
    */
   List<CellValue> encode(byte[] row, List<CellValue> logical) throws IOException;
 
+  /** Whether {@link #beginBatch} plans anything, so that the client shows it batches; not by default. */
+  default boolean plansBatches() {
+    return false;
+  }
+
+  /**
+   * Sees the family's logical cells of every row of a batch (a batch put, a bulk-load chunk) before
+   * {@link #encode} stores them one by one on this thread, for an expansion whose stored form
+   * depends on the other rows (enhanced SPLASHE's padding); {@link #endBatch} follows on this thread
+   * whatever happens. Nothing by default.
+   *
+   * @throws IOException if planning needs the server and it fails: the batch is not written
+   */
+  default void beginBatch(List<List<CellValue>> rows) throws IOException {}
+
+  /** Ends what {@link #beginBatch} began on this thread. */
+  default void endBatch() {}
+
+  /** A re-count of the counts it shares from the stored cells, if it shares any; none by default. */
+  default Optional<Recount> recount() {
+    return Optional.empty();
+  }
+
   /**
    * The stored qualifiers of a logical column: those a read fetches, or ({@code forDelete}) every
    * cell that must go with it.

@@ -29,4 +29,12 @@ public interface FamilyStore {
 
   /** Decrypts what {@link #encodeNumber} stored. */
   long decodeNumber(byte[] row, byte[] storedQualifier, byte[] stored) throws IOException;
+
+  /**
+   * The counters of the stored qualifier {@code storedQualifier} that every writer of the table
+   * shares.
+   *
+   * @throws IOException when calls to the result are made, if this client keeps no shared counters
+   */
+  SharedCounts sharedCounts(byte[] storedQualifier);
 }

@@ -166,7 +166,8 @@ public final class AsheBoxProvider implements BoxProvider {
       public String leakage(BoxUse use) {
         return use.option(FREQUENT).isPresent()
             ? "the frequent values (qualifier names), how many infrequent values there are, and a DET token per row"
-                + " whose counts the client pads to be about equal (their differences show where padding fell short:"
+                + " whose counts the client pads, per batch and across writers, to be within one of each other when a"
+                + " batch's frequent rows suffice (differences show where they did not, and overwrites and deletes:"
                 + " docs/aggregates.md#enhanced-splashe); which value a query asks about (an infrequent one by its"
                 + " token, hence which rows show it); not the value of any row nor how many rows hold a frequent"
                 + " value; integrity as ASHE (none)"

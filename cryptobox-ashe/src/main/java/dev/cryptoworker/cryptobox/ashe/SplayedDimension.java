@@ -12,6 +12,7 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,8 +22,8 @@ import java.util.Optional;
  * declared frequent) stores the other, infrequent, values in one shared slot: an ASHE indicator
  * {@code d NUL NUL count} and, per measure, {@code s NUL NUL sum} (the row's measure if its value is
  * infrequent, else 0), told apart by a DET token {@code d NUL NUL token} of the row's value. A row
- * of a frequent value shows, in its token, the infrequent value its writer has shown least
- * ({@link InfrequentPadding}), with 0 in the shared slot, so tokens appear about equally often; its
+ * of a frequent value shows, in its token, the infrequent value all writers have shown least
+ * ({@link InfrequentPadding}), with 0 in the shared slot, so tokens appear equally often; its
  * value, for reads, is the ASHE number {@code d NUL NUL value} (its index in the declared list).
  * Every row stores the same cells whatever its value. Declared values never contain NUL, so the
  * shared slot's names cannot collide with a value's.
@@ -43,13 +44,14 @@ final class SplayedDimension {
   /** Null for basic SPLASHE. */
   private final InfrequentPadding padding;
 
-  SplayedDimension(DeclaredColumn column) {
+  SplayedDimension(DeclaredColumn column, FamilyStore store) {
     this.name = column.name();
     this.values = column.values();
     this.frequent = column.frequent().isEmpty() ? values : column.frequent();
     this.infrequent = values.stream().filter(v -> !frequent.contains(v)).toList();
     this.splays = column.splays();
-    this.padding = infrequent.isEmpty() ? null : new InfrequentPadding(infrequent);
+    this.padding = infrequent.isEmpty() ? null
+        : new InfrequentPadding(infrequent, store.sharedCounts(qualifier(name, TOKEN)));
   }
 
   String name() {
@@ -64,7 +66,7 @@ final class SplayedDimension {
     return values;
   }
 
-  private boolean enhanced() {
+  boolean enhanced() {
     return padding != null;
   }
 
@@ -99,6 +101,46 @@ final class SplayedDimension {
     return -1;
   }
 
+  /**
+   * Plans the tokens of a batch whose rows hold {@code rowValues}, for the {@link #encodeDimension}
+   * calls that follow on this thread until {@link #endBatch}.
+   */
+  void beginBatch(List<String> rowValues) throws IOException {
+    if (enhanced()) {
+      padding.begin(rowValues);
+    }
+  }
+
+  void endBatch() {
+    if (enhanced()) {
+      padding.end();
+    }
+  }
+
+  /** The stored qualifier of the enhanced dimension's token. */
+  byte[] tokenQualifier() {
+    return qualifier(name, TOKEN);
+  }
+
+  /**
+   * The infrequent value a stored token shows.
+   *
+   * @throws GeneralSecurityException if it decrypts to another value
+   */
+  String tokenValue(FamilyStore store, byte[] row, byte[] stored) throws IOException, GeneralSecurityException {
+    String value = new String(store.decodeValue(row, tokenQualifier(), stored), StandardCharsets.UTF_8);
+    if (!infrequent.contains(value)) {
+      throw new GeneralSecurityException("the token decrypts to none of the " + infrequent.size()
+          + " infrequent values: the stored cells were altered");
+    }
+    return value;
+  }
+
+  /** Sets the shared counts of the tokens to {@code stored}; returns by how much they moved. */
+  long recount(Map<String, Long> stored) throws IOException {
+    return padding.recount(stored);
+  }
+
   /** The stored cells of the dimension holding {@code value}, a declared value. */
   List<CellValue> encodeDimension(FamilyStore store, byte[] row, String value, long ts) throws IOException {
     List<CellValue> out = new ArrayList<>();
@@ -107,12 +149,7 @@ final class SplayedDimension {
     }
     if (enhanced()) {
       boolean isInfrequent = infrequent.contains(value);
-      String shown = value;
-      if (isInfrequent) {
-        padding.shown(value);
-      } else {
-        shown = padding.pad();
-      }
+      String shown = padding.shown(value);
       byte[] token = qualifier(name, TOKEN);
       out.add(new CellValue(token, ts, store.encodeValue(row, token, shown.getBytes(StandardCharsets.UTF_8))));
       out.add(number(store, qualifier(name, COUNT), ts, isInfrequent ? 1 : 0));

@@ -4,12 +4,14 @@ import dev.cryptoworker.cryptobox.expansion.DeclaredColumn;
 import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
 import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import dev.cryptoworker.cryptobox.expansion.StoredPart;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -37,7 +39,7 @@ final class SplayedFamily implements FamilyExpansion {
       listed.put(c.name(), c);
       // A dimension is the column that declares values (the schema rules allow them only on SPLASHE).
       if (!c.values().isEmpty()) {
-        SplayedDimension d = new SplayedDimension(c);
+        SplayedDimension d = new SplayedDimension(c, store);
         dimensions.put(c.name(), d);
         for (String measure : c.splays()) {
           splayedBy.put(measure, d);
@@ -124,6 +126,46 @@ final class SplayedFamily implements FamilyExpansion {
       }
     }
     return out;
+  }
+
+  /** Enhanced SPLASHE pads; basic SPLASHE stores each row alone. */
+  @Override
+  public boolean plansBatches() {
+    return dimensions.values().stream().anyMatch(SplayedDimension::enhanced);
+  }
+
+  /** Enhanced dimensions re-count their tokens. */
+  @Override
+  public Optional<Recount> recount() {
+    List<SplayedDimension> enhanced = dimensions.values().stream().filter(SplayedDimension::enhanced).toList();
+    return enhanced.isEmpty() ? Optional.empty() : Optional.of(new TokenRecount(store, enhanced));
+  }
+
+  /** Plans each dimension's tokens over the batch's rows that hold one of its declared values. */
+  @Override
+  public void beginBatch(List<List<CellValue>> rows) throws IOException {
+    for (SplayedDimension d : dimensions.values()) {
+      byte[] name = d.name().getBytes(StandardCharsets.UTF_8);
+      List<String> rowValues = new ArrayList<>(rows.size());
+      for (List<CellValue> row : rows) {
+        for (CellValue cell : row) {
+          if (Arrays.equals(name, cell.qualifier())) {
+            String value = new String(cell.value(), StandardCharsets.UTF_8);
+            if (d.values().contains(value)) { // a row whose value is not declared fails alone when encoded
+              rowValues.add(value);
+            }
+          }
+        }
+      }
+      d.beginBatch(rowValues);
+    }
+  }
+
+  @Override
+  public void endBatch() {
+    for (SplayedDimension d : dimensions.values()) {
+      d.endBatch();
+    }
   }
 
   @Override

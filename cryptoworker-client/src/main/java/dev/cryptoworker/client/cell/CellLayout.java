@@ -3,6 +3,7 @@ package dev.cryptoworker.client.cell;
 import dev.cryptoworker.client.AggregateGroup;
 import dev.cryptoworker.client.AggregateQuery;
 import dev.cryptoworker.client.AggregateResult;
+import dev.cryptoworker.client.CellDecodingException;
 import dev.cryptoworker.client.QueryPlan;
 import dev.cryptoworker.client.SecureResultScanner;
 import dev.cryptoworker.client.SecureTable;
@@ -15,13 +16,17 @@ import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.OneByOneBatch;
 import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
+import dev.cryptoworker.cryptobox.expansion.FamilyExpansion.CellValue;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -42,6 +47,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.coprocessor.Batch;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -178,6 +184,7 @@ public final class CellLayout implements StorageLayout {
   @Override
   public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException {
     List<Put> stored = takingSearchEntries(puts, () -> encodeAll(puts, encoder::encode));
+    encoder.endBatch();
     return BulkLoadBatch.onCluster(codec.schema().layout().clusters().get(0), stored)
         .loadableAfter(encoder.releaseSearchEntriesLater());
   }
@@ -210,20 +217,24 @@ public final class CellLayout implements StorageLayout {
    * Takes the search-index entries of {@code operations} ahead, runs {@code work}, and releases
    * them whatever happens (numbers taken before a failure must not outlive this batch: forward
    * privacy), waiting for their count cells; a failed release does not hide a failure of the work.
+   * Expansions that plan batches see the whole batch first ({@link OperationEncoder#beginBatch}).
    */
   private <T> T withSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
     T out = takingSearchEntries(operations, work);
+    encoder.endBatch();
     encoder.releaseSearchEntries();
     return out;
   }
 
   /**
-   * Takes the search-index entries of {@code operations} ahead and runs {@code work}; if either
-   * fails, releases them (a failed release does not hide the failure). On success the caller
-   * releases them.
+   * Begins the batch ({@link OperationEncoder#beginBatch}), takes the search-index entries of
+   * {@code operations} ahead and runs {@code work}; if any fails, releases the entries (a failed
+   * release does not hide the failure) and ends the batch. On success the caller ends the batch
+   * and releases the entries.
    */
   private <T> T takingSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
     try {
+      encoder.beginBatch(operations);
       encoder.takeSearchEntriesAhead(operations);
       return work.run();
     } catch (IOException | RuntimeException e) {
@@ -231,8 +242,45 @@ public final class CellLayout implements StorageLayout {
         encoder.releaseSearchEntries();
       } catch (IOException | RuntimeException released) {
         e.addSuppressed(released);
+      } finally {
+        encoder.endBatch();
       }
       throw e;
+    }
+  }
+
+  /** Reads each family's counted cells ({@link ColumnExpansion#recount}) and gives them to its re-count. */
+  @Override
+  public long recountSharedCounts() throws IOException {
+    long moved = 0;
+    for (String name : codec.schema().families().keySet()) {
+      byte[] family = Bytes.toBytes(name);
+      Optional<Recount> recount = codec.expansion(family).recount();
+      if (recount.isPresent()) {
+        count(family, recount.get());
+        moved += recount.get().finish();
+      }
+    }
+    return moved;
+  }
+
+  private void count(byte[] family, Recount recount) throws IOException {
+    Scan scan = new Scan();
+    for (byte[] q : recount.qualifiers()) {
+      scan.addColumn(family, q);
+    }
+    try (ResultScanner rows = raw.getScanner(scan)) {
+      for (Result stored : rows) {
+        byte[] row = codec.decodeRow(stored.getRow());
+        for (Cell c : stored.rawCells()) {
+          try {
+            recount.add(row, new CellValue(CellUtil.cloneQualifier(c), c.getTimestamp(), CellUtil.cloneValue(c)));
+          } catch (GeneralSecurityException e) {
+            throw new CellDecodingException(codec.table(), codec.printableRow(row),
+                codec.describeColumn(family, CellUtil.cloneQualifier(c)), e.getMessage());
+          }
+        }
+      }
     }
   }
 

@@ -2,6 +2,7 @@ package dev.cryptoworker.client.cell;
 
 import dev.cryptoworker.client.SecureScans;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
+import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.migrate.MigratingColumns;
 import dev.cryptoworker.cryptobox.CryptoBox;
@@ -74,6 +75,60 @@ public final class OperationEncoder {
       codec.expansion(e.getKey()).encode(put.getRow(), e.getKey(), e.getValue(), out);
     }
     return out;
+  }
+
+  /**
+   * Shows the family expansions that plan batches ({@link ColumnExpansion#plansBatches}, enhanced
+   * SPLASHE's padding) the puts among {@code actions}, for the {@link #encode(Put)} calls that
+   * follow on this thread; call {@link #endBatch} after them, whatever happens.
+   */
+  void beginBatch(List<? extends Row> actions) throws IOException {
+    Map<byte[], List<List<Cell>>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    for (byte[] family : planningFamilies()) {
+      rows.put(family, new ArrayList<>());
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    for (Row action : actions) {
+      if (action instanceof Put put) {
+        put.getFamilyCellMap().forEach((family, cells) -> {
+          List<List<Cell>> of = rows.get(family);
+          if (of != null) {
+            of.add(cells);
+          }
+        });
+      }
+    }
+    for (Map.Entry<byte[], List<List<Cell>>> e : rows.entrySet()) {
+      expansion(e.getKey()).beginBatch(e.getValue());
+    }
+  }
+
+  void endBatch() {
+    for (byte[] family : planningFamilies()) {
+      expansion(family).endBatch();
+    }
+  }
+
+  private List<byte[]> planningFamilies() {
+    List<byte[]> out = new ArrayList<>();
+    for (String family : codec.schema().families().keySet()) {
+      byte[] name = Bytes.toBytes(family);
+      if (expansion(name).plansBatches()) {
+        out.add(name);
+      }
+    }
+    return out;
+  }
+
+  /** The expansion of a family the schema lists. */
+  private ColumnExpansion expansion(byte[] family) {
+    try {
+      return codec.expansion(family);
+    } catch (UnsupportedSecureOperationException e) {
+      throw new IllegalStateException("the schema lists a family the codec lacks", e);
+    }
   }
 
   /**

@@ -6,6 +6,8 @@ import dev.cryptoworker.cryptobox.expansion.FamilyExpansion;
 import dev.cryptoworker.cryptobox.expansion.FamilyExpansion.CellValue;
 import dev.cryptoworker.cryptobox.expansion.FamilyStore;
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
+import dev.cryptoworker.cryptobox.expansion.SharedCounts;
 import dev.cryptoworker.cryptobox.expansion.StoredPart;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.FamilySchema;
@@ -53,13 +55,41 @@ final class BoxOwnedExpansion implements ColumnExpansion, FamilyStore {
 
   @Override
   public void encode(byte[] row, byte[] familyBytes, List<Cell> cells, Put out) throws IOException {
+    for (CellValue stored : expansion.encode(row, logical(cells))) {
+      out.addColumn(familyBytes, stored.qualifier(), stored.timestamp(), stored.value());
+    }
+  }
+
+  private static List<CellValue> logical(List<Cell> cells) {
     List<CellValue> logical = new ArrayList<>(cells.size());
     for (Cell c : cells) {
       logical.add(new CellValue(CellUtil.cloneQualifier(c), c.getTimestamp(), CellUtil.cloneValue(c)));
     }
-    for (CellValue stored : expansion.encode(row, logical)) {
-      out.addColumn(familyBytes, stored.qualifier(), stored.timestamp(), stored.value());
+    return logical;
+  }
+
+  @Override
+  public boolean plansBatches() {
+    return expansion.plansBatches();
+  }
+
+  @Override
+  public void beginBatch(List<List<Cell>> rows) throws IOException {
+    List<List<CellValue>> logical = new ArrayList<>(rows.size());
+    for (List<Cell> row : rows) {
+      logical.add(logical(row));
     }
+    expansion.beginBatch(logical);
+  }
+
+  @Override
+  public void endBatch() {
+    expansion.endBatch();
+  }
+
+  @Override
+  public Optional<Recount> recount() {
+    return expansion.recount();
   }
 
   @Override
@@ -144,5 +174,10 @@ final class BoxOwnedExpansion implements ColumnExpansion, FamilyStore {
   @Override
   public long decodeNumber(byte[] row, byte[] storedQualifier, byte[] stored) throws IOException {
     return codec.decodeNumber(row, familyName, storedQualifier, stored);
+  }
+
+  @Override
+  public SharedCounts sharedCounts(byte[] storedQualifier) {
+    return codec.sharedCounts(familyName, storedQualifier);
   }
 }

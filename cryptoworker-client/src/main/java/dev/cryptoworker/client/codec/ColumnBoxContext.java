@@ -9,9 +9,12 @@ import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
+import dev.cryptoworker.cryptobox.expansion.SharedCounts;
+import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The {@link BoxContext} of one column: its policy, the keys of its scope, the table's stored
@@ -31,6 +34,17 @@ public final class ColumnBoxContext implements BoxContext {
   @FunctionalInterface
   public interface CounterSources {
     IdentifierSource forCounterRow(byte[] counterRow);
+
+    /**
+     * The shared counts kept in counter row {@code counterRow}, each name's in the column {@code
+     * columnOf} gives ({@link CounterRows#sharedCountsRow}); by default none: every call fails.
+     */
+    default SharedCounts sharedCounts(byte[] counterRow, Function<String, byte[]> columnOf) {
+      return (names, deltas) -> {
+        throw new IOException("this client keeps no shared counters (a tool's codec, which writes no column"
+            + " that needs them)");
+      };
+    }
   }
 
   private final ColumnPolicy policy;

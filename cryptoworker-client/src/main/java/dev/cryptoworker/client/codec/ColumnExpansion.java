@@ -1,9 +1,13 @@
 package dev.cryptoworker.client.codec;
 
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.searchindex.spi.FamilyCells;
+import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
+import org.apache.hadoop.hbase.Cell;
 
 /**
  * How the logical columns of one family map to stored cells, for the layout that stores one
@@ -27,6 +31,29 @@ public interface ColumnExpansion extends FamilyCells {
    * aggregates then sum per value on the region servers. None by default.
    */
   default Optional<PresplitMeasure> presplit(byte[] measure) {
+    return Optional.empty();
+  }
+
+  /**
+   * Whether the expansion plans batches ({@link #beginBatch}): the client then shows it every batch
+   * before encoding its puts; not by default (the work of collecting a batch's cells is saved).
+   */
+  default boolean plansBatches() {
+    return false;
+  }
+
+  /**
+   * Sees the family's cells of every put of a batch before they are encoded one by one on this
+   * thread ({@link dev.cryptoworker.cryptobox.expansion.FamilyExpansion#beginBatch}); {@link
+   * #endBatch} follows on this thread whatever happens. Nothing by default.
+   */
+  default void beginBatch(List<List<Cell>> rows) throws IOException {}
+
+  /** Ends what {@link #beginBatch} began on this thread. */
+  default void endBatch() {}
+
+  /** A re-count of the counts the expansion shares, from its stored cells, if it shares any; none by default. */
+  default Optional<Recount> recount() {
     return Optional.empty();
   }
 

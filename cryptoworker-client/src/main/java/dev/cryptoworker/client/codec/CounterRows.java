@@ -28,6 +28,32 @@ public final class CounterRows {
         utf8(scope.family()), utf8(scope.column()))).tag();
   }
 
+  /**
+   * The counter row of a stored part's shared counts ({@link HBaseCounters}), {@code column} its
+   * stored qualifier, under {@code keys}' oldest key as {@link #name}.
+   */
+  public static byte[] sharedCountsRow(KeyProvider keys, String table, String family, String column)
+      throws GeneralSecurityException {
+    return sharedCountsTag(keys, table, family, column, "row", "");
+  }
+
+  /**
+   * The column of {@code name}'s count in that row: a PRF too, so the row's columns show counts but
+   * not what they count.
+   */
+  public static byte[] sharedCountColumn(KeyProvider keys, String table, String family, String column, String name)
+      throws GeneralSecurityException {
+    return sharedCountsTag(keys, table, family, column, "count", name);
+  }
+
+  private static byte[] sharedCountsTag(KeyProvider keys, String table, String family, String column, String what,
+      String name) throws GeneralSecurityException {
+    // kind: key-derivation label of shared-count names, which must stay for the counts to be found
+    KeyScope scope = new KeyScope(table, family, column, "shared-counts", BoxKind.ASHE);
+    return KeyedPrf.of(keys, scope, AssociatedData.of("shared-counts", utf8(what), utf8(table), utf8(family),
+        utf8(column), utf8(name))).tag();
+  }
+
   private static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }

@@ -1,6 +1,7 @@
 package dev.cryptoworker.client.codec;
 
 import dev.cryptoworker.cryptobox.expansion.PresplitMeasure;
+import dev.cryptoworker.cryptobox.expansion.Recount;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import java.io.IOException;
@@ -24,6 +25,26 @@ final class LeftoverIndexCells implements ColumnExpansion {
   @Override
   public void encode(byte[] row, byte[] family, List<Cell> cells, Put out) throws IOException {
     own.encode(row, family, cells, out);
+  }
+
+  @Override
+  public boolean plansBatches() {
+    return own.plansBatches();
+  }
+
+  @Override
+  public void beginBatch(List<List<Cell>> rows) throws IOException {
+    own.beginBatch(rows);
+  }
+
+  @Override
+  public void endBatch() {
+    own.endBatch();
+  }
+
+  @Override
+  public Optional<Recount> recount() {
+    return own.recount();
   }
 
   @Override

@@ -20,6 +20,7 @@ import dev.cryptoworker.cryptobox.RangeBounds;
 import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.cryptobox.ValueCondition;
 import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.cryptobox.expansion.SharedCounts;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.keys.KeyScope;
 import dev.cryptoworker.schema.ColumnPolicy;
@@ -98,6 +99,9 @@ public final class TableCodec implements SearchableTable {
   private final StoredFormat format;
   /** Every key of the keyset (any scope: ids are the keyset's), to resolve format 2's one-byte headers. */
   private final KeyRing allKeys;
+  private final ColumnBoxContext.CounterSources counters;
+  /** The key row keys, qualifier names and counter names are under. */
+  private final KeyProvider identities;
 
   /** Boxes of one family: qualifier-name box, default value box, per-column value boxes. */
   private static final class FamilyCodec {
@@ -161,9 +165,11 @@ public final class TableCodec implements SearchableTable {
     }
     // Row keys, qualifier names and identifier counters' names are identities: under the oldest key
     // (docs/operations.md, Keys), or the one a re-key moved them to; one key only.
+    this.counters = identifiers;
     KeyProvider identities = identityKeyId.isEmpty() ? (scope, length) -> keys.keyRing(scope, length).oldestOnly()
         : (scope, length) -> KeyRing.of(keys.keyRing(scope, length).byId(identityKeyId.getAsInt()).orElseThrow(
             () -> new GeneralSecurityException("no enabled key " + Integer.toUnsignedString(identityKeyId.getAsInt(), 16))));
+    this.identities = identities;
     ColumnPolicy rowPolicy = schema.rowKeyPolicy();
     this.keys = keys;
     this.registry = registry;
@@ -740,6 +746,25 @@ public final class TableCodec implements SearchableTable {
 
   private byte[] searchColumn(byte[] family, byte[] qualifier) {
     return AssociatedData.of("search", tableBytes, family, qualifier);
+  }
+
+  /** The counts every writer shares for a stored part (enhanced SPLASHE's tokens), named under the identity key. */
+  SharedCounts sharedCounts(byte[] family, byte[] storedQualifier) {
+    String familyName = Bytes.toString(family);
+    String column = Bytes.toString(storedQualifier);
+    Map<String, byte[]> columns = new ConcurrentHashMap<>();
+    try {
+      return counters.sharedCounts(CounterRows.sharedCountsRow(identities, table, familyName, column),
+          name -> columns.computeIfAbsent(name, n -> {
+            try {
+              return CounterRows.sharedCountColumn(identities, table, familyName, column, n);
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException("table " + table + ": cannot derive keys", e);
+            }
+          }));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("table " + table + ": cannot derive keys", e);
+    }
   }
 
   /** Stores a 64-bit number in an additive column (SPLASHE indicators and splays). */

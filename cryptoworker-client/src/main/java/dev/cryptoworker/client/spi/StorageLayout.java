@@ -151,6 +151,16 @@ public interface StorageLayout extends Closeable {
     throw noRegionAggregates(query);
   }
 
+  /**
+   * Sets the counts the table's writers share (enhanced SPLASHE's token counts) to what its stored
+   * cells show, after overwrites, deletes or failed writes made them drift; returns by how much they
+   * moved, in all. This default refuses: layouts whose expansions share counts override it.
+   */
+  default long recountSharedCounts() throws IOException {
+    throw new UnsupportedSecureOperationException(storedTables().get(0).getName().getNameAsString(),
+        "recount of shared counts", "this layout keeps no counts shared by writers");
+  }
+
   private UnsupportedSecureOperationException noRegionAggregates(AggregateQuery query) {
     return new UnsupportedSecureOperationException(storedTables().get(0).getName().getNameAsString(),
         "aggregate (" + query.describe() + ")",
