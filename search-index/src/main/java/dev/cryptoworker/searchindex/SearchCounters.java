@@ -58,7 +58,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * each lane's count as a plain cell (row {@code name || lane id}, masked count, timestamps growing
  * with the count, so the highest count stays whichever write lands last). The cells of a batch are sent
  * while its rows are encoded, and {@link #releaseTaken} waits for them, so a batch's rows reach
- * HBase only after their counts; a single put's count cell and row go at once. A search reads every
+ * HBase only after their counts, a single put's too. A search reads every
  * lane of a value with one scan of its counter name as prefix.
  * Thread-safe.
  */

@@ -191,15 +191,9 @@ public final class CellLayout implements StorageLayout {
 
   @Override
   public void put(List<Put> puts) throws IOException {
-    if (puts.size() == 1) {
-      // The row goes out while its search-index count cells (format 6) are in flight: one round trip.
-      withSearchEntries(puts, () -> {
-        raw.put(encoder.encode(puts.get(0)));
-        return null;
-      });
-    } else {
-      raw.put(encodeBatch(puts, encoder::encode));
-    }
+    // A single put too waits for its search-index count cells (format 6) before its row goes out:
+    // sent at once, a writer that died between the two left a stored row no search finds.
+    raw.put(encodeBatch(puts, encoder::encode));
   }
 
   /** Encodes a batch, taking the search-index entry numbers of all its puts in one round trip. */
