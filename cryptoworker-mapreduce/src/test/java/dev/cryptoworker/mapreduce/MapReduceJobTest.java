@@ -46,6 +46,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Real MapReduce jobs (Hadoop's local job runner) over secure tables of several regions: a word
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * credentials, the key-encryption key from a file on the node.
  */
 @ExtendWith(SharedHBaseCluster.class)
+@Isolated // Hadoop's local job runner, and the job log MapReduceFixture captures from System.err, are per JVM
 class MapReduceJobTest {
   private static final byte[] INFO = Bytes.toBytes("info");
   private static final byte[] CITY = Bytes.toBytes("city");

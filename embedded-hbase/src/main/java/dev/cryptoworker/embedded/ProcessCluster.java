@@ -1,6 +1,7 @@
 package dev.cryptoworker.embedded;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * HBase as {@code bin/hbase} runs it on one machine: ZooKeeper, one master and N region servers,
@@ -41,12 +47,14 @@ public final class ProcessCluster implements AutoCloseable {
   private final String quorum;
   private final int port;
 
-  private ProcessCluster(Builder options, Path site, List<ChildJvm> hdfs, ChildJvm zookeeper, ChildJvm master) {
+  private ProcessCluster(Builder options, Path site, List<ChildJvm> hdfs, ChildJvm zookeeper, ChildJvm master,
+      List<ChildJvm> regionServers) {
     this.options = options;
     this.site = site;
     this.hdfs = hdfs;
     this.zookeeper = zookeeper;
     this.master = master;
+    this.regionServers.addAll(regionServers);
     this.quorum = zookeeper.ready()[0];
     this.port = Integer.parseInt(zookeeper.ready()[1]);
   }
@@ -96,11 +104,7 @@ public final class ProcessCluster implements AutoCloseable {
 
   /** Starts one more region server process and waits until it serves. */
   public void startRegionServer() throws IOException {
-    int n = regionServers.size();
-    Path dir = options.dataDir.resolve("processes").resolve("regionserver-" + n);
-    regionServers.add(ChildJvm.start("region server " + n, MAIN, List.of("regionserver", site.toString()), dir,
-        options.dataDir.resolve("logs").resolve("regionserver-" + n + ".log"), options.maxHeap, options.extraClasspath,
-        options.fullJit, options.startTimeoutSeconds));
+    regionServers.add(options.regionServer(site, regionServers.size()));
   }
 
   /** Stops the cluster through the master (region servers stop with it), then ZooKeeper. */
@@ -162,17 +166,21 @@ public final class ProcessCluster implements AutoCloseable {
 
     /**
      * Starts ZooKeeper, the master and the region servers, and waits until the master is
-     * initialised.
+     * initialised. Members that need nothing of each other start side by side: ZooKeeper beside
+     * the NameNode and DataNode, the region servers beside the master (they come online once it is
+     * up); on 2 cores that saves most of a JVM start per member.
      *
      * @throws IOException if a process fails to start; the message holds the end of its log
      */
     public ProcessCluster start() throws IOException {
       dataDir = requireDataDir();
       Files.createDirectories(dataDir.resolve("conf"));
-      List<ChildJvm> started = new ArrayList<>();
-      ChildJvm master = null;
-      ProcessCluster cluster = null;
+      ExecutorService starter = Executors.newCachedThreadPool();
+      List<Future<ChildJvm>> starting = new ArrayList<>();
       try {
+        Future<ChildJvm> zookeeper = submit(starter, starting,
+            () -> member("ZooKeeper", "zookeeper", "256m", List.of(dataDir.toString()), List.of()));
+        List<ChildJvm> storage = new ArrayList<>();
         String rootDir = dataDir.resolve("hbase").toUri().toString();
         if (hdfs) {
           // Hadoop's jar on Maven Central lacks the web servers' resource folders, which their
@@ -180,37 +188,85 @@ public final class ProcessCluster implements AutoCloseable {
           Path web = dataDir.resolve("hdfs-web");
           Files.createDirectories(web.resolve("webapps").resolve("hdfs"));
           Files.createDirectories(web.resolve("webapps").resolve("datanode"));
-          ChildJvm nameNode = member("NameNode", "namenode", "256m", List.of(dataDir.resolve("hdfs").toString()),
-              List.of(web));
-          started.add(nameNode);
+          ChildJvm nameNode = await(submit(starter, starting, () -> member("NameNode", "namenode", "256m",
+              List.of(dataDir.resolve("hdfs").toString()), List.of(web))));
+          storage.add(nameNode);
           String uri = "hdfs://127.0.0.1:" + nameNode.ready()[1];
-          started.add(member("DataNode", "datanode", "256m", List.of(dataDir.resolve("hdfs").toString(), uri),
-              List.of(web)));
+          storage.add(await(submit(starter, starting, () -> member("DataNode", "datanode", "256m",
+              List.of(dataDir.resolve("hdfs").toString(), uri), List.of(web)))));
           rootDir = uri + "/hbase";
         }
-        List<ChildJvm> storage = List.copyOf(started);
-        ChildJvm zk = member("ZooKeeper", "zookeeper", "256m", List.of(dataDir.toString()), List.of());
-        started.add(zk);
+        ChildJvm zk = await(zookeeper);
         Path site = writeSite(dataDir.resolve("conf").resolve("hbase-site.xml"), zk.ready()[0],
             Integer.parseInt(zk.ready()[1]), rootDir);
-        master = ChildJvm.start("master", MAIN, List.of("master", site.toString()),
-            dataDir.resolve("processes").resolve("master"), dataDir.resolve("logs").resolve("master.log"), maxHeap,
-            extraClasspath, fullJit, startTimeoutSeconds);
-        cluster = new ProcessCluster(this, site, storage, zk, master);
+        Future<ChildJvm> master = submit(starter, starting, () -> ChildJvm.start("master", MAIN,
+            List.of("master", site.toString()), dataDir.resolve("processes").resolve("master"),
+            dataDir.resolve("logs").resolve("master.log"), maxHeap, extraClasspath, fullJit, startTimeoutSeconds));
+        List<Future<ChildJvm>> servers = new ArrayList<>();
         for (int i = 0; i < regionServers; i++) {
-          cluster.startRegionServer();
+          int n = i;
+          servers.add(submit(starter, starting, () -> regionServer(site, n)));
         }
-        master.command("await-initialized", startTimeoutSeconds);
-        return cluster;
+        ChildJvm m = await(master);
+        List<ChildJvm> started = new ArrayList<>();
+        for (Future<ChildJvm> server : servers) {
+          started.add(await(server));
+        }
+        m.command("await-initialized", startTimeoutSeconds);
+        return new ProcessCluster(this, site, storage, zk, m, started);
       } catch (IOException | RuntimeException e) {
-        if (cluster != null) {
-          cluster.regionServers.forEach(ChildJvm::kill);
-        }
-        if (master != null) {
-          master.kill();
-        }
-        started.forEach(ChildJvm::kill);
+        killAll(starting);
         throw e;
+      } finally {
+        starter.shutdown();
+      }
+    }
+
+    /** Starts region server {@code n} on the cluster's {@code site} and waits until it serves. */
+    private ChildJvm regionServer(Path site, int n) throws IOException {
+      return ChildJvm.start("region server " + n, MAIN, List.of("regionserver", site.toString()),
+          dataDir.resolve("processes").resolve("regionserver-" + n),
+          dataDir.resolve("logs").resolve("regionserver-" + n + ".log"), maxHeap, extraClasspath, fullJit,
+          startTimeoutSeconds);
+    }
+
+    private static Future<ChildJvm> submit(ExecutorService starter, List<Future<ChildJvm>> starting,
+        Callable<ChildJvm> start) {
+      Future<ChildJvm> f = starter.submit(start);
+      starting.add(f);
+      return f;
+    }
+
+    /** The started member, or the exception its start failed with. */
+    private static ChildJvm await(Future<ChildJvm> starting) throws IOException {
+      try {
+        return starting.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted starting the cluster");
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof IOException io) {
+          throw io;
+        }
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        throw new IOException(e.getCause());
+      }
+    }
+
+    /** Kills every member that started; a start still waiting is interrupted, which kills its process. */
+    private static void killAll(List<Future<ChildJvm>> starting) {
+      for (Future<ChildJvm> f : starting) {
+        if (!f.cancel(true)) {
+          try {
+            f.get().kill();
+          } catch (ExecutionException failedToStart) {
+            // Nothing to kill: ChildJvm.start kills what did not get ready.
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
       }
     }
 
@@ -235,6 +291,13 @@ public final class ProcessCluster implements AutoCloseable {
         // The local filesystem has no hflush/hsync capability to enforce; a killed process loses
         // nothing the operating system has (a machine crash could).
         p.put("hbase.unsafe.stream.capability.enforce", "false");
+      } else {
+        // A killed region server leaves its write-ahead logs open on HDFS. Splitting one asks the
+        // NameNode to recover its lease, then waits 4 s (HBase's default) before looking again; the
+        // DataNode closes the file within a heartbeat or two (1 s here), so look after 1 s and then
+        // every 250 ms, as HBase does after its first pause (at 1 s).
+        p.put("hbase.lease.recovery.first.pause", "1000");
+        p.put("hbase.lease.recovery.pause", "250");
       }
       p.put("hbase.master.port", "0");
       p.put("hbase.regionserver.port", "0");

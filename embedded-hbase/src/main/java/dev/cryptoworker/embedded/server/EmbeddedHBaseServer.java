@@ -42,8 +42,12 @@ public final class EmbeddedHBaseServer {
     // mini cluster).
     DefaultMetricsSystem.setMiniClusterMode(true);
     Configuration conf = HBaseConfiguration.create();
+    boolean restart = new File(dataDir, "hbase").exists();
     MiniZooKeeperCluster zk = new MiniZooKeeperCluster(conf);
     int zkPort = zk.startup(new File(dataDir, "zookeeper"));
+    if (restart) {
+      DeadServerZnodes.clear(zkPort, conf.get("zookeeper.znode.parent", "/hbase"));
+    }
 
     conf.set("hbase.zookeeper.quorum", "127.0.0.1");
     conf.setInt("hbase.zookeeper.property.clientPort", zkPort);
