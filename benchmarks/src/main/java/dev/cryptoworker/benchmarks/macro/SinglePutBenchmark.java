@@ -31,10 +31,12 @@ import org.apache.hadoop.hbase.util.VersionInfo;
 
 /**
  * The latency of one {@code put(Put)} per call, from one thread, on an otherwise idle HBase: plain,
- * a DET column, an SSE column, and a control that keeps DET's row but adds what an SSE put adds
- * on the wire: one count-cell-sized blind put to the counter table, sent beside the row and
- * awaited with it, as an SSE put sends its writer lane's count cell. If the control's latency is
- * SSE's, a single SSE put costs its second write, not its encryption or its index.
+ * a DET column, an SSE column, and two controls that keep DET's row but add what an SSE put adds
+ * on the wire: one count-cell-sized blind put to the counter table, written before the row (as an
+ * SSE put writes its writer lane's count cell, on the same thread pool) or sent beside it and
+ * awaited with it (one round trip, which a writer killed between the two writes could leave as a
+ * stored row no search finds). If the first control's latency is SSE's, a single SSE put costs its
+ * second write, not its encryption or its index.
  *
  * <p>Rows are {@link WritePathBenchmark#row}'s (8-byte keys, 10 fields of 100 bytes; field0 is the
  * DET or SSE column, unique per row). Sides take turns within each round, in an order rotated per
@@ -42,14 +44,16 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  *
  * <p>Options: {@code --puts=N} per side and round (2,000), {@code --rounds=N} (5), {@code
  * --cluster=embedded|processes} (embedded, as the main job's), {@code --sides=det-field,...} (all:
- * plain, det-field, sse-field, det-field-and-a-count-cell; DET is always one), {@code --out=dir}.
+ * plain, det-field, sse-field, det-field-and-a-count-cell, det-field-after-a-count-cell; DET is always
+ * one), {@code --out=dir}.
  */
 public final class SinglePutBenchmark {
   private static final String PLAIN = "plain";
   private static final String DET = "det field";
   private static final String SSE = "sse field";
   private static final String CONTROL = "det field and a count cell";
-  private static final List<String> SIDES = List.of(PLAIN, DET, SSE, CONTROL);
+  private static final String CONTROL_FIRST = "det field after a count cell";
+  private static final List<String> SIDES = List.of(PLAIN, DET, SSE, CONTROL, CONTROL_FIRST);
   private static final String SCHEMA = """
       table: NAME
       rowKey: { box: BOX_KEY }
@@ -117,6 +121,7 @@ public final class SinglePutBenchmark {
       schemas.put(DET, schema("single_det", "DET", "STD", "DET"));
       schemas.put(SSE, schema("single_sse", "DET", "STD", "SSE"));
       schemas.put(CONTROL, schema("single_control", "DET", "STD", "DET"));
+      schemas.put(CONTROL_FIRST, schema("single_control_first", "DET", "STD", "DET"));
       schemas.keySet().retainAll(sides);
       try (Connection connection = ConnectionFactory.createConnection(hbase.configuration());
           SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(master),
@@ -166,6 +171,9 @@ public final class SinglePutBenchmark {
         CompletableFuture<Void> countCell = CompletableFuture.runAsync(() -> putCountCell(connection), sender);
         table.put(row);
         countCell.join();
+      } else if (side.equals(CONTROL_FIRST)) {
+        CompletableFuture.runAsync(() -> putCountCell(connection), sender).join();
+        table.put(row);
       } else {
         table.put(row);
       }
@@ -212,11 +220,12 @@ public final class SinglePutBenchmark {
     md.append(String.format(Locale.ROOT, "%nSetup: %,d puts per side in each of %d rounds, one row per put(Put)"
         + " call from one thread, sides taking turns in an order rotated each round, after %,d untimed puts per side;"
         + " rows of 8-byte sequential keys and 10 fields of 100 bytes (field0 unique per row); secure tables: DET"
-        + " row key, STD values, field0 under DET or SSE (default stored format); the control (%s) is the DET"
-        + " table, each put sent beside one blind put of a count cell's shape (40-byte random row, 8-byte value) to"
-        + " the counter table %s and awaited with it, as an SSE put sends its writer lane's count cell; no table"
-        + " pre-split. HBase %s, %s. %s. Arguments: %s%n", puts, rounds, puts, CONTROL,
-        HBaseIdentifierSource.TABLE, VersionInfo.getVersion(), cluster, RunInfo.describe(),
+        + " row key, STD values, field0 under DET or SSE (default stored format); the controls are DET tables whose"
+        + " puts add one blind put of a count cell's shape (40-byte random row, 8-byte value) to the counter table %s:"
+        + " written first, then the row (%s, as an SSE put writes its writer lane's count cell), or sent beside the"
+        + " row and awaited with it (%s, one round trip); no table pre-split. HBase %s, %s. %s. Arguments: %s%n",
+        puts, rounds, puts, HBaseIdentifierSource.TABLE, CONTROL_FIRST, CONTROL,
+        VersionInfo.getVersion(), cluster, RunInfo.describe(),
         args.isEmpty() ? "(defaults)" : args));
     ResultFiles.write(outDir, "single-put", md, csv, out);
   }
