@@ -2,11 +2,13 @@ package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.mapreduce.SecureBulkLoad;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -19,6 +21,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -52,7 +55,7 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  *
  * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
  * {@code --sides=plain,...} (all: plain, format-1, format-2, sized-plain, sized-plain-in-order, det-field,
- * sse-field; a dash for each space of a side's name), {@code --out=dir}.
+ * sse-field, det-field-and-count-rows; a dash for each space of a side's name), {@code --out=dir}.
  */
 public final class WritePathBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
@@ -72,8 +75,14 @@ public final class WritePathBenchmark {
   /** Secure sides in the default stored format with field0 under DET or SSE: what SSE's index costs a load. */
   private static final String DET_FIELD = "det field";
   private static final String SSE_FIELD = "sse field";
+  /**
+   * A control: the DET-field table, each load also writing one count-cell-shaped put per row into
+   * the counter table as an SSE load of unique values writes one count cell per row (puts: before
+   * each batch; bulk loads: beside the load, all written before it ends), without SSE's crypto or index.
+   */
+  private static final String DET_COUNTS = "det field and count rows";
   private static final List<String> SIDES = List.of("plain", "format 1", "format 2", SIZED, SIZED_IN_ORDER, DET_FIELD,
-      SSE_FIELD);
+      SSE_FIELD, DET_COUNTS);
   private static final String SECURE_FIELD = """
       table: NAME
       rowKey: { box: DET }
@@ -250,6 +259,8 @@ public final class WritePathBenchmark {
           .replace("BOX", "DET"), DET_FIELD));
       schemas.put(method + "|" + SSE_FIELD, TableSchema.parse(SECURE_FIELD.replace("NAME", prefix + method + "_sse_field")
           .replace("BOX", "SSE"), SSE_FIELD));
+      schemas.put(method + "|" + DET_COUNTS, TableSchema.parse(SECURE_FIELD.replace("NAME", prefix + method
+          + "_det_counts").replace("BOX", "DET"), DET_COUNTS));
     }
     schemas.keySet().removeIf(k -> !sides.contains(k.split("\\|")[1]));
     return schemas;
@@ -275,12 +286,16 @@ public final class WritePathBenchmark {
       long t0 = System.nanoTime();
       LongFunction<Put> rowsOf = sized ? WritePathBenchmark::sizedRow
           : inOrder ? WritePathBenchmark::sizedRowInOrder : WritePathBenchmark::row;
+      boolean countRows = side.equals(DET_COUNTS);
       if (method.equals("put")) {
-        put(unprotected ? raw : table, rowsOf, rows);
+        put(unprotected ? raw : table, rowsOf, rows, countRows ? connection : null);
       } else {
         org.apache.hadoop.fs.Path stagingDir = new org.apache.hadoop.fs.Path(staging.toUri());
+        CompletableFuture<Void> counts = countRows ? CompletableFuture.runAsync(() -> writeCountRows(connection, rows))
+            : CompletableFuture.completedFuture(null);
         report = (unprotected ? SecureBulkLoad.intoUnprotected(raw, stagingDir)
             : SecureBulkLoad.into(table, stagingDir)).load(rows(rowsOf, rows));
+        counts.join();
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       loaded = new Loaded(method, side, seconds, 0, averageKeyBytes(raw), averageValueBytes(raw));
@@ -291,14 +306,45 @@ public final class WritePathBenchmark {
     return new Timed(loaded, report);
   }
 
-  private static void put(Table table, LongFunction<Put> rowsOf, int rows) throws IOException {
+  /** Puts the rows in batches; with {@code counts}, each batch's count rows first, as an SSE batch writes its count cells. */
+  private static void put(Table table, LongFunction<Put> rowsOf, int rows, Connection counts) throws IOException {
     List<Put> batch = new ArrayList<>(BATCH);
     for (long i = 0; i < rows; i++) {
       batch.add(rowsOf.apply(i));
       if (batch.size() == BATCH || i == rows - 1) {
+        if (counts != null) {
+          putCountRows(counts, batch.size());
+        }
         table.put(batch);
         batch.clear();
       }
+    }
+  }
+
+  /** Writes {@code rows} count-cell-shaped rows into the counter table, 1,000 per call, as an SSE bulk load's chunks do. */
+  private static void writeCountRows(Connection connection, int rows) {
+    try {
+      for (int done = 0; done < rows; done += 1_000) {
+        putCountRows(connection, Math.min(1_000, rows - done));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code n} blind puts shaped as writer-lane count cells: a 40-byte random row, an 8-byte value. */
+  private static void putCountRows(Connection connection, int n) throws IOException {
+    SplittableRandom random = new SplittableRandom();
+    List<Put> cells = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      byte[] row = new byte[40];
+      for (int b = 0; b < row.length; b += 8) {
+        Bytes.putLong(row, b, random.nextLong());
+      }
+      cells.add(new Put(row).addColumn(HBaseIdentifierSource.FAMILY, Bytes.toBytes("sse"), Bytes.toBytes(random.nextLong())));
+    }
+    try (Table counters = connection.getTable(HBaseIdentifierSource.TABLE)) {
+      counters.put(cells);
     }
   }
 
@@ -392,7 +438,8 @@ public final class WritePathBenchmark {
             method.equals("put") ? "put, batches of " + BATCH : "bulk load (HFiles)",
             side.equals("plain") ? "plain" : side.equals(SIZED) ? "plain, padded to format 2's sizes and order"
                 : side.equals(SIZED_IN_ORDER) ? "plain, padded to format 2's sizes, in plain order"
-                : side.equals(DET_FIELD) || side.equals(SSE_FIELD) ? "secure, default format, " + side
+                : side.equals(DET_FIELD) || side.equals(SSE_FIELD) || side.equals(DET_COUNTS)
+                ? "secure, default format, " + side
                 : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
             l.storedBytes() / 1e6, (double) l.storedBytes() / p.storedBytes(), l.keyBytes(), l.valueBytes()));
         csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", method, side, rows,
@@ -411,7 +458,9 @@ public final class WritePathBenchmark {
         + " loads " + String.format(Locale.ROOT, "%,d", WARM_UP_ROWS) + " untimed rows into a table dropped after,"
         + " so the client's JIT has compiled each path whichever side loads first; secure schema DET row key, STD values, in stored format 1 and 2 (format 3 stores STD"
         + " and DET as format 2), and in the default format with field0 under DET (det field) or SSE (sse field, one"
-        + " index entry per row, its values unique); the control table is plain, its rows padded with zeros to format 2's stored sizes"
+        + " index entry per row, its values unique), or the DET field with one count-cell-shaped put (40-byte random"
+        + " row, 8-byte value) per row into cryptoworker_ids (det field and count rows: before each batch of puts, or"
+        + " beside a bulk load in calls of 1,000, as an SSE load of unique values writes its count cells); the control table is plain, its rows padded with zeros to format 2's stored sizes"
         + " (a 17-byte row key: a header byte and 16 bytes of SHA-256 of the key, in pseudorandom order as DET's;"
         + " each value +29 bytes) and pre-split as the secure ones: the ceiling of any encryption storing that many"
         + " bytes in that order; the in-order control pads the same way but keeps plain's order (9 zero bytes after"
