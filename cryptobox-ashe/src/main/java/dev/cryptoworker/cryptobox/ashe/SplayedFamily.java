@@ -145,6 +145,9 @@ final class SplayedFamily implements FamilyExpansion {
   @Override
   public void beginBatch(List<List<CellValue>> rows) throws IOException {
     for (SplayedDimension d : dimensions.values()) {
+      if (!d.enhanced()) {
+        continue; // basic SPLASHE stores each row alone: nothing to plan
+      }
       byte[] name = d.name().getBytes(StandardCharsets.UTF_8);
       List<String> rowValues = new ArrayList<>(rows.size());
       for (List<CellValue> row : rows) {

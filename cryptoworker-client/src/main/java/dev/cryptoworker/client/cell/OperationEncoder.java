@@ -43,10 +43,13 @@ import org.apache.hadoop.hbase.util.Bytes;
 public final class OperationEncoder {
   private final TableCodec codec;
   private final FilterTranslator filters;
+  /** The families whose expansions plan batches: fixed with the codec, so found once, not per batch. */
+  private final List<byte[]> planningFamilies;
 
   public OperationEncoder(TableCodec codec, FilterTranslator filters) {
     this.codec = codec;
     this.filters = filters;
+    this.planningFamilies = planningFamilies(codec);
   }
 
   /** Encodes a row key for a point operation (Get, Delete, check), which STD keys cannot serve. */
@@ -83,12 +86,12 @@ public final class OperationEncoder {
    * follow on this thread; call {@link #endBatch} after them, whatever happens.
    */
   void beginBatch(List<? extends Row> actions) throws IOException {
-    Map<byte[], List<List<Cell>>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    for (byte[] family : planningFamilies()) {
-      rows.put(family, new ArrayList<>());
-    }
-    if (rows.isEmpty()) {
+    if (planningFamilies.isEmpty()) {
       return;
+    }
+    Map<byte[], List<List<Cell>>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    for (byte[] family : planningFamilies) {
+      rows.put(family, new ArrayList<>());
     }
     for (Row action : actions) {
       if (action instanceof Put put) {
@@ -101,29 +104,29 @@ public final class OperationEncoder {
       }
     }
     for (Map.Entry<byte[], List<List<Cell>>> e : rows.entrySet()) {
-      expansion(e.getKey()).beginBatch(e.getValue());
+      expansion(codec, e.getKey()).beginBatch(e.getValue());
     }
   }
 
   void endBatch() {
-    for (byte[] family : planningFamilies()) {
-      expansion(family).endBatch();
+    for (byte[] family : planningFamilies) {
+      expansion(codec, family).endBatch();
     }
   }
 
-  private List<byte[]> planningFamilies() {
+  private static List<byte[]> planningFamilies(TableCodec codec) {
     List<byte[]> out = new ArrayList<>();
     for (String family : codec.schema().families().keySet()) {
       byte[] name = Bytes.toBytes(family);
-      if (expansion(name).plansBatches()) {
+      if (expansion(codec, name).plansBatches()) {
         out.add(name);
       }
     }
-    return out;
+    return List.copyOf(out);
   }
 
   /** The expansion of a family the schema lists. */
-  private ColumnExpansion expansion(byte[] family) {
+  private static ColumnExpansion expansion(TableCodec codec, byte[] family) {
     try {
       return codec.expansion(family);
     } catch (UnsupportedSecureOperationException e) {
