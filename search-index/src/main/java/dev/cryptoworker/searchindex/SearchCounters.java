@@ -232,17 +232,18 @@ public class SearchCounters {
    *     by searches until written again
    */
   public void releaseTaken() throws IOException {
-    List<CompletableFuture<Void>> waiting = dropTaken();
-    if (waiting.isEmpty()) {
-      return;
-    }
     try {
-      awaitAll(waiting, "interrupted while writing search-index entry counts");
-    } catch (InterruptedIOException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new IOException(countsNotWritten() + ": rows of this batch that were written are not found by searches"
-          + " until written again", e);
+      releaseTakenLater().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while writing search-index entry counts");
+    } catch (ExecutionException e) {
+      IOException notWritten = (IOException) e.getCause(); // releaseTakenLater fails with nothing else
+      if (notWritten.getCause() instanceof InterruptedIOException interrupted) {
+        throw interrupted;
+      }
+      throw new IOException(notWritten.getMessage() + ": rows of this batch that were written are not found by"
+          + " searches until written again", notWritten.getCause());
     }
   }
 
@@ -252,6 +253,9 @@ public class SearchCounters {
    */
   public CompletableFuture<Void> releaseTakenLater() {
     List<CompletableFuture<Void>> waiting = dropTaken();
+    if (waiting.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
     CompletableFuture<Void> written = new CompletableFuture<>();
     CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
       if (failure == null) {
