@@ -3,6 +3,7 @@ package dev.cryptoworker.client;
 import static dev.cryptoworker.client.SearchableColumnTest.F;
 import static dev.cryptoworker.client.SearchableColumnTest.TAG;
 import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
+import static dev.cryptoworker.testing.CauseChain.messages;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -186,14 +187,5 @@ class SearchCountersTest {
       fx.table.put(new Put(toBytes("o-4")).addColumn(F, TAG, toBytes("mumps")));
     }
     assertEquals(Set.of("o-0", "o-4"), new HashSet<>(fx.search(tagIs("mumps"))));
-  }
-
-  /** The messages of {@code e} and its causes. */
-  private static String messages(Throwable e) {
-    StringBuilder out = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      out.append(t.getMessage()).append(" / ");
-    }
-    return out.toString();
   }
 }

@@ -3,6 +3,7 @@ package dev.cryptoworker.client;
 import static dev.cryptoworker.client.SearchableColumnTest.F;
 import static dev.cryptoworker.client.SearchableColumnTest.TAG;
 import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
+import static dev.cryptoworker.testing.CauseChain.messages;
 import static org.apache.hadoop.hbase.util.Bytes.toBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -193,13 +194,5 @@ class WriterLanesTest {
       }
     }
     return out.toByteArray();
-  }
-
-  private static String messages(Throwable e) {
-    StringBuilder out = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      out.append(t.getMessage()).append(" / ");
-    }
-    return out.toString();
   }
 }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.mapreduce;
 
+import static dev.cryptoworker.testing.CauseChain.messages;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,13 +65,5 @@ class BulkLoadIndexCountsTest {
     assertTrue(messages.contains("nothing of this round is loaded"), messages);
     assertTrue(messages.contains("search-index entry counts were not written to cryptoworker_ids"), messages);
     assertTrue(MapReduceFixture.rawRows(hbase, TableName.valueOf(schema.tableName())).isEmpty(), "no row of the failed round is visible");
-  }
-
-  private static String messages(Throwable e) {
-    StringBuilder out = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      out.append(t.getMessage()).append(" | ");
-    }
-    return out.toString();
   }
 }
