@@ -753,15 +753,19 @@ public final class TableCodec implements SearchableTable {
     String familyName = Bytes.toString(family);
     String column = Bytes.toString(storedQualifier);
     Map<String, byte[]> columns = new ConcurrentHashMap<>();
+    return counters.sharedCounts(derived(() -> CounterRows.sharedCountsRow(identities, table, familyName, column)),
+        name -> columns.computeIfAbsent(name,
+            n -> derived(() -> CounterRows.sharedCountColumn(identities, table, familyName, column, n))));
+  }
+
+  /** A name derived under this table's keys. */
+  private interface Derivation {
+    byte[] derive() throws GeneralSecurityException;
+  }
+
+  private byte[] derived(Derivation derivation) {
     try {
-      return counters.sharedCounts(CounterRows.sharedCountsRow(identities, table, familyName, column),
-          name -> columns.computeIfAbsent(name, n -> {
-            try {
-              return CounterRows.sharedCountColumn(identities, table, familyName, column, n);
-            } catch (GeneralSecurityException e) {
-              throw new IllegalStateException("table " + table + ": cannot derive keys", e);
-            }
-          }));
+      return derivation.derive();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("table " + table + ": cannot derive keys", e);
     }
