@@ -65,7 +65,9 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * carry the SSE variant's cells without its counter takes.
  *
  * <p>Options: {@code --rows=N} (1,000,000) per table, {@code --threads=1,4} (thread counts for the
- * all-box variants; the others run on one), {@code --variants=all-boxes,std,...} (all), {@code
+ * all-box variants and those named by {@code --threaded=det,sse,...}; the others run on one), {@code
+ * --variants=all-boxes,std,...} (all), {@code --rounds=N} (1): every timed pair of loads N times, round
+ * after round, with a table of each pair's medians after the rounds' lines, {@code
  * --profile} (JFR profiles of each secure load, of the client and of the HBase servers, summarized in
  * {@code NAME-profile.md}), {@code
  * --warmup=N} (200,000; 0 for none) rows loaded into a throw-away plain and secure table of each
@@ -178,6 +180,8 @@ public final class LoadBenchmark {
     List<String> variants = VARIANTS.stream().map(Variant::name).toList();
     boolean profile = false;
     int warmup = 200_000;
+    int rounds = 1;
+    List<String> threaded = List.of();
     String name = "load";
     Path outDir = null;
     for (String a : args) {
@@ -186,25 +190,28 @@ public final class LoadBenchmark {
         case "rows" -> rows = Integer.parseInt(kv[1]);
         case "threads" -> threads = Stream.of(kv[1].split(",")).map(Integer::parseInt).toList();
         case "variants" -> variants = List.of(kv[1].split(","));
+        case "threaded" -> threaded = List.of(kv[1].split(","));
+        case "rounds" -> rounds = Integer.parseInt(kv[1]);
         case "profile" -> profile = true;
         case "warmup" -> warmup = Integer.parseInt(kv[1]);
         case "name" -> name = kv[1];
         case "out" -> outDir = Path.of(kv[1]);
         default -> throw new IllegalArgumentException(
-            "unknown option " + a + " (options: --rows, --threads, --variants, --profile, --warmup, --name, --out)");
+            "unknown option " + a + " (options: --rows, --threads, --threaded, --variants, --rounds, --profile, --warmup,"
+            + " --name, --out)");
       }
     }
     List<String> known = VARIANTS.stream().map(Variant::name).toList();
-    for (String v : variants) {
+    for (String v : Stream.concat(variants.stream(), threaded.stream()).toList()) {
       if (!known.contains(v)) {
         throw new IllegalArgumentException("unknown variant " + v + " (variants: " + String.join(", ", known) + ")");
       }
     }
-    if (rows < 1000 || warmup < 0 || threads.stream().anyMatch(t -> t < 1)) {
+    if (rows < 1000 || warmup < 0 || rounds < 1 || threads.stream().anyMatch(t -> t < 1)) {
       throw new IllegalArgumentException(
-          "--rows must be at least 1000, --warmup at least 0 and every thread count at least 1");
+          "--rows must be at least 1000, --warmup at least 0, --rounds at least 1 and every thread count at least 1");
     }
-    new LoadBenchmark().run(rows, warmup, threads, variants, profile, name,
+    new LoadBenchmark().run(rows, warmup, rounds, threads, threaded, variants, profile, name,
         outDir == null ? RunDirectories.newRunDirectory() : outDir, String.join(" ", args));
   }
 
@@ -228,8 +235,8 @@ public final class LoadBenchmark {
         .addColumn(F, Bytes.toBytes("payload"), Bytes.toBytes(String.format(Locale.ROOT, PAYLOAD, i)));
   }
 
-  private void run(int rows, int warmup, List<Integer> threadCounts, List<String> names, boolean profile, String fileName,
-      Path outDir, String args) throws Exception {
+  private void run(int rows, int warmup, int rounds, List<Integer> threadCounts, List<String> threaded,
+      List<String> names, boolean profile, String fileName, Path outDir, String args) throws Exception {
     Files.createDirectories(outDir);
     Path data = Files.createTempDirectory("load-bench-");
     StringBuilder md = new StringBuilder();
@@ -238,6 +245,7 @@ public final class LoadBenchmark {
         + "secure_server_us_row,plain_rpcs_1k,secure_rpcs_1k,plain_bytes_row,secure_bytes_row,"
         + "plain_cells_row,secure_cells_row,counter_rows_per_row\n");
     StringBuilder profiles = new StringBuilder();
+    Map<String, List<double[]>> pairs = new LinkedHashMap<>(); // "variant,threads" to each round's plain and secure rows/s
     byte[] master = new byte[32];
     new SecureRandom().nextBytes(master);
     KeyProvider keys = KeyProvider.fromMasterKey(master);
@@ -252,62 +260,66 @@ public final class LoadBenchmark {
           + " (plain / secure) | stored cells/row (plain / secure) | counter rows added per row |\n");
       md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       int run = 0;
-      for (String name : names) {
-        Variant v = VARIANTS.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
-        if (warmup > 0) {
-          run++;
-          warmUp(plainSide, secureSide, keys, v, run, rows, warmup);
-        }
-        for (int threads : name.startsWith("all-boxes") ? threadCounts : List.of(1)) {
-          run++;
-          TableName plainName = TableName.valueOf("load_plain_" + run);
-          TableSchema schema = TableSchema.parse(v.schema("load_secure_" + run), "load benchmark");
-          TableName secureName = TableName.valueOf(schema.tableName());
-          try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
-              Admin admin = plainSide.getAdmin()) {
-            createTables(admin, secure, plainName, schema, v);
-            Callable<Load> plainLoad = () -> load(plainSide, admin, plainName,
-                () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, 0, rows, threads, null);
-            Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
-            Callable<Load> secureLoad = () -> load(secureSide, admin, secureName,
-                () -> secureMutator(v, secure, secureSide, secureName), v::secureRow, 0, rows, threads, recording);
-            // Which side loads first alternates from run to run: a run's second load meets a cluster
-            // still busy with the first one's flushes and compactions.
-            boolean secureFirst = run % 2 == 0;
-            Load secured = secureFirst ? secureLoad.call() : null;
-            Load plain = plainLoad.call();
-            if (!secureFirst) {
-              secured = secureLoad.call();
-            }
-            if (recording != null) {
-              ProfileSummary p = ProfileSummary.read(recording, t -> true);
-              ProfileSummary s = ProfileSummary.read(secured.serverRecordings(), t -> true);
-              profiles.append(String.format(Locale.ROOT, "## %s, %d thread%s%n%n### Client (%,d CPU samples)%n%n%s%n%s%n"
-                  + "### HBase servers (%,d CPU samples over the region servers, master and ZooKeeper)%n%n%s%n%s%n",
-                  name, threads, threads == 1 ? "" : "s", p.samples(), p.inclusiveTable(25, List.of("dev.cryptoworker")),
-                  p.selfTable(15), s.samples(), s.inclusiveTable(30, List.of("dev.cryptoworker",
-                      "org.apache.hadoop.hbase.regionserver")), s.selfTable(15)));
-              Files.delete(recording);
-              for (Path f : secured.serverRecordings()) {
-                Files.delete(f);
+      for (int round = 1; round <= rounds; round++) {
+        for (String name : names) {
+          Variant v = VARIANTS.stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
+          if (warmup > 0 && round == 1) {
+            run++;
+            warmUp(plainSide, secureSide, keys, v, run, rows, warmup);
+          }
+          for (int threads : name.startsWith("all-boxes") || threaded.contains(name) ? threadCounts : List.of(1)) {
+            run++;
+            TableName plainName = TableName.valueOf("load_plain_" + run);
+            TableSchema schema = TableSchema.parse(v.schema("load_secure_" + run), "load benchmark");
+            TableName secureName = TableName.valueOf(schema.tableName());
+            try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
+                Admin admin = plainSide.getAdmin()) {
+              createTables(admin, secure, plainName, schema, v);
+              Callable<Load> plainLoad = () -> load(plainSide, admin, plainName,
+                  () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, 0, rows, threads, null);
+              Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
+              Callable<Load> secureLoad = () -> load(secureSide, admin, secureName,
+                  () -> secureMutator(v, secure, secureSide, secureName), v::secureRow, 0, rows, threads, recording);
+              // Which side loads first alternates from run to run: a run's second load meets a cluster
+              // still busy with the first one's flushes and compactions.
+              boolean secureFirst = run % 2 == 0;
+              Load secured = secureFirst ? secureLoad.call() : null;
+              Load plain = plainLoad.call();
+              if (!secureFirst) {
+                secured = secureLoad.call();
               }
+              if (recording != null) {
+                ProfileSummary p = ProfileSummary.read(recording, t -> true);
+                ProfileSummary s = ProfileSummary.read(secured.serverRecordings(), t -> true);
+                profiles.append(String.format(Locale.ROOT, "## %s, %d thread%s%n%n### Client (%,d CPU samples)%n%n%s%n%s%n"
+                    + "### HBase servers (%,d CPU samples over the region servers, master and ZooKeeper)%n%n%s%n%s%n",
+                    name, threads, threads == 1 ? "" : "s", p.samples(), p.inclusiveTable(25, List.of("dev.cryptoworker")),
+                    p.selfTable(15), s.samples(), s.inclusiveTable(30, List.of("dev.cryptoworker",
+                        "org.apache.hadoop.hbase.regionserver")), s.selfTable(15)));
+                Files.delete(recording);
+                for (Path f : secured.serverRecordings()) {
+                  Files.delete(f);
+                }
+              }
+              double aes = aesGcmMicros(v.valueBytes());
+              double plainClient = plain.cpu().clientNanos() / 1e3 / rows;
+              double secureClient = secured.cpu().clientNanos() / 1e3 / rows;
+              double perCell = v.isControl() ? Double.NaN : (secureClient - plainClient) / v.protectedCells();
+              Object[] values = {name, threads, plain.rowsPerSecond(), secured.rowsPerSecond(),
+                  secured.rowsPerSecond() / plain.rowsPerSecond(), plainClient, secureClient, perCell, aes, perCell / aes,
+                  serverMicros(plain, rows), serverMicros(secured, rows), plain.rpcs() * 1000.0 / rows,
+                  secured.rpcs() * 1000.0 / rows, plain.stored().bytesPerRow(), secured.stored().bytesPerRow(),
+                  plain.stored().cellsPerRow(), secured.stored().cellsPerRow(), (double) secured.counterRows() / rows};
+              String line = String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f | %.1f / %.1f | %.1f | %.2f | %.1f"
+                  + " | %.1f / %.1f | %.1f / %.1f | %,.0f / %,.0f | %.1f / %.1f | %.2f |%n", values);
+              md.append(line);
+              out.print(line);
+              pairs.computeIfAbsent(name + "," + threads, k -> new ArrayList<>())
+                  .add(new double[] {plain.rowsPerSecond(), secured.rowsPerSecond()});
+              csv.append(String.format(Locale.ROOT, "%s,%d,%.0f,%.0f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.2f,%.2f,%.1f,%.1f,"
+                  + "%.1f,%.1f,%.2f,%.2f,%.3f%n", values));
+              dropTables(admin, plainName, secureName);
             }
-            double aes = aesGcmMicros(v.valueBytes());
-            double plainClient = plain.cpu().clientNanos() / 1e3 / rows;
-            double secureClient = secured.cpu().clientNanos() / 1e3 / rows;
-            double perCell = v.isControl() ? Double.NaN : (secureClient - plainClient) / v.protectedCells();
-            Object[] values = {name, threads, plain.rowsPerSecond(), secured.rowsPerSecond(),
-                secured.rowsPerSecond() / plain.rowsPerSecond(), plainClient, secureClient, perCell, aes, perCell / aes,
-                serverMicros(plain, rows), serverMicros(secured, rows), plain.rpcs() * 1000.0 / rows,
-                secured.rpcs() * 1000.0 / rows, plain.stored().bytesPerRow(), secured.stored().bytesPerRow(),
-                plain.stored().cellsPerRow(), secured.stored().cellsPerRow(), (double) secured.counterRows() / rows};
-            String line = String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f | %.1f / %.1f | %.1f | %.2f | %.1f"
-                + " | %.1f / %.1f | %.1f / %.1f | %,.0f / %,.0f | %.1f / %.1f | %.2f |%n", values);
-            md.append(line);
-            out.print(line);
-            csv.append(String.format(Locale.ROOT, "%s,%d,%.0f,%.0f,%.3f,%.2f,%.2f,%.2f,%.3f,%.2f,%.2f,%.2f,%.1f,%.1f,"
-                + "%.1f,%.1f,%.2f,%.2f,%.3f%n", values));
-            dropTables(admin, plainName, secureName);
           }
         }
       }
@@ -341,6 +353,9 @@ public final class LoadBenchmark {
         + " two region servers reporting every 3 s, HBase's default), tables not pre-split; the side that loads first alternates from one"
         + " timed pair of loads to the next.%n%nCommand: `./mvnw -q -DskipTests -pl benchmarks -am package"
         + " exec:exec@load -Dbench.args=\"%s\"`  %n%s", VersionInfo.getVersion(), args, RunInfo.describe());
+    if (rounds > 1) {
+      md.append(medians(pairs, rounds));
+    }
     ResultFiles.write(outDir, fileName, header + md + footer, csv, out);
     if (profile) {
       Files.writeString(outDir.resolve(fileName + "-profile.md"), "# CPU profiles of the secure loads (JFR)\n\n"
@@ -349,6 +364,25 @@ public final class LoadBenchmark {
           + " compilers' and the garbage collector's own threads are not in these tables (they are in the CPU"
           + " columns of " + fileName + ".md). Same run as " + fileName + ".md.\n\n" + profiles);
     }
+  }
+
+  /**
+   * Per variant and thread count, the medians over the rounds of plain and secure rows/s and of
+   * their ratio (the median of each round's ratio, so a round's cluster state cancels out).
+   */
+  private static String medians(Map<String, List<double[]>> pairs, int rounds) {
+    StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%n## Medians of %d rounds%n%n| variant | threads"
+        + " | plain rows/s | secure rows/s | secure / plain (median of the rounds' ratios) |%n|---|---:|---:|---:|---:|%n",
+        rounds));
+    pairs.forEach((key, runs) -> {
+      double[] plain = runs.stream().mapToDouble(r -> r[0]).toArray();
+      double[] secure = runs.stream().mapToDouble(r -> r[1]).toArray();
+      double[] ratio = runs.stream().mapToDouble(r -> r[1] / r[0]).toArray();
+      String[] variantThreads = key.split(",");
+      md.append(String.format(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %.2f |%n", variantThreads[0], variantThreads[1],
+          Percentiles.of(plain, 50), Percentiles.of(secure, 50), Percentiles.of(ratio, 50)));
+    });
+    return md.toString();
   }
 
   /**
