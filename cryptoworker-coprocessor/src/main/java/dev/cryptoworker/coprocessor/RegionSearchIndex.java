@@ -1,22 +1,27 @@
 package dev.cryptoworker.coprocessor;
 
 import dev.cryptoworker.region.IndexUpkeepRequest;
+import dev.cryptoworker.region.LoadedFiles;
 import dev.cryptoworker.region.SearchIndexCells;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.StoreFile;
+import org.apache.hadoop.hbase.regionserver.StoreFileScanner;
 
 /**
  * One region's lookup from index entry key to row: the region-local structure that makes a search
@@ -80,11 +85,12 @@ final class RegionSearchIndex {
 
   /**
    * Adds the index cells of files just bulk loaded into {@code region} ({@code loaded}: the files'
-   * final paths by family). Reads only the cells in the loaded files' time ranges (HBase skips the
-   * region's other files by their time range): an index cell the scan meets that an earlier file
-   * holds too is current all the same, and putting it again changes nothing. Each entry gets its
-   * file's sequence id as its write number, so a search that opened before the load does not take
-   * the row for stale.
+   * final paths by family). A file its writer marked ({@link LoadedFiles}) is read only if it holds
+   * index cells, and then alone. An unmarked file is read through the region, only the cells in its
+   * time range (HBase skips the region's other files by their time range): an index cell the scan
+   * meets that an earlier file holds too is current all the same, and putting it again changes
+   * nothing. Each entry gets its file's sequence id as its write number, so a search that opened
+   * before the load does not take the row for stale.
    */
   void addLoaded(Region region, Map<byte[], List<Path>> loaded) throws IOException {
     for (Map.Entry<byte[], List<Path>> e : loaded.entrySet()) {
@@ -95,11 +101,36 @@ final class RegionSearchIndex {
           continue;
         }
         long writeNumber = file.getMaxSequenceId() > 0 ? file.getMaxSequenceId() : WriteNumbers.UNKNOWN;
+        // HStoreFile is the one StoreFile HBase 2 has; its file info is read when the store opens it.
+        Optional<LoadedFiles.Mark> mark = file instanceof HStoreFile h
+            ? LoadedFiles.Mark.of(h.getMetadataValue(LoadedFiles.fileInfoKey())) : Optional.empty();
+        if (mark.isPresent()) {
+          if (mark.get() == LoadedFiles.Mark.READ_BACK) {
+            addFile((HStoreFile) file, writeNumber);
+          }
+          continue;
+        }
         Scan scan = new Scan().addFamily(e.getKey()).setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix()))
             .setTimeRange(file.getMinimumTimestamp().orElse(0), file.getMaximumTimestamp().orElse(Long.MAX_VALUE - 1) + 1)
             .setCacheBlocks(false);
         addAll(region, scan, writeNumber);
       }
+    }
+  }
+
+  /** Adds the index cells of one store file, read by itself (its cells are all visible: it was just loaded). */
+  private void addFile(HStoreFile file, long writeNumber) throws IOException {
+    StoreFileScanner cells = file.getReader().getStoreFileScanner(false, false, false, Long.MAX_VALUE, 0, false);
+    try {
+      if (cells.seek(KeyValue.LOWESTKEY)) {
+        for (Cell cell = cells.next(); cell != null; cell = cells.next()) {
+          if (isIndexCell(cell)) {
+            put(cell, writeNumber);
+          }
+        }
+      }
+    } finally {
+      cells.close();
     }
   }
 

@@ -4,6 +4,7 @@ import dev.cryptoworker.client.SecureTable;
 import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.client.spi.LayoutCapability;
+import dev.cryptoworker.region.LoadedFiles;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -65,10 +67,11 @@ import org.slf4j.LoggerFactory;
  * per processor): rows in chunks of 1,000, kept in the order read, then each region's rows sorted
  * and written to its HFiles apart from the others'. The staging directory must be
  * on the cluster's filesystem (the region servers move the files from there); its files are gone
- * once loaded. SSE values get their index entries when their chunk is encrypted, and each region
- * indexes the entries of the files loaded into it; the entries' count cells are written while the
- * round is encrypted and its HFiles written, and the round is loaded only once all of them are (a
- * batch's {@link BulkLoadBatch#loadable}). A search made between a chunk's entries and its round's
+ * once loaded. SSE values get their index entries when their chunk is encrypted. The entries' count
+ * cells are written as HFiles of the counter table and loaded before the round's own files (a
+ * batch's {@link BulkLoadBatch#loadFirst}); if they are not, nothing of the round is loaded. Index
+ * cells go to files of their own, so each region reads back only those to index the entries
+ * ({@link BulkLoadBatch#readBack}). A search made between a chunk's entries and its round's
  * load covers those numbers, so its tokens reach the rows once loaded (the window a put has between
  * its take and its write, here a round long).
  *
@@ -228,12 +231,19 @@ public final class SecureBulkLoad {
     byte[] stamp = Bytes.toBytes(timestamp);
     List<BulkLoadBatch> batches = encodeRound(rows, workers);
     int quorum = batches.get(0).quorum();
+    Predicate<Cell> readBack = batches.get(0).readBack().orElse(null);
     long count = 0;
+    // Cells of other tables the rows need stored first, by table (one open Table per table is kept).
+    Map<TableName, BulkLoadBatch.CellsOfTable> first = new TreeMap<>();
+    List<Table> opened = new ArrayList<>();
     for (BulkLoadBatch b : batches) {
       count += b.first().size();
+      for (BulkLoadBatch.CellsOfTable cells : b.loadFirst()) {
+        opened.add(cells.table());
+        first.merge(cells.table().getName(), cells, (had, more) -> new BulkLoadBatch.CellsOfTable(had.table(),
+            Stream.concat(had.cells().stream(), more.cells().stream()).toList()));
+      }
     }
-    List<Future<Void>> loadable = new ArrayList<>(batches.size());
-    batches.forEach(b -> loadable.add(b.loadable()));
     Map<String, List<Put>> round = BulkLoadBatch.concat(batches);
     batches.clear();
     if (!round.keySet().equals(tables.keySet())) {
@@ -246,10 +256,18 @@ public final class SecureBulkLoad {
       // Per cluster and region: each region's rows are sorted and written apart, on the workers.
       List<Future<List<Written>>> writes = new ArrayList<>();
       List<Integer> clusterOfWrite = new ArrayList<>();
+      List<Cluster> firstTables = new ArrayList<>();
+      List<Future<List<Written>>> firstWrites = new ArrayList<>();
+      for (BulkLoadBatch.CellsOfTable cells : first.values()) {
+        Cluster of = Cluster.of(name, "of " + cells.table().getName(), firstTables.size(), cells.table(), staging);
+        firstTables.add(of);
+        firstWrites.add(workers.submit(() -> writeAll(of, cells.cells(), new Path(of.staging(), roundDir + "first-"
+            + of.directory()), timestamp, stamp)));
+      }
       for (int i = 0; i < clusters.size(); i++) {
         Cluster c = clusters.get(i);
         List<Future<List<Written>>> own = writeCluster(c, round.remove(c.name()),
-            new Path(c.staging(), roundDir + c.directory()), timestamp, stamp, workers);
+            new Path(c.staging(), roundDir + c.directory()), timestamp, stamp, readBack, workers);
         writes.addAll(own);
         int index = i;
         own.forEach(w -> clusterOfWrite.add(index));
@@ -268,14 +286,14 @@ public final class SecureBulkLoad {
           hfiles++;
         }
       }
+      long wrote = System.nanoTime();
       try {
-        awaitAll(loadable, "writing what the round's rows need stored before them");
+        loadFirst(firstTables, awaitAll(firstWrites, "writing what the round's rows need stored before them"));
       } catch (InterruptedIOException e) {
         throw e;
       } catch (IOException e) {
         throw new IOException("table " + name + ": nothing of this round is loaded: " + e.getMessage(), e);
       }
-      long wrote = System.nanoTime();
       Set<String> missed = loadEverywhere(clusters, files, quorum, count, workers);
       long loaded = System.nanoTime();
       return new Report(count, cells, hfiles, bytes, 1, encoded - started, wrote - encoded, loaded - wrote, missed);
@@ -283,30 +301,64 @@ public final class SecureBulkLoad {
       for (Cluster c : clusters) {
         c.fs().delete(new Path(c.staging(), roundDir + c.directory()), true);
       }
+      for (Table t : opened) {
+        t.close();
+      }
+    }
+  }
+
+  /**
+   * Writes {@code cells} of {@code table}'s table as its HFiles, a region's at a time on the
+   * calling thread (they are few: one per distinct value and writer lane of the round).
+   */
+  private List<Written> writeAll(Cluster table, List<Put> cells, Path dir, long timestamp, byte[] stamp)
+      throws IOException {
+    List<Written> out = new ArrayList<>();
+    for (Map.Entry<Integer, List<Put>> region : byRegion(table, cells).entrySet()) {
+      out.addAll(writeRegion(table.conf(), table.fs(), dir, "region-" + region.getKey(), table.descriptor(),
+          region.getValue(), timestamp, stamp, null));
+    }
+    return out;
+  }
+
+  /**
+   * Loads the files of the cells the round's rows need stored before them, one table after
+   * another, and returns once all are loaded.
+   *
+   * @throws IOException naming the table whose files were not loaded
+   */
+  private void loadFirst(List<Cluster> tables, List<List<Written>> written) throws IOException {
+    for (int i = 0; i < tables.size(); i++) {
+      Map<byte[], List<Path>> files = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      for (Written w : written.get(i)) {
+        files.computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
+      }
+      TableName table = tables.get(i).table().getName();
+      try {
+        BulkLoadHFiles.create(tables.get(i).conf()).bulkLoad(table, files);
+      } catch (IOException | RuntimeException e) {
+        throw new IOException("cells of table " + table + ", which the round's rows need stored before them, were not"
+            + " loaded: " + e.getMessage(), e);
+      }
     }
   }
 
   /** Submits the HFiles of {@code stored} on {@code cluster} to the workers, a task per region. */
   private List<Future<List<Written>>> writeCluster(Cluster cluster, List<Put> stored, Path dir, long timestamp,
-      byte[] stamp, ExecutorService workers) {
-    byte[][] regionStarts = cluster.regionStarts();
-    List<List<Put>> byRegion = new ArrayList<>(regionStarts.length);
-    for (int i = 0; i < regionStarts.length; i++) {
-      byRegion.add(new ArrayList<>());
-    }
-    for (Put put : stored) {
-      byRegion.get(regionOf(regionStarts, put.getRow())).add(put);
-    }
+      byte[] stamp, Predicate<Cell> readBack, ExecutorService workers) {
     List<Future<List<Written>>> writes = new ArrayList<>();
-    for (int region = 0; region < regionStarts.length; region++) {
-      List<Put> puts = byRegion.get(region);
-      String file = "region-" + region;
-      if (!puts.isEmpty()) {
-        writes.add(workers.submit(() -> writeRegion(cluster.conf(), cluster.fs(), dir, file, cluster.descriptor(), puts,
-            timestamp, stamp)));
-      }
-    }
+    byRegion(cluster, stored).forEach((region, puts) -> writes.add(workers.submit(() -> writeRegion(cluster.conf(),
+        cluster.fs(), dir, "region-" + region, cluster.descriptor(), puts, timestamp, stamp, readBack))));
     return writes;
+  }
+
+  /** {@code stored} by the index of the region of {@code cluster} each row falls in, regions without rows left out. */
+  private static Map<Integer, List<Put>> byRegion(Cluster cluster, List<Put> stored) {
+    Map<Integer, List<Put>> out = new TreeMap<>();
+    for (Put put : stored) {
+      out.computeIfAbsent(regionOf(cluster.regionStarts(), put.getRow()), r -> new ArrayList<>()).add(put);
+    }
+    return out;
   }
 
   /**
@@ -360,14 +412,18 @@ public final class SecureBulkLoad {
   }
 
   /**
-   * Writes one region's stored rows as one HFile per family, {@code dir/family/file}. Rows are
-   * sorted by stored key, then each row's cells: sorting a round's rows, not its cells, compares
-   * ten times fewer items for ten-cell rows.
+   * Writes one region's stored rows as one HFile per family, {@code dir/family/file}; with {@code
+   * readBack}, the cells it selects go to a second file per family, and every file is marked
+   * ({@link LoadedFiles}), so that the region reads back only those. Rows are sorted by stored key,
+   * then each row's cells: sorting a round's rows, not its cells, compares ten times fewer items for
+   * ten-cell rows.
    */
   private List<Written> writeRegion(Configuration conf, FileSystem fs, Path dir, String file,
-      TableDescriptor descriptor, List<Put> puts, long timestamp, byte[] stamp) throws IOException {
+      TableDescriptor descriptor, List<Put> puts, long timestamp, byte[] stamp, Predicate<Cell> readBack)
+      throws IOException {
     puts.sort((a, b) -> Bytes.compareTo(a.getRow(), b.getRow())); // stable: a later put of a row stays later
-    Map<byte[], HFileOfFamily> writers = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    // Per family: the file of its cells, then (with readBack) the file of the cells read back.
+    Map<byte[], HFileOfFamily[]> writers = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     try {
       Map<byte[], List<Cell>> row = new TreeMap<>(Bytes.BYTES_COMPARATOR);
       for (int i = 0; i < puts.size(); i++) {
@@ -382,32 +438,44 @@ public final class SecureBulkLoad {
           continue; // the row's next put joins it; of equal cells, the one added last is written
         }
         for (Map.Entry<byte[], List<Cell>> family : row.entrySet()) {
-          HFileOfFamily writer = writers.get(family.getKey());
-          if (writer == null) {
+          HFileOfFamily[] files = writers.get(family.getKey());
+          if (files == null) {
             ColumnFamilyDescriptor cf = descriptor.getColumnFamily(family.getKey());
             if (cf == null) {
               throw new IOException("table " + descriptor.getTableName() + " has no family "
                   + Bytes.toStringBinary(family.getKey()) + ": a bulk load cannot write its cells; nothing of this"
                   + " round is loaded");
             }
-            writer = new HFileOfFamily(conf, fs, new Path(new Path(dir, Bytes.toString(family.getKey())), file), cf,
-                timestamp);
-            writers.put(family.getKey(), writer);
+            Path familyDir = new Path(dir, Bytes.toString(family.getKey()));
+            files = readBack == null
+                ? new HFileOfFamily[] {new HFileOfFamily(conf, fs, new Path(familyDir, file), cf, timestamp, null)}
+                : new HFileOfFamily[] {
+                    new HFileOfFamily(conf, fs, new Path(familyDir, file), cf, timestamp,
+                        LoadedFiles.Mark.NOTHING_TO_READ_BACK),
+                    new HFileOfFamily(conf, fs, new Path(familyDir, file + "-read-back"), cf, timestamp,
+                        LoadedFiles.Mark.READ_BACK)};
+            writers.put(family.getKey(), files);
           }
           for (Cell cell : lastOfEach(family.getValue())) {
-            writer.append(cell);
+            files[readBack != null && readBack.test(cell) ? 1 : 0].append(cell);
           }
         }
         row.clear();
       }
       List<Written> out = new ArrayList<>(writers.size());
-      for (HFileOfFamily writer : writers.values()) {
-        out.add(writer.finish(fs));
+      for (HFileOfFamily[] files : writers.values()) {
+        for (HFileOfFamily writer : files) {
+          if (writer.cells > 0) {
+            out.add(writer.finish(fs));
+          }
+        }
       }
       return out;
     } finally {
-      for (HFileOfFamily writer : writers.values()) {
-        writer.abandon();
+      for (HFileOfFamily[] files : writers.values()) {
+        for (HFileOfFamily writer : files) {
+          writer.abandon();
+        }
       }
     }
   }
@@ -512,11 +580,13 @@ public final class SecureBulkLoad {
     private final byte[] family;
     private final Path file;
     private final long timestamp;
+    private final LoadedFiles.Mark mark;
     private long cells;
     private boolean closed;
 
-    HFileOfFamily(Configuration conf, FileSystem fs, Path file, ColumnFamilyDescriptor cf, long timestamp)
-        throws IOException {
+    /** {@code mark}: what the file tells the region about its read-back cells, or null for nothing. */
+    HFileOfFamily(Configuration conf, FileSystem fs, Path file, ColumnFamilyDescriptor cf, long timestamp,
+        LoadedFiles.Mark mark) throws IOException {
       this.writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED, fs)
           .withFilePath(file)
           .withBloomType(cf.getBloomFilterType())
@@ -532,6 +602,7 @@ public final class SecureBulkLoad {
       this.family = cf.getName();
       this.file = file;
       this.timestamp = timestamp;
+      this.mark = mark;
     }
 
     void append(Cell cell) throws IOException {
@@ -545,6 +616,9 @@ public final class SecureBulkLoad {
       writer.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(timestamp));
       writer.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false));
       writer.appendTrackedTimestampsToMetadata();
+      if (mark != null) {
+        writer.appendFileInfo(LoadedFiles.fileInfoKey(), mark.value());
+      }
       writer.close();
       return new Written(family, file, cells, fs.getFileStatus(file).getLen());
     }

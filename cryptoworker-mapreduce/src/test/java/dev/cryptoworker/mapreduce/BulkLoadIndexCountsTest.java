@@ -31,9 +31,9 @@ import org.junit.jupiter.api.parallel.Isolated;
 @Isolated // disables the counter table every SSE test of this JVM writes through
 class BulkLoadIndexCountsTest {
   /**
-   * The count cells of a round's index entries are written while the round is encrypted, and the
-   * round is loaded only once they are: with the counter table unavailable the load fails naming
-   * why, and none of the round's rows becomes visible (rows no search could find).
+   * The count cells of a round's index entries are loaded as files of the counter table before the
+   * round's own files: with the counter table unavailable the load fails naming why, and none of
+   * the round's rows becomes visible (rows no search could find).
    */
   @Test
   void aRoundWhoseIndexCountsAreNotWrittenIsNotLoaded(Connection hbase) throws Exception {
@@ -63,7 +63,8 @@ class BulkLoadIndexCountsTest {
     }
     String messages = messages(failed);
     assertTrue(messages.contains("nothing of this round is loaded"), messages);
-    assertTrue(messages.contains("search-index entry counts were not written to cryptoworker_ids"), messages);
+    assertTrue(messages.contains("cells of table cryptoworker_ids, which the round's rows need stored before them,"
+        + " were not loaded"), messages);
     assertTrue(MapReduceFixture.rawRows(hbase, TableName.valueOf(schema.tableName())).isEmpty(), "no row of the failed round is visible");
   }
 }

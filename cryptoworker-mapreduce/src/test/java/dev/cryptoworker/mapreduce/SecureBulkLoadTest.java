@@ -167,9 +167,9 @@ class SecureBulkLoadTest {
 
   /**
    * SSE columns load: entry numbers are taken per chunk of rows, and each region indexes the
-   * entries of the files loaded into it, so searches find exactly the loaded rows, across rounds
-   * and regions, and puts made afterwards continue the counters. A region that did not index its
-   * loaded files would find nothing until it reopens.
+   * entries of the files loaded into it (those of their index cells only), so searches find exactly
+   * the loaded rows, across rounds and regions, and puts made afterwards continue the counters. A
+   * region that did not index its loaded files would find nothing until it reopens.
    */
   @Test
   void sseColumnsLoadAndSearchesFindExactlyTheLoadedRows(Connection hbase) throws Exception {
@@ -188,6 +188,9 @@ class SecureBulkLoadTest {
       SecureBulkLoad.Report report = SecureBulkLoad.into(table, staging()).rowsPerRound(600).threads(3)
           .load(rows.iterator());
       assertEquals(3, report.rounds());
+      // Each region's rows of each round in one file, their index cells in another: the region
+      // reads back only those.
+      assertEquals(3 * 4 * 2, report.hfiles(), "HFiles of 3 rounds over 4 regions");
       // A second load moves some rows to another city: their first entries go stale.
       List<Put> moved = new ArrayList<>();
       for (int i = 0; i < ROWS; i += 10) {

@@ -1,14 +1,17 @@
 package dev.cryptoworker.searchindex;
 
 import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.searchindex.spi.FamilyCells;
 import dev.cryptoworker.searchindex.spi.SearchIndex;
 import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.Filter;
 
 /**
@@ -34,8 +37,29 @@ final class EntryIndex implements SearchIndex {
   }
 
   @Override
+  public boolean isReadBackAfterLoad(Cell stored) {
+    return SearchIndexCells.isIndexQualifier(stored.getQualifierArray(), stored.getQualifierOffset(),
+        stored.getQualifierLength()) && SearchIndexCells.isIndexValue(stored.getValueLength());
+  }
+
+  @Override
   public void takeAhead(Map<Cell, ValueIndex> indexes) throws IOException {
     counters.takeAhead(indexes);
+  }
+
+  @Override
+  public void takeAheadForBulkLoad(Map<Cell, ValueIndex> indexes) throws IOException {
+    counters.takeAheadForBulkLoad(indexes);
+  }
+
+  @Override
+  public List<Put> releaseTakenForBulkLoad() {
+    return counters.releaseTakenForBulkLoad();
+  }
+
+  @Override
+  public Table counterTable() throws IOException {
+    return counters.counterTable();
   }
 
   @Override
@@ -43,8 +67,4 @@ final class EntryIndex implements SearchIndex {
     counters.releaseTaken();
   }
 
-  @Override
-  public CompletableFuture<Void> releaseTakenLater() {
-    return counters.releaseTakenLater();
-  }
 }

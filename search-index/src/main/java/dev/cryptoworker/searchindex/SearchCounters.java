@@ -58,7 +58,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * each lane's count as a plain cell (row {@code name || lane id}, masked count, timestamps growing
  * with the count, so the highest count stays whichever write lands last). The cells of a batch are sent
  * while its rows are encoded, and {@link #releaseTaken} waits for them, so a batch's rows reach
- * HBase only after their counts, a single put's too. A search reads every
+ * HBase only after their counts, a single put's too; a bulk load keeps them instead ({@link
+ * #takeAheadForBulkLoad}) and loads them as files before its rows. A search reads every
  * lane of a value with one scan of its counter name as prefix.
  * Thread-safe.
  */
@@ -84,6 +85,10 @@ public class SearchCounters {
   private final ThreadLocal<Map<PrfOutput, ValueIndex>> lanesAhead = ThreadLocal.withInitial(HashMap::new);
   /** The count cells of this thread's batch, in flight until {@link #releaseTaken}. */
   private final ThreadLocal<List<CompletableFuture<Void>>> countsInFlight = ThreadLocal.withInitial(ArrayList::new);
+  /** Whether this thread's batch keeps its count cells for {@link #releaseTakenForBulkLoad} instead of writing them. */
+  private final ThreadLocal<Boolean> keepingCounts = ThreadLocal.withInitial(() -> false);
+  /** The count cells this thread's batch kept. */
+  private final ThreadLocal<List<Put>> keptCounts = ThreadLocal.withInitial(ArrayList::new);
   /** Entry numbers taken ahead for the batch this thread is encoding, by counter name: {next, end}. */
   private final ThreadLocal<Map<PrfOutput, long[]>> takenAhead = ThreadLocal.withInitial(HashMap::new);
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
@@ -184,6 +189,39 @@ public class SearchCounters {
     }
   }
 
+  /**
+   * As {@link #takeAhead}, for a bulk load that stores the batch's count cells itself, before its
+   * rows: they are kept for {@link #releaseTakenForBulkLoad} instead of written.
+   */
+  public void takeAheadForBulkLoad(Map<Cell, ValueIndex> indexes) throws IOException {
+    keepingCounts.set(true);
+    try {
+      takeAhead(indexes);
+    } finally {
+      keepingCounts.set(false);
+    }
+  }
+
+  /**
+   * Ends a batch begun with {@link #takeAheadForBulkLoad}: drops what {@link #releaseTaken} drops
+   * and returns the batch's count cells (rows of the counter table, empty for indexes without
+   * writer lanes, whose takes the counter table has already applied).
+   */
+  public List<Put> releaseTakenForBulkLoad() {
+    List<Put> kept = new ArrayList<>(keptCounts.get());
+    List<CompletableFuture<Void>> inFlight = dropTaken();
+    if (!inFlight.isEmpty()) {
+      throw new IllegalStateException("count cells of a bulk-load batch were sent, not kept: the batch was not begun"
+          + " with takeAheadForBulkLoad");
+    }
+    return kept;
+  }
+
+  /** The counter table, on the connection this writes it with (the caller closes it). */
+  Table counterTable() throws IOException {
+    return connection.getTable(counterTable.table());
+  }
+
   /** The index {@link #takeAhead} derived for {@code cell} (the same object) on this thread, or null. */
   public ValueIndex indexTakenFor(Cell cell) {
     return indexedAhead.get().get(cell);
@@ -202,6 +240,10 @@ public class SearchCounters {
       ahead.put(value.counterKey(), new long[] {n.first(), n.count()});
       inLane.put(value.counterKey(), n.lane());
       cells.add(countCell(n));
+    }
+    if (keepingCounts.get()) {
+      keptCounts.get().addAll(cells);
+      return;
     }
     countsInFlight.get().add(CompletableFuture.runAsync(() -> {
       try {
@@ -251,7 +293,7 @@ public class SearchCounters {
    * As {@link #releaseTaken}, without waiting: the future completes once every count cell of the
    * batch is written (all are waited for even after one fails), or fails with an IOException.
    */
-  public CompletableFuture<Void> releaseTakenLater() {
+  private CompletableFuture<Void> releaseTakenLater() {
     List<CompletableFuture<Void>> waiting = dropTaken();
     if (waiting.isEmpty()) {
       return CompletableFuture.completedFuture(null);
@@ -278,6 +320,7 @@ public class SearchCounters {
     takenAhead.get().clear();
     indexedAhead.get().clear();
     lanesAhead.get().clear();
+    keptCounts.get().clear();
     List<CompletableFuture<Void>> inFlight = countsInFlight.get();
     List<CompletableFuture<Void>> waiting = new ArrayList<>(inFlight);
     inFlight.clear();

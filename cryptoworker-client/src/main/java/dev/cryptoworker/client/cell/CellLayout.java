@@ -179,14 +179,19 @@ public final class CellLayout implements StorageLayout {
 
   /**
    * Takes the search-index entries of all of {@code puts} at once, as a batch put does, all for the
-   * table's one cluster; what the entries must have written is awaited before the load, not here.
+   * table's one cluster; what the entries must have written goes with the batch, for the load to
+   * store first, and the regions read back only the files of index cells.
    */
   @Override
   public BulkLoadBatch encodeForBulkLoad(List<Put> puts) throws IOException {
-    List<Put> stored = takingSearchEntries(puts, () -> encodeAll(puts, encoder::encode));
+    List<Put> stored = takingSearchEntries(puts, true, () -> encodeAll(puts, encoder::encode));
     encoder.endBatch();
-    return BulkLoadBatch.onCluster(codec.schema().layout().clusters().get(0), stored)
-        .loadableAfter(encoder.releaseSearchEntriesLater());
+    BulkLoadBatch batch = BulkLoadBatch.onCluster(codec.schema().layout().clusters().get(0), stored);
+    Optional<BulkLoadBatch.CellsOfTable> first = encoder.releaseSearchEntriesForBulkLoad();
+    if (first.isPresent()) {
+      batch = batch.loadingFirst(first.get());
+    }
+    return codec.hasSearchIndex() ? batch.readingBack(codec.searchIndex().orElseThrow()::isReadBackAfterLoad) : batch;
   }
 
   @Override
@@ -214,7 +219,7 @@ public final class CellLayout implements StorageLayout {
    * Expansions that plan batches see the whole batch first ({@link OperationEncoder#beginBatch}).
    */
   private <T> T withSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
-    T out = takingSearchEntries(operations, work);
+    T out = takingSearchEntries(operations, false, work);
     encoder.endBatch();
     encoder.releaseSearchEntries();
     return out;
@@ -226,10 +231,11 @@ public final class CellLayout implements StorageLayout {
    * release does not hide the failure) and ends the batch. On success the caller ends the batch
    * and releases the entries.
    */
-  private <T> T takingSearchEntries(List<? extends Row> operations, WithEntries<T> work) throws IOException {
+  private <T> T takingSearchEntries(List<? extends Row> operations, boolean forBulkLoad, WithEntries<T> work)
+      throws IOException {
     try {
       encoder.beginBatch(operations);
-      encoder.takeSearchEntriesAhead(operations);
+      encoder.takeSearchEntriesAhead(operations, forBulkLoad);
       return work.run();
     } catch (IOException | RuntimeException e) {
       try {

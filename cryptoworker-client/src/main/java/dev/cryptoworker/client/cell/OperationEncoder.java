@@ -5,6 +5,7 @@ import dev.cryptoworker.client.UnsupportedSecureOperationException;
 import dev.cryptoworker.client.codec.ColumnExpansion;
 import dev.cryptoworker.client.codec.TableCodec;
 import dev.cryptoworker.client.migrate.MigratingColumns;
+import dev.cryptoworker.client.spi.BulkLoadBatch;
 import dev.cryptoworker.cryptobox.CryptoBox;
 import dev.cryptoworker.cryptobox.EqualityOnCiphertext;
 import dev.cryptoworker.cryptobox.OrderOnCiphertext;
@@ -17,9 +18,9 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
@@ -140,6 +141,14 @@ public final class OperationEncoder {
    * {@link #releaseSearchEntries} after them.
    */
   void takeSearchEntriesAhead(List<? extends Row> actions) throws IOException {
+    takeSearchEntriesAhead(actions, false);
+  }
+
+  /**
+   * As {@link #takeSearchEntriesAhead(List)}; {@code forBulkLoad}: what the entries need written
+   * before the rows is kept for {@link #releaseSearchEntriesForBulkLoad}, not written.
+   */
+  void takeSearchEntriesAhead(List<? extends Row> actions, boolean forBulkLoad) throws IOException {
     if (!codec.hasSearchIndex()) {
       return; // no searchable cell to find (8% of a DET load's client CPU went to looking)
     }
@@ -153,7 +162,9 @@ public final class OperationEncoder {
         }
       }
     }
-    if (!indexes.isEmpty()) {
+    if (!indexes.isEmpty() && forBulkLoad) {
+      codec.searchIndex().orElseThrow().takeAheadForBulkLoad(indexes);
+    } else if (!indexes.isEmpty()) {
       codec.searchIndex().orElseThrow().takeAhead(indexes);
     }
   }
@@ -177,9 +188,17 @@ public final class OperationEncoder {
     }
   }
 
-  /** As {@link #releaseSearchEntries}, returning at once: the future completes when the entries' writes have. */
-  CompletableFuture<Void> releaseSearchEntriesLater() {
-    return codec.searchIndex().map(SearchIndex::releaseTakenLater).orElse(CompletableFuture.completedFuture(null));
+  /**
+   * Ends a batch whose entries were taken for a bulk load: the cells its rows need stored before
+   * them, if any, with the table they belong to.
+   */
+  Optional<BulkLoadBatch.CellsOfTable> releaseSearchEntriesForBulkLoad() throws IOException {
+    if (codec.searchIndex().isEmpty()) {
+      return Optional.empty();
+    }
+    SearchIndex index = codec.searchIndex().get();
+    List<Put> counts = index.releaseTakenForBulkLoad();
+    return counts.isEmpty() ? Optional.empty() : Optional.of(new BulkLoadBatch.CellsOfTable(index.counterTable(), counts));
   }
 
   /** The stored qualifiers of a column: an expanded column (SPLASHE) has several. */

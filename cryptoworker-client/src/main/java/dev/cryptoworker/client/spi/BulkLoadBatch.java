@@ -6,25 +6,42 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
 
 /**
  * The stored form of a batch of logical puts for a bulk load ({@link StorageLayout#encodeForBulkLoad}):
  * per cluster of the table's layout, by the name the layout gives it, the stored Puts that cluster's
  * HFiles hold, in the order of the logical puts; and how many clusters must take their files for
  * the batch to count as written (CELL and PACKED: their one cluster; SHARED: n - r). Puts and their
- * cells are new, so a writer may stamp the cells' timestamps in place. A batch may also name writes
- * its rows need stored before they become visible ({@link #loadable}), such as search-index counts,
- * which the writer awaits before loading its files rather than the encoder batch by batch.
+ * cells are new, so a writer may stamp the cells' timestamps in place. A batch may also carry cells
+ * of other tables its rows need stored before they become visible ({@link #loadFirst}), such as
+ * search-index counts, which the writer loads before the batch's own files, and say which of its
+ * cells the region servers read back after the load ({@link #readBack}).
  */
 public final class BulkLoadBatch {
   private final Map<String, List<Put>> byCluster;
   private final int quorum;
-  private final CompletableFuture<Void> loadable;
+  private final Predicate<Cell> readBack;
+  private final List<CellsOfTable> loadFirst;
 
-  private BulkLoadBatch(Map<String, List<Put>> byCluster, int quorum, CompletableFuture<Void> loadable) {
+  /**
+   * Cells of another table that a batch's rows need stored before them, such as search-index
+   * counts: {@code table} is open on the cluster that holds it, and the writer closes it.
+   */
+  public record CellsOfTable(Table table, List<Put> cells) {
+    public CellsOfTable {
+      Objects.requireNonNull(table, "table");
+      cells = List.copyOf(cells);
+    }
+  }
+
+  private BulkLoadBatch(Map<String, List<Put>> byCluster, int quorum, Predicate<Cell> readBack,
+      List<CellsOfTable> loadFirst) {
     if (byCluster.isEmpty()) {
       throw new IllegalArgumentException("a bulk-load batch needs at least one cluster");
     }
@@ -34,14 +51,15 @@ public final class BulkLoadBatch {
     }
     this.byCluster = byCluster;
     this.quorum = quorum;
-    this.loadable = Objects.requireNonNull(loadable, "loadable");
+    this.readBack = readBack;
+    this.loadFirst = loadFirst;
   }
 
   /** The stored puts of a table on one cluster, which must take them. */
   public static BulkLoadBatch onCluster(String cluster, List<Put> stored) {
     Map<String, List<Put>> one = new LinkedHashMap<>();
     one.put(Objects.requireNonNull(cluster, "cluster"), List.copyOf(stored));
-    return new BulkLoadBatch(one, 1, CompletableFuture.completedFuture(null));
+    return new BulkLoadBatch(one, 1, null, List.of());
   }
 
   /**
@@ -51,23 +69,37 @@ public final class BulkLoadBatch {
   public static BulkLoadBatch overClusters(Map<String, List<Put>> byCluster, int quorum) {
     Map<String, List<Put>> copy = new LinkedHashMap<>();
     byCluster.forEach((cluster, stored) -> copy.put(Objects.requireNonNull(cluster, "cluster"), List.copyOf(stored)));
-    return new BulkLoadBatch(copy, quorum, CompletableFuture.completedFuture(null));
+    return new BulkLoadBatch(copy, quorum, null, List.of());
   }
 
   /**
-   * This batch, loadable only once {@code writes} completes: writes its rows need stored before they
-   * become visible. If {@code writes} fails, the batch's files must not be loaded.
+   * This batch, whose stored cells that {@code cells} selects the region servers read back once
+   * loaded (search index cells): a writer keeps them in files of their own and marks every file
+   * ({@link dev.cryptoworker.region.LoadedFiles}), so that a region reads those few files instead
+   * of every loaded cell.
    */
-  public BulkLoadBatch loadableAfter(CompletableFuture<Void> writes) {
-    return new BulkLoadBatch(byCluster, quorum, loadable.thenCombine(writes, (a, b) -> null));
+  public BulkLoadBatch readingBack(Predicate<Cell> cells) {
+    return new BulkLoadBatch(byCluster, quorum, Objects.requireNonNull(cells, "cells"), loadFirst);
   }
 
   /**
-   * Completes when the batch's files may be loaded; completes exceptionally (with the IOException
-   * that stopped a prior write) when they must not be.
+   * This batch, whose rows need {@code cells} stored before them: a writer loads those first, as
+   * files of their table, and the batch's own files only once they are loaded.
    */
-  public CompletableFuture<Void> loadable() {
-    return loadable;
+  public BulkLoadBatch loadingFirst(CellsOfTable cells) {
+    List<CellsOfTable> first = new ArrayList<>(loadFirst);
+    first.add(Objects.requireNonNull(cells, "cells"));
+    return new BulkLoadBatch(byCluster, quorum, readBack, List.copyOf(first));
+  }
+
+  /** The cells of other tables to load before this batch's files ({@link #loadingFirst}). */
+  public List<CellsOfTable> loadFirst() {
+    return loadFirst;
+  }
+
+  /** The stored cells the region servers read back once loaded, if any ({@link #readingBack}). */
+  public Optional<Predicate<Cell>> readBack() {
+    return Optional.ofNullable(readBack);
   }
 
   /** The clusters, in the layout's order. */

@@ -3,10 +3,12 @@ package dev.cryptoworker.searchindex.spi;
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.region.SearchRequest;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.Filter;
 
 /**
@@ -29,22 +31,37 @@ public interface SearchIndex {
   Optional<IndexSearch> plan(SearchableTable table, Filter filter) throws IOException;
 
   /**
+   * Whether {@code stored}, a stored cell of a searchable table, is one the region servers read
+   * back after a bulk load to index it: a bulk load keeps those in files of their own ({@link
+   * dev.cryptoworker.region.LoadedFiles}).
+   */
+  boolean isReadBackAfterLoad(Cell stored);
+
+  /**
    * Takes, for this thread's next writes, one entry per searchable cell of a batch ({@code
    * indexes}: each cell's value index); {@link #releaseTaken} ends the batch.
    */
   void takeAhead(Map<Cell, ValueIndex> indexes) throws IOException;
 
   /**
+   * As {@link #takeAhead}, for a bulk load that stores what the batch's entries need written before
+   * its rows itself: that is kept for {@link #releaseTakenForBulkLoad}, not written.
+   */
+  void takeAheadForBulkLoad(Map<Cell, ValueIndex> indexes) throws IOException;
+
+  /**
+   * Ends a batch begun with {@link #takeAheadForBulkLoad}, as {@link #releaseTaken} does, and
+   * returns the cells of {@link #counterTable} that the batch's rows need stored before they become
+   * visible (empty if none): a bulk load loads them first.
+   */
+  List<Put> releaseTakenForBulkLoad();
+
+  /** The table {@link #releaseTakenForBulkLoad}'s cells belong to, on its cluster; the caller closes it. */
+  Table counterTable() throws IOException;
+
+  /**
    * Drops this thread's entries taken ahead and not used, and waits for what the batch's entries
    * must have written before its rows count as written.
    */
   void releaseTaken() throws IOException;
-
-  /**
-   * As {@link #releaseTaken}, but returns at once: the future completes when what the batch's
-   * entries must have written is written, or fails with the IOException {@code releaseTaken} would
-   * throw. The caller makes the batch's rows visible only after it completes (a bulk load loads a
-   * round's files once all its batches' futures have), so encoding need not wait batch by batch.
-   */
-  CompletableFuture<Void> releaseTakenLater();
 }
