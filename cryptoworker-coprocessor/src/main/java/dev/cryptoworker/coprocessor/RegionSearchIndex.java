@@ -4,11 +4,13 @@ import dev.cryptoworker.region.IndexUpkeepRequest;
 import dev.cryptoworker.region.LoadedFiles;
 import dev.cryptoworker.region.SearchIndexCells;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
@@ -26,8 +28,7 @@ import org.apache.hadoop.hbase.regionserver.StoreFileScanner;
  * touch only matching rows. The entries themselves are cells in their rows ({@link
  * SearchIndexCells}), so they move with their rows through splits, merges and region moves; this
  * map is derived from them: built when the region opens, extended on every write and bulk load, and pruned when
- * a search finds an entry its row no longer holds. Memory: about 100 to 160 bytes per entry, one
- * object of them the row ({@link EntryTable}).
+ * a search finds an entry its row no longer holds. Memory: about 130 bytes per entry.
  *
  * <p>A write's entries join the map in {@code postBatchMutate}, which HBase runs before the write
  * becomes visible to scanners. Each entry therefore keeps the write number of the cell that added
@@ -51,14 +52,25 @@ final class RegionSearchIndex {
     }
   }
 
+  /**
+   * Where an entry points: the row, and the write number of the cell that put it there; {@code
+   * pass} is the last compaction whose scan found the entry current.
+   */
+  private static final class Entry {
+    final byte[] row;
+    final long writeNumber;
+    volatile int pass;
+
+    Entry(byte[] row, long writeNumber) {
+      this.row = row;
+      this.writeNumber = writeNumber;
+    }
+  }
+
   /** The write number of cells that were in the region when it opened. */
   private static final long VISIBLE_TO_ALL = 0;
 
-  /**
-   * Per entry: the row, the write number of the cell that put it there, and the last compaction
-   * pass whose scan found it current.
-   */
-  private final EntryTable rows = new EntryTable();
+  private final Map<EntryKey, Entry> rows = new ConcurrentHashMap<>();
   private final AtomicInteger passes = new AtomicInteger();
   /** One compaction at a time per region. */
   private final Object compacting = new Object();
@@ -144,8 +156,7 @@ final class RegionSearchIndex {
   }
 
   private void put(Cell indexCell, long writeNumber) {
-    EntryKey key = entryKey(indexCell);
-    rows.put(key.high(), key.low(), CellUtil.cloneRow(indexCell), writeNumber);
+    rows.put(entryKey(indexCell), new Entry(CellUtil.cloneRow(indexCell), writeNumber));
   }
 
   /** The entry key an index cell holds. */
@@ -155,7 +166,8 @@ final class RegionSearchIndex {
 
   /** The row that last stored entry {@code key}, or null. */
   byte[] rowOf(EntryKey key) {
-    return rows.row(key.high(), key.low());
+    Entry e = rows.get(key);
+    return e == null ? null : e.row;
   }
 
   /**
@@ -164,10 +176,11 @@ final class RegionSearchIndex {
    * later write (not yet visible to it, or a retried put that wrote the entry again) stays.
    */
   void forget(EntryKey key, byte[] row, long readPoint) {
-    rows.removeIf(key.high(), key.low(), row, readPoint);
+    rows.computeIfPresent(key, (k, current) ->
+        Arrays.equals(current.row, row) && current.writeNumber <= readPoint ? null : current);
   }
 
-  long size() {
+  int size() {
     return rows.size();
   }
 
@@ -192,7 +205,13 @@ final class RegionSearchIndex {
           added[0] += mark(cell, pass);
         }
       });
-      long removed = rows.sweep((writeNumber, seen) -> seen != pass && writeNumber <= readPoint);
+      long removed = 0;
+      for (Map.Entry<EntryKey, Entry> e : rows.entrySet()) {
+        Entry entry = e.getValue();
+        if (entry.pass != pass && entry.writeNumber <= readPoint && rows.remove(e.getKey(), entry)) {
+          removed++;
+        }
+      }
       return new IndexUpkeepRequest.Answer(before, rows.size(), removed, added[0]);
     }
   }
@@ -200,7 +219,16 @@ final class RegionSearchIndex {
   /** Marks the entry of a current index cell as seen in {@code pass}; 1 if it was missing (added), else 0. */
   private int mark(Cell indexCell, int pass) {
     EntryKey key = entryKey(indexCell);
-    return rows.mark(key.high(), key.low(), CellUtil.cloneRow(indexCell), VISIBLE_TO_ALL, pass) == EntryTable.Marked.ADDED
-        ? 1 : 0;
+    Entry e = rows.get(key);
+    if (e != null && CellUtil.matchingRows(indexCell, e.row)) {
+      e.pass = pass;
+      return 0;
+    }
+    Entry current = new Entry(CellUtil.cloneRow(indexCell), VISIBLE_TO_ALL);
+    current.pass = pass;
+    boolean missing = e == null;
+    rows.merge(key, current, (old, scanned) -> old == e ? scanned : old); // a write since the get wins
+    return missing ? 1 : 0;
   }
+
 }
