@@ -334,8 +334,12 @@ public final class SecureBulkLoad {
         files.computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
       }
       TableName table = tables.get(i).table().getName();
+      // Without a sequence id: with one, each region flushes its memstore before taking a file, and
+      // these cells' own timestamps order them (BulkLoadBatch.CellsOfTable).
+      Configuration conf = new Configuration(tables.get(i).conf());
+      conf.setBoolean(BulkLoadHFiles.ASSIGN_SEQ_IDS, false);
       try {
-        BulkLoadHFiles.create(tables.get(i).conf()).bulkLoad(table, files);
+        BulkLoadHFiles.create(conf).bulkLoad(table, files);
       } catch (IOException | RuntimeException e) {
         throw new IOException("cells of table " + table + ", which the round's rows need stored before them, were not"
             + " loaded: " + e.getMessage(), e);

@@ -31,7 +31,9 @@ public final class BulkLoadBatch {
 
   /**
    * Cells of another table that a batch's rows need stored before them, such as search-index
-   * counts: {@code table} is open on the cluster that holds it, and the writer closes it.
+   * counts: {@code table} is open on the cluster that holds it, and the writer closes it. Their
+   * timestamps alone must order them against the table's other versions of the same cells (a
+   * writer loads them without a sequence id, so the table's regions need not flush first).
    */
   public record CellsOfTable(Table table, List<Put> cells) {
     public CellsOfTable {
