@@ -3,13 +3,13 @@ package dev.cryptoworker.client;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.testing.ChildJvmCommand;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.tools.JavaCompiler;
@@ -109,12 +109,8 @@ final class DocumentedExample {
         List.of("-classpath", classPath, "-d", dir.toString(), "-Xlint:deprecation,unchecked,rawtypes", "-Werror"), null,
         javac.getStandardFileManager(null, null, StandardCharsets.UTF_8).getJavaFileObjects(source)).call();
     assertTrue(compiled, "the example of " + page + " does not compile:\n" + errors);
-    List<String> command = new ArrayList<>(List.of(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-        "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
-        "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-        "-cp", dir + java.io.File.pathSeparator + classPath, className,
+    List<String> command = ChildJvmCommand.java();
+    command.addAll(List.of("-cp", dir + java.io.File.pathSeparator + classPath, className,
         conf.get("hbase.zookeeper.quorum"), conf.get("hbase.zookeeper.property.clientPort")));
     ProcessBuilder child = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
     child.environment().putAll(environment);

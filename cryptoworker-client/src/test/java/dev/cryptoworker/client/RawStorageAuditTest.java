@@ -10,8 +10,8 @@ import dev.cryptoworker.synthetic.Appointment;
 import dev.cryptoworker.synthetic.AppointmentGenerator;
 import dev.cryptoworker.synthetic.Patient;
 import dev.cryptoworker.synthetic.PatientGenerator;
+import dev.cryptoworker.testing.PlaintextSearch;
 import dev.cryptoworker.testing.SharedHBaseCluster;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -140,16 +140,14 @@ class RawStorageAuditTest {
 
     int cells = 0;
     List<String> leaks = new ArrayList<>();
+    PlaintextSearch search = new PlaintextSearch(needles);
     try (Table raw = hbase.getTable(SecureFixture.name(schema))) {
       for (Result r : SecureFixture.scanAll(raw, new Scan().readAllVersions())) {
         for (Cell c : r.rawCells()) {
           cells++;
           for (byte[] stored : List.of(CellUtil.cloneRow(c), CellUtil.cloneQualifier(c), CellUtil.cloneValue(c))) {
-            String text = new String(stored, StandardCharsets.ISO_8859_1);
-            for (String n : needles) {
-              if (text.contains(n)) {
-                leaks.add("'" + n + "' in " + Bytes.toStringBinary(stored));
-              }
+            for (String n : search.foundIn(stored)) {
+              leaks.add("'" + n + "' in " + Bytes.toStringBinary(stored));
             }
           }
         }

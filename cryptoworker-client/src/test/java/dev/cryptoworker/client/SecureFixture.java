@@ -5,12 +5,12 @@ import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
 import dev.cryptoworker.schema.ValueType;
+import dev.cryptoworker.testing.ChildJvmCommand;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,11 +104,8 @@ public final class SecureFixture {
 
   /** A child JVM on this test classpath running {@code main} with {@code args}, output merged. */
   public static ProcessBuilder childJvm(Class<?> main, String... args) {
-    List<String> command = new ArrayList<>(List.of(
-        Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
-        "-Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true",
-        "-cp", System.getProperty("java.class.path")));
+    List<String> command = ChildJvmCommand.java();
+    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
     List<String> tail = new ArrayList<>(List.of(args));
     // JVM options (starting with -D) go before the class name.
     while (!tail.isEmpty() && tail.get(0).startsWith("-D")) {

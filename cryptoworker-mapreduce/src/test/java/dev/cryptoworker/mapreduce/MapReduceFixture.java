@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.PlaintextSearch;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -91,6 +92,7 @@ final class MapReduceFixture {
   static void assertNoPlaintext(Connection hbase, TableName table, Collection<String> needles,
       Collection<String> plainQualifiers) throws IOException {
     int cells = 0;
+    PlaintextSearch search = new PlaintextSearch(needles.stream().filter(n -> n.length() >= 4).toList());
     for (Result r : rawRows(hbase, table).values()) {
       for (Cell c : r.rawCells()) {
         cells++;
@@ -100,11 +102,9 @@ final class MapReduceFixture {
           parts.add(CellUtil.cloneValue(c));
         }
         for (byte[] part : parts) {
-          String stored = new String(part, StandardCharsets.ISO_8859_1);
-          for (String needle : needles) {
-            if (needle.length() >= 4 && stored.contains(needle)) {
-              throw new AssertionError("plaintext '" + needle + "' stored in table " + table);
-            }
+          List<String> found = search.foundIn(part);
+          if (!found.isEmpty()) {
+            throw new AssertionError("plaintext '" + found.get(0) + "' stored in table " + table);
           }
         }
       }

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,6 +48,11 @@ public final class PatientsUnderLoad implements AutoCloseable {
   private final ExecutorService pool;
   private final List<Future<?>> tasks = new ArrayList<>();
   private final AtomicLong checks = new AtomicLong();
+  /**
+   * One reader check per writer round: readers keep pace with the writers. Spinning, four readers
+   * took the CPU the migration under test and its writers needed.
+   */
+  private final Semaphore readerTurns = new Semaphore(0);
 
   private PatientsUnderLoad(Map<String, String> expected, int threads) {
     this.expected = expected;
@@ -92,10 +98,16 @@ public final class PatientsUnderLoad implements AutoCloseable {
 
   /**
    * Starts the writers and readers on tables from {@code tables}, over the {@code rows} rows of
-   * {@code expected} (from {@link #load}), of which the first {@code updated} are rewritten.
+   * {@code expected} (from {@link #load}), of which the first {@code updated} are rewritten. Each
+   * round of a writer lets one reader check once.
+   *
+   * @throws IllegalArgumentException if there are readers but no writer to pace them
    */
   public static PatientsUnderLoad start(Callable<Table> tables, Map<String, String> expected, int rows, int updated,
       int writers, int readers) {
+    if (readers > 0 && writers < 1) {
+      throw new IllegalArgumentException("readers check once per writer round: " + readers + " readers need a writer");
+    }
     PatientsUnderLoad load = new PatientsUnderLoad(expected, writers + readers);
     for (int w = 0; w < writers; w++) {
       int writer = w;
@@ -109,6 +121,7 @@ public final class PatientsUnderLoad implements AutoCloseable {
             t.put(new Put(Bytes.toBytes(rewritten)).addColumn(ID, MAIN_ID, Bytes.toBytes("u-" + fresh)));
             expected.put(rewritten, "u-" + fresh);
             Thread.sleep(2);
+            load.readerTurns.release();
           }
         }
         return null;
@@ -118,6 +131,10 @@ public final class PatientsUnderLoad implements AutoCloseable {
       load.tasks.add(load.pool.submit(() -> {
         try (Table t = tables.call()) {
           for (int j = 0; !load.stop.get(); j++) {
+            load.readerTurns.acquire();
+            if (load.stop.get()) {
+              break;
+            }
             int i = updated + ThreadLocalRandom.current().nextInt(rows - updated);
             String mainId = Bytes.toString(t.get(new Get(Bytes.toBytes(row(i)))).getValue(ID, MAIN_ID));
             if (!("m-" + i).equals(mainId)) {
@@ -152,6 +169,7 @@ public final class PatientsUnderLoad implements AutoCloseable {
   @Override
   public void close() throws IOException {
     stop.set(true);
+    readerTurns.release(tasks.size()); // readers waiting for a turn see the stop
     try {
       for (Future<?> task : tasks) {
         task.get(60, TimeUnit.SECONDS);
