@@ -151,8 +151,8 @@ final class RegionSearchIndex {
   }
 
   private static boolean isIndexCell(Cell cell) {
-    return SearchIndexCells.isIndexQualifier(cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength())
-        && SearchIndexCells.isIndexValue(cell.getValueLength());
+    return SearchIndexCells.isIndexCell(cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength(),
+        cell.getValueLength());
   }
 
   private void put(Cell indexCell, long writeNumber) {

@@ -233,72 +233,74 @@ public final class SecureBulkLoad {
     int quorum = batches.get(0).quorum();
     Predicate<Cell> readBack = batches.get(0).readBack().orElse(null);
     long count = 0;
-    // Cells of other tables the rows need stored first, by table (one open Table per table is kept).
-    Map<TableName, BulkLoadBatch.CellsOfTable> first = new TreeMap<>();
+    // Cells of other tables the rows need stored first, by table; every batch's Table is closed after the round.
+    Map<TableName, Table> firstTables = new TreeMap<>();
+    Map<TableName, List<Put>> firstCells = new TreeMap<>();
     List<Table> opened = new ArrayList<>();
     for (BulkLoadBatch b : batches) {
       count += b.first().size();
       for (BulkLoadBatch.CellsOfTable cells : b.loadFirst()) {
         opened.add(cells.table());
-        first.merge(cells.table().getName(), cells, (had, more) -> new BulkLoadBatch.CellsOfTable(had.table(),
-            Stream.concat(had.cells().stream(), more.cells().stream()).toList()));
+        firstTables.putIfAbsent(cells.table().getName(), cells.table());
+        firstCells.computeIfAbsent(cells.table().getName(), t -> new ArrayList<>()).addAll(cells.cells());
       }
     }
     Map<String, List<Put>> round = BulkLoadBatch.concat(batches);
     batches.clear();
-    if (!round.keySet().equals(tables.keySet())) {
-      throw new IOException("table " + name + ": the layout encoded a bulk-load round for clusters " + round.keySet()
-          + ", not the table's " + tables.keySet() + "; nothing of this round is loaded");
-    }
     long encoded = System.nanoTime();
     String roundDir = "round-" + UUID.randomUUID() + "-";
+    // The table's clusters, then the other tables the round loads first: where HFiles are written.
+    List<Cluster> targets = new ArrayList<>(clusters);
     try {
-      // Per cluster and region: each region's rows are sorted and written apart, on the workers.
-      List<Future<List<Written>>> writes = new ArrayList<>();
-      List<Integer> clusterOfWrite = new ArrayList<>();
-      List<Cluster> firstTables = new ArrayList<>();
-      List<Future<List<Written>>> firstWrites = new ArrayList<>();
-      for (BulkLoadBatch.CellsOfTable cells : first.values()) {
-        Cluster of = Cluster.of(name, "of " + cells.table().getName(), firstTables.size(), cells.table(), staging);
-        firstTables.add(of);
-        firstWrites.add(workers.submit(() -> writeAll(of, cells.cells(), new Path(of.staging(), roundDir + "first-"
-            + of.directory()), timestamp, stamp)));
+      if (!round.keySet().equals(tables.keySet())) {
+        throw new IOException("table " + name + ": the layout encoded a bulk-load round for clusters " + round.keySet()
+            + ", not the table's " + tables.keySet() + "; nothing of this round is loaded");
       }
-      for (int i = 0; i < clusters.size(); i++) {
-        Cluster c = clusters.get(i);
-        List<Future<List<Written>>> own = writeCluster(c, round.remove(c.name()),
-            new Path(c.staging(), roundDir + c.directory()), timestamp, stamp, readBack, workers);
+      for (Table t : firstTables.values()) {
+        targets.add(Cluster.of(name, "of " + t.getName(), targets.size(), t, staging));
+      }
+      // Per target and region: each region's rows are sorted and written apart, on the workers.
+      List<Future<List<Written>>> writes = new ArrayList<>();
+      List<Integer> targetOfWrite = new ArrayList<>();
+      for (int i = 0; i < targets.size(); i++) {
+        Cluster c = targets.get(i);
+        List<Put> stored = i < clusters.size() ? round.remove(c.name()) : firstCells.get(c.table().getName());
+        List<Future<List<Written>>> own = writeCluster(c, stored, new Path(c.staging(), roundDir + c.directory()),
+            timestamp, stamp, i < clusters.size() ? readBack : null, workers);
         writes.addAll(own);
         int index = i;
-        own.forEach(w -> clusterOfWrite.add(index));
+        own.forEach(w -> targetOfWrite.add(index));
       }
       List<Map<byte[], List<Path>>> files = new ArrayList<>();
-      clusters.forEach(c -> files.add(new TreeMap<>(Bytes.BYTES_COMPARATOR)));
+      targets.forEach(c -> files.add(new TreeMap<>(Bytes.BYTES_COMPARATOR)));
       long cells = 0;
       long bytes = 0;
       int hfiles = 0;
       List<List<Written>> written = awaitAll(writes, "writing a bulk load's HFiles");
       for (int i = 0; i < written.size(); i++) {
+        int target = targetOfWrite.get(i);
         for (Written w : written.get(i)) {
-          files.get(clusterOfWrite.get(i)).computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
-          cells += w.cells();
-          bytes += w.bytes();
-          hfiles++;
+          files.get(target).computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
+          if (target < clusters.size()) {
+            cells += w.cells();
+            bytes += w.bytes();
+            hfiles++;
+          }
         }
       }
       long wrote = System.nanoTime();
       try {
-        loadFirst(firstTables, awaitAll(firstWrites, "writing what the round's rows need stored before them"));
+        loadFirst(targets.subList(clusters.size(), targets.size()), files.subList(clusters.size(), targets.size()));
       } catch (InterruptedIOException e) {
         throw e;
       } catch (IOException e) {
         throw new IOException("table " + name + ": nothing of this round is loaded: " + e.getMessage(), e);
       }
-      Set<String> missed = loadEverywhere(clusters, files, quorum, count, workers);
+      Set<String> missed = loadEverywhere(clusters, files.subList(0, clusters.size()), quorum, count, workers);
       long loaded = System.nanoTime();
       return new Report(count, cells, hfiles, bytes, 1, encoded - started, wrote - encoded, loaded - wrote, missed);
     } finally {
-      for (Cluster c : clusters) {
+      for (Cluster c : targets) {
         c.fs().delete(new Path(c.staging(), roundDir + c.directory()), true);
       }
       for (Table t : opened) {
@@ -308,38 +310,20 @@ public final class SecureBulkLoad {
   }
 
   /**
-   * Writes {@code cells} of {@code table}'s table as its HFiles, a region's at a time on the
-   * calling thread (they are few: one per distinct value and writer lane of the round).
-   */
-  private List<Written> writeAll(Cluster table, List<Put> cells, Path dir, long timestamp, byte[] stamp)
-      throws IOException {
-    List<Written> out = new ArrayList<>();
-    for (Map.Entry<Integer, List<Put>> region : byRegion(table, cells).entrySet()) {
-      out.addAll(writeRegion(table.conf(), table.fs(), dir, "region-" + region.getKey(), table.descriptor(),
-          region.getValue(), timestamp, stamp, null));
-    }
-    return out;
-  }
-
-  /**
    * Loads the files of the cells the round's rows need stored before them, one table after
    * another, and returns once all are loaded.
    *
    * @throws IOException naming the table whose files were not loaded
    */
-  private void loadFirst(List<Cluster> tables, List<List<Written>> written) throws IOException {
+  private void loadFirst(List<Cluster> tables, List<Map<byte[], List<Path>>> files) throws IOException {
     for (int i = 0; i < tables.size(); i++) {
-      Map<byte[], List<Path>> files = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-      for (Written w : written.get(i)) {
-        files.computeIfAbsent(w.family(), f -> new ArrayList<>()).add(w.file());
-      }
       TableName table = tables.get(i).table().getName();
       // Without a sequence id: with one, each region flushes its memstore before taking a file, and
       // these cells' own timestamps order them (BulkLoadBatch.CellsOfTable).
       Configuration conf = new Configuration(tables.get(i).conf());
       conf.setBoolean(BulkLoadHFiles.ASSIGN_SEQ_IDS, false);
       try {
-        BulkLoadHFiles.create(conf).bulkLoad(table, files);
+        BulkLoadHFiles.create(conf).bulkLoad(table, files.get(i));
       } catch (IOException | RuntimeException e) {
         throw new IOException("cells of table " + table + ", which the round's rows need stored before them, were not"
             + " loaded: " + e.getMessage(), e);

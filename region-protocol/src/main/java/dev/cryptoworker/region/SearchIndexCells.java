@@ -64,6 +64,14 @@ public final class SearchIndexCells {
     return out;
   }
 
+  /**
+   * Whether a cell whose qualifier is at {@code offset, length} of {@code qualifier} and whose value
+   * is {@code valueLength} bytes is an index cell.
+   */
+  public static boolean isIndexCell(byte[] qualifier, int offset, int length, int valueLength) {
+    return isIndexQualifier(qualifier, offset, length) && isIndexValue(valueLength);
+  }
+
   /** Whether a value of {@code length} bytes can be an index cell's. */
   public static boolean isIndexValue(int length) {
     return length == VALUE_BYTES;

@@ -38,8 +38,8 @@ final class EntryIndex implements SearchIndex {
 
   @Override
   public boolean isReadBackAfterLoad(Cell stored) {
-    return SearchIndexCells.isIndexQualifier(stored.getQualifierArray(), stored.getQualifierOffset(),
-        stored.getQualifierLength()) && SearchIndexCells.isIndexValue(stored.getValueLength());
+    return SearchIndexCells.isIndexCell(stored.getQualifierArray(), stored.getQualifierOffset(),
+        stored.getQualifierLength(), stored.getValueLength());
   }
 
   @Override

@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -274,41 +273,18 @@ public class SearchCounters {
    *     by searches until written again
    */
   public void releaseTaken() throws IOException {
-    try {
-      releaseTakenLater().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while writing search-index entry counts");
-    } catch (ExecutionException e) {
-      IOException notWritten = (IOException) e.getCause(); // releaseTakenLater fails with nothing else
-      if (notWritten.getCause() instanceof InterruptedIOException interrupted) {
-        throw interrupted;
-      }
-      throw new IOException(notWritten.getMessage() + ": rows of this batch that were written are not found by"
-          + " searches until written again", notWritten.getCause());
-    }
-  }
-
-  /**
-   * As {@link #releaseTaken}, without waiting: the future completes once every count cell of the
-   * batch is written (all are waited for even after one fails), or fails with an IOException.
-   */
-  private CompletableFuture<Void> releaseTakenLater() {
     List<CompletableFuture<Void>> waiting = dropTaken();
     if (waiting.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
+      return;
     }
-    CompletableFuture<Void> written = new CompletableFuture<>();
-    CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).whenComplete((done, failure) -> {
-      if (failure == null) {
-        written.complete(null);
-      } else {
-        Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
-        cause = cause instanceof UncheckedIOException u ? u.getCause() : cause;
-        written.completeExceptionally(new IOException(countsNotWritten(), cause));
-      }
-    });
-    return written;
+    try {
+      awaitAll(waiting, "interrupted while writing search-index entry counts");
+    } catch (InterruptedIOException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IOException(countsNotWritten() + ": rows of this batch that were written are not found by searches"
+          + " until written again", e);
+    }
   }
 
   private String countsNotWritten() {

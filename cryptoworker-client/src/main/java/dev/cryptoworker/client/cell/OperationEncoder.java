@@ -138,15 +138,8 @@ public final class OperationEncoder {
   /**
    * Takes the search-index entry numbers of every searchable value the puts among {@code actions}
    * write, in one round trip, for the {@link #encode(Put)} calls that follow on this thread; call
-   * {@link #releaseSearchEntries} after them.
-   */
-  void takeSearchEntriesAhead(List<? extends Row> actions) throws IOException {
-    takeSearchEntriesAhead(actions, false);
-  }
-
-  /**
-   * As {@link #takeSearchEntriesAhead(List)}; {@code forBulkLoad}: what the entries need written
-   * before the rows is kept for {@link #releaseSearchEntriesForBulkLoad}, not written.
+   * {@link #releaseSearchEntries} after them. {@code forBulkLoad}: what the entries need written
+   * before the rows is kept for {@link #releaseSearchEntriesForBulkLoad} instead, not written.
    */
   void takeSearchEntriesAhead(List<? extends Row> actions, boolean forBulkLoad) throws IOException {
     if (!codec.hasSearchIndex()) {
@@ -162,9 +155,12 @@ public final class OperationEncoder {
         }
       }
     }
-    if (!indexes.isEmpty() && forBulkLoad) {
+    if (indexes.isEmpty()) {
+      return;
+    }
+    if (forBulkLoad) {
       codec.searchIndex().orElseThrow().takeAheadForBulkLoad(indexes);
-    } else if (!indexes.isEmpty()) {
+    } else {
       codec.searchIndex().orElseThrow().takeAhead(indexes);
     }
   }
