@@ -93,13 +93,24 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   public void postOpen(ObserverContext<RegionCoprocessorEnvironment> ctx) {
     if (searchable) {
       try {
-        searchIndex = RegionSearchIndex.build(ctx.getEnvironment().getRegion());
+        Region region = ctx.getEnvironment().getRegion();
+        Optional<RegionSearchIndex> inherited = ClosedRegionIndexes.SERVER.inherited(region);
+        searchIndex = inherited.isPresent() ? inherited.get() : RegionSearchIndex.build(region);
       } catch (IOException e) {
         // Searches on this region are refused (see searchIndex()) rather than answered incompletely.
         LOG.error("Region {}: cannot read its search index cells; searches on it will be refused",
             ctx.getEnvironment().getRegionInfo().getRegionNameAsString(), e);
         searchIndex = null;
       }
+    }
+  }
+
+  /** Keeps the region's search index for the regions a split or merge makes of it ({@link ClosedRegionIndexes}). */
+  @Override
+  public void postClose(ObserverContext<RegionCoprocessorEnvironment> ctx, boolean abortRequested) {
+    RegionSearchIndex index = searchIndex;
+    if (index != null && !abortRequested) {
+      ClosedRegionIndexes.SERVER.keep(ctx.getEnvironment().getRegion(), index);
     }
   }
 

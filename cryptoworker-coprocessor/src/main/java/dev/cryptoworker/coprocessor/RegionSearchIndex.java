@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
@@ -27,7 +28,8 @@ import org.apache.hadoop.hbase.regionserver.StoreFileScanner;
  * One region's lookup from index entry key to row: the region-local structure that makes a search
  * touch only matching rows. The entries themselves are cells in their rows ({@link
  * SearchIndexCells}), so they move with their rows through splits, merges and region moves; this
- * map is derived from them: built when the region opens, extended on every write and bulk load, and pruned when
+ * map is derived from them: built when the region opens (or taken from the regions it was split or
+ * merged from, {@link ClosedRegionIndexes}), extended on every write and bulk load, and pruned when
  * a search finds an entry its row no longer holds. Memory: about 130 bytes per entry.
  *
  * <p>A write's entries join the map in {@code postBatchMutate}, which HBase runs before the write
@@ -80,6 +82,23 @@ final class RegionSearchIndex {
     RegionSearchIndex index = new RegionSearchIndex();
     Scan scan = new Scan().setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix())).setCacheBlocks(false);
     index.addAll(region, scan, VISIBLE_TO_ALL); // the region takes no writes yet
+    return index;
+  }
+
+  /**
+   * The index of a region a split or merge made, from its parents' indexes: their entries whose
+   * rows {@code region} holds, stale ones included (as the parents had them). Every entry is
+   * visible to every scanner of the new region, whose write numbers start above its parents'.
+   */
+  static RegionSearchIndex within(RegionInfo region, List<RegionSearchIndex> parents) {
+    RegionSearchIndex index = new RegionSearchIndex();
+    for (RegionSearchIndex parent : parents) {
+      parent.rows.forEach((key, entry) -> {
+        if (region.containsRow(entry.row)) {
+          index.rows.put(key, new Entry(entry.row, VISIBLE_TO_ALL));
+        }
+      });
+    }
     return index;
   }
 
