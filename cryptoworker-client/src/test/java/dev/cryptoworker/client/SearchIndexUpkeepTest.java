@@ -11,6 +11,7 @@ import dev.cryptoworker.searchindex.SearchIndexUpkeep;
 import dev.cryptoworker.testing.Await;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,11 +21,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
-import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,17 +38,7 @@ class SearchIndexUpkeepTest {
   void compactionDropsTheEntriesOfChangedAndDeletedRowsAndSearchesStayExact(Connection hbase) throws Exception {
     SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_upkeep");
     TableName stored = SecureFixture.name(fx.schema);
-    Map<String, String> tagOf = new TreeMap<>();
-    List<Put> rows = new ArrayList<>();
-    for (int i = 0; i < 200; i++) {
-      rows.add(tagged("r" + i, TAGS[i % TAGS.length], tagOf));
-    }
-    fx.table.put(rows);
-    List<Put> changed = new ArrayList<>();
-    for (int i = 0; i < 200; i += 2) {
-      changed.add(tagged("r" + i, TAGS[(i + 1) % TAGS.length], tagOf));
-    }
-    fx.table.put(changed);
+    Map<String, String> tagOf = putRowsAndChangeHalf(fx);
     for (int i = 1; i < 40; i += 2) {
       fx.table.delete(new Delete(toBytes("r" + i)));
       tagOf.remove("r" + i);
@@ -87,6 +75,45 @@ class SearchIndexUpkeepTest {
       // An after-split compaction is a major one, which compacts the index too: keep it out of the count.
       admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(stored)).setCompactionEnabled(false).build());
     }
+    Map<String, String> tagOf = putRowsAndChangeHalf(fx);
+    assertEquals(300, SearchIndexUpkeep.run(hbase, stored, false).entriesAfter(), "200 rows and 100 stale entries");
+
+    int upper;
+    try (Admin admin = hbase.getAdmin()) {
+      admin.flush(stored);
+      // The region holding most rows is split at the middle of its rows. Its rows above the split
+      // point get a new value and their own file first, which then lies wholly in one daughter: a
+      // split links such a file instead of writing a reference to half of it.
+      TreeMap<byte[], String> rowOf = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+      for (String row : tagOf.keySet()) {
+        rowOf.put(fx.codec.encodeRow(toBytes(row)), row);
+      }
+      RegionInfo parent = admin.getRegions(stored).stream()
+          .max(Comparator.comparingLong(r -> rowOf.keySet().stream().filter(r::containsRow).count())).orElseThrow();
+      List<byte[]> parentKeys = rowOf.keySet().stream().filter(parent::containsRow).toList();
+      assertTrue(parentKeys.size() > 100, parentKeys.size() + " rows in the region split");
+      byte[] middle = parentKeys.get(parentKeys.size() / 2);
+      List<byte[]> above = parentKeys.subList(parentKeys.size() / 2, parentKeys.size());
+      upper = above.size();
+      for (byte[] key : above) {
+        fx.table.put(tagged(rowOf.get(key), "pertussis", tagOf));
+      }
+      admin.flush(stored);
+      admin.splitRegionAsync(parent.getRegionName(), middle).get();
+      assertEquals(5, admin.getRegions(stored).size());
+    }
+    // Reading the daughters' index cells would find only their rows' current entries (200).
+    assertEquals(300 + upper, SearchIndexUpkeep.run(hbase, stored, false).entriesAfter(),
+        "both daughters took their parent's entries, stale ones included");
+    assertSearchesMatch(fx, tagOf);
+    for (int i = 200; i < 260; i++) {
+      fx.table.put(tagged("r" + i, "rubella", tagOf));
+    }
+    assertSearchesMatch(fx, tagOf);
+  }
+
+  /** Puts 200 rows, then gives every other one a new value; returns each row's value. */
+  private static Map<String, String> putRowsAndChangeHalf(SearchableColumnTest.Fixture fx) throws Exception {
     Map<String, String> tagOf = new TreeMap<>();
     List<Put> rows = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
@@ -98,29 +125,7 @@ class SearchIndexUpkeepTest {
       changed.add(tagged("r" + i, TAGS[(i + 1) % TAGS.length], tagOf));
     }
     fx.table.put(changed);
-    assertEquals(300, SearchIndexUpkeep.run(hbase, stored, false).entriesAfter(), "200 rows and 100 stale entries");
-
-    try (Admin admin = hbase.getAdmin()) {
-      admin.flush(stored);
-      List<byte[]> keys = new ArrayList<>();
-      try (Table raw = hbase.getTable(stored); ResultScanner scanner = raw.getScanner(new Scan().setFilter(new KeyOnlyFilter()))) {
-        scanner.forEach(r -> keys.add(r.getRow()));
-      }
-      byte[] middle = keys.get(keys.size() / 2); // stored keys come sorted
-      RegionInfo parent = admin.getRegions(stored).stream().filter(r -> r.containsRow(middle)).findFirst().orElseThrow();
-      long parentRows = keys.stream().filter(parent::containsRow).count();
-      assertTrue(parentRows > 100, parentRows + " rows in the region split");
-      admin.splitRegionAsync(parent.getRegionName(), middle).get();
-      assertEquals(5, admin.getRegions(stored).size());
-    }
-    // Reading the daughters' index cells would find only their rows' current entries.
-    assertEquals(300, SearchIndexUpkeep.run(hbase, stored, false).entriesAfter(),
-        "the daughters took their parent's entries, stale ones included");
-    assertSearchesMatch(fx, tagOf);
-    for (int i = 200; i < 260; i++) {
-      fx.table.put(tagged("r" + i, "pertussis", tagOf));
-    }
-    assertSearchesMatch(fx, tagOf);
+    return tagOf;
   }
 
   private static Put tagged(String key, String tag, Map<String, String> tagOf) {

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.io.HFileLink;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.Store;
@@ -19,10 +20,11 @@ import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
  * closed to writes for 4 and 9 seconds.
  *
  * <p>A region inherits only when it provably holds nothing its parents' indexes lack: each of its
- * store files is a reference to a file of a kept region, written before that region closed (its
+ * store files is a reference or link to a file of a kept region, written before that region closed (its
  * sequence id at most the region's last flushed one), and its memstore is empty (no edits
- * replayed). Otherwise it reads its index cells as any region does. A region closed for a move
- * keeps its index in memory for {@link #KEEP_MINUTES} more minutes, unused.
+ * replayed). Otherwise it reads its index cells as any region does. The cost is memory: a
+ * parent's index stays beside its daughters' copies for {@link #KEEP_MINUTES} minutes, and a region
+ * closed for any other reason (a move, a disabled table) keeps its index that long, unused.
  */
 final class ClosedRegionIndexes {
   static final long KEEP_MINUTES = 2;
@@ -44,7 +46,7 @@ final class ClosedRegionIndexes {
 
   /**
    * The index of {@code region}, opening, from the kept indexes of the regions all its store files
-   * refer to; empty if it has a file of its own, a file of a region not kept or written after it
+   * refer or link to; empty if it has a file of its own, a file of a region not kept or written after it
    * closed, edits in its memstore, or no file at all (then reading its cells costs little).
    */
   Optional<RegionSearchIndex> inherited(Region region) {
@@ -54,16 +56,13 @@ final class ClosedRegionIndexes {
     Map<String, Closed> parents = new HashMap<>();
     for (Store store : region.getStores()) {
       for (StoreFile file : store.getStorefiles()) {
-        if (!(file instanceof HStoreFile h) || !h.isReference()) {
-          return Optional.empty();
-        }
-        String parent = StoreFileInfo.getReferredToRegionAndFile(file.getPath().getName()).getFirst();
-        Closed closed = byRegion.get(parent);
+        Optional<String> parent = parentOf(file);
+        Closed closed = parent.isPresent() ? byRegion.get(parent.get()) : null;
         // A top half's reference reads one above its file's sequence id (HStoreFile.open).
         if (closed == null || file.getMaxSequenceId() > closed.lastFlushedSequenceId() + 1) {
           return Optional.empty();
         }
-        parents.put(parent, closed);
+        parents.put(parent.get(), closed);
       }
     }
     if (parents.isEmpty()) {
@@ -71,5 +70,17 @@ final class ClosedRegionIndexes {
     }
     return Optional.of(RegionSearchIndex.within(region.getRegionInfo(),
         parents.values().stream().map(Closed::index).toList()));
+  }
+
+  /**
+   * The region whose file {@code file} stands for: a split writes a reference to half a parent's
+   * file, or a link to a file that lies wholly in one daughter; empty for a file of the region's own.
+   */
+  private static Optional<String> parentOf(StoreFile file) {
+    String name = file.getPath().getName();
+    if (file instanceof HStoreFile h && h.isReference()) {
+      return Optional.of(StoreFileInfo.getReferredToRegionAndFile(name).getFirst());
+    }
+    return HFileLink.isHFileLink(name) ? Optional.of(HFileLink.getReferencedRegionName(name)) : Optional.empty();
   }
 }
