@@ -154,6 +154,9 @@ public final class LoadBenchmark {
       // the row) in a table whose region servers keep the index map: what the map costs (design
       // review SSE-WRITES.md, M1), still without counters.
       Variant.control("sse-sized-plain-index-map", p -> withIndexCell(PaddedRows.padded(p, p.getRow(), TAG, 45))),
+      // The same cells in a table with the region observer but no index map (no search attribute):
+      // what the observer's hooks cost a write, apart from the map.
+      Variant.control("sse-sized-plain-observer", p -> withIndexCell(PaddedRows.padded(p, p.getRow(), TAG, 45))),
       // The same plus one blind row per row in the counter table (CountRowMutator), as writer lanes
       // write one count cell per distinct value: what that row costs, without SSE's work.
       Variant.control("sse-sized-plain-index-map-count-rows",
@@ -347,7 +350,8 @@ public final class LoadBenchmark {
         + " encryption storing that many bytes; `sse-sized-plain-no-counters` the sse variant's stored cells (tag +45"
         + " bytes, one 21-byte index cell) without counter takes or the region servers' index map: the ceiling of an"
         + " index without per-value counters, that is, without forward privacy; `sse-sized-plain-index-map` the same"
-        + " with real index cells and the region servers' index map, and `sse-sized-plain-index-map-count-rows` that plus"
+        + " with real index cells and the region servers' index map, `sse-sized-plain-observer` the same cells with the"
+        + " region observer but no map, and `sse-sized-plain-index-map-count-rows` the index map plus"
         + " one blind 28-byte-keyed row per row in the counter table, as writer lanes write. HBase %s as separate"
         + " processes (ZooKeeper, a master,"
         + " two region servers reporting every 3 s, HBase's default), tables not pre-split; the side that loads first alternates from one"
@@ -428,10 +432,14 @@ public final class LoadBenchmark {
     admin.createTable(TableDescriptorBuilder.newBuilder(plain).setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
         .build());
     secure.createTable(schema);
-    if (variant.name().contains("-index-map")) {
+    if (variant.name().contains("-index-map") || variant.name().contains("-observer")) {
       TableName name = TableName.valueOf(schema.tableName());
-      admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
-          .setCoprocessor(RegionSupport.REGION_OBSERVER).setValue(SearchIndexCells.TABLE_ATTRIBUTE, "true").build());
+      TableDescriptorBuilder observed = TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+          .setCoprocessor(RegionSupport.REGION_OBSERVER);
+      if (variant.name().contains("-index-map")) {
+        observed.setValue(SearchIndexCells.TABLE_ATTRIBUTE, "true");
+      }
+      admin.modifyTable(observed.build());
     }
   }
 
