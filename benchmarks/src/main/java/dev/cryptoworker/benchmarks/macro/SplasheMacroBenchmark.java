@@ -43,14 +43,16 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * generated rows; and, for enhanced SPLASHE, how evenly the padded tokens came out.
  *
  * <p>Options ({@link SumRunOptions}): {@code --rows=N} (200000), {@code --rounds=N} (5), {@code
- * --regions=N} (4), {@code --name=prefix} of the result files (splashe), {@code --out=dir}.
+ * --regions=N} (4), {@code --name=prefix} of the result files (splashe), {@code --out=dir}. With
+ * {@code --mode=writes}, measures write throughput instead ({@link SplasheWrites}; 50,000 rows,
+ * result files splashe-counts).
  */
 public final class SplasheMacroBenchmark {
   private static final List<String> VALUES = List.of("d00", "d01", "d02", "d03", "d04", "d05", "d06", "d07", "d08", "d09");
   /** Shares of the rows per value, in percent: two frequent values, then a skewed tail. */
-  private static final int[] SHARES = {40, 30, 8, 6, 5, 4, 3, 2, 1, 1};
+  static final int[] SHARES = {40, 30, 8, 6, 5, 4, 3, 2, 1, 1};
   private static final String FREQUENT = "d00";
-  private static final String INFREQUENT = "d05";
+  static final String INFREQUENT = "d05";
   private static final String[] WAYS = {"plain ASHE, DET dimension", "basic SPLASHE", "enhanced SPLASHE"};
   private static final String[] DIMENSIONS = {
     "{ box: DET, type: string }",
@@ -66,11 +68,18 @@ public final class SplasheMacroBenchmark {
   private final PrintStream out = System.out;
 
   public static void main(String[] args) throws Exception {
-    new SplasheMacroBenchmark().run(SumRunOptions.parse(args, new int[] {200_000, 5, 4}, Map.of("name", "splashe")));
+    if (Arrays.asList(args).contains("--mode=writes")) {
+      SplasheWrites.run(SumRunOptions.parse(args, new int[] {50_000, 5, 4}, Map.of("name", "splashe-counts",
+          "mode", "writes")));
+      return;
+    }
+    new SplasheMacroBenchmark().run(SumRunOptions.parse(args, new int[] {200_000, 5, 4}, Map.of("name", "splashe",
+        "mode", "aggregates")));
   }
 
-  private static String schema(int way) {
-    return "table: splashe_bench_" + way + "\n"
+  /** The schema of a table named {@code table} whose dimension is stored the {@code way}-th way. */
+  static String schema(int way, String table) {
+    return "table: " + table + "\n"
         + "rowKey: { box: PLAIN }\n"
         + "families:\n"
         + "  m:\n"
@@ -91,7 +100,7 @@ public final class SplasheMacroBenchmark {
       new SecureRandom().nextBytes(key);
       List<TableSchema> schemas = new ArrayList<>();
       for (int w = 0; w < WAYS.length; w++) {
-        schemas.add(TableSchema.parse(schema(w), "splashe-bench"));
+        schemas.add(TableSchema.parse(schema(w, "splashe_bench_" + w), "splashe-bench"));
       }
       try (Connection connection = ConnectionFactory.createConnection(hbase.configuration());
           SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(key), schemas);
@@ -150,7 +159,8 @@ public final class SplasheMacroBenchmark {
     return oracle;
   }
 
-  private static String dimension(int percentile) {
+  /** The value of a row whose random percentile is {@code percentile}, by {@link #SHARES}. */
+  static String dimension(int percentile) {
     int upTo = 0;
     for (int v = 0; v < SHARES.length; v++) {
       upTo += SHARES[v];
