@@ -142,21 +142,28 @@ public final class SplasheMacroBenchmark {
   private Map<String, long[]> load(SecureTable table, int rows) throws IOException {
     SplittableRandom r = new SplittableRandom(2026);
     Map<String, long[]> oracle = new TreeMap<>();
-    List<Put> batch = new ArrayList<>();
-    for (int i = 0; i < rows; i++) {
+    for (int first = 0; first < rows; first += 2000) {
+      table.put(rows(r, first, Math.min(2000, rows - first), oracle));
+    }
+    return oracle;
+  }
+
+  /**
+   * Rows {@code r%09d} from {@code first} on, values drawn from {@code r} ({@link #SHARES});
+   * their amounts' sum and count per value added to {@code oracle}.
+   */
+  static List<Put> rows(SplittableRandom r, long first, int n, Map<String, long[]> oracle) {
+    List<Put> rows = new ArrayList<>(n);
+    for (long i = first; i < first + n; i++) {
       String dim = dimension(r.nextInt(100));
       long amount = r.nextLong(-1_000_000, 10_000_000);
       long[] acc = oracle.computeIfAbsent(dim, k -> new long[2]);
       acc[0] += amount;
       acc[1]++;
-      batch.add(new Put(Bytes.toBytes(String.format("r%09d", i))).addColumn(M, AMOUNT, Bytes.toBytes(amount))
+      rows.add(new Put(Bytes.toBytes(String.format("r%09d", i))).addColumn(M, AMOUNT, Bytes.toBytes(amount))
           .addColumn(M, DIM, Bytes.toBytes(dim)));
-      if (batch.size() == 2000 || i == rows - 1) {
-        table.put(batch);
-        batch.clear();
-      }
     }
-    return oracle;
+    return rows;
   }
 
   /** The value of a row whose random percentile is {@code percentile}, by {@link #SHARES}. */
@@ -227,7 +234,7 @@ public final class SplasheMacroBenchmark {
   }
 
   /** How often each DET token of the enhanced table's dimension is stored, read through a plain client. */
-  private static Map<String, Integer> tokenCounts(Connection connection, TableName name) throws IOException {
+  static Map<String, Integer> tokenCounts(Connection connection, TableName name) throws IOException {
     byte[] token = Bytes.add(DIM, new byte[] {0, 0}, Bytes.toBytes("token"));
     Map<String, Integer> counts = new HashMap<>();
     try (Table raw = connection.getTable(name);

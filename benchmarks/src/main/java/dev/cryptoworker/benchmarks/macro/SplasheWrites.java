@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,8 +25,6 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -103,7 +100,7 @@ final class SplasheWrites {
         long first = 0;
         for (int b = 0; b < BATCHES.length; b++) {
           for (int round = 0; round < o.rounds(); round++) {
-            List<Put> rows = rows(first, perRound, oracle);
+            List<Put> rows = SplasheMacroBenchmark.rows(new SplittableRandom(first), first, perRound, oracle);
             for (int turn = 0; turn < SIDES.length; turn++) {
               int s = (turn + round) % SIDES.length;
               long calls = controls[s] == null ? 0 : controls[s].calls.sum();
@@ -140,22 +137,6 @@ final class SplasheWrites {
     return splits;
   }
 
-  /** Rows {@code first} on, the generator's values seeded by {@code first}; sums and counts added to {@code oracle}. */
-  private static List<Put> rows(long first, int n, Map<String, long[]> oracle) {
-    SplittableRandom r = new SplittableRandom(first);
-    List<Put> rows = new ArrayList<>(n);
-    for (long i = first; i < first + n; i++) {
-      String dim = SplasheMacroBenchmark.dimension(r.nextInt(100));
-      long amount = r.nextLong(-1_000_000, 10_000_000);
-      long[] acc = oracle.computeIfAbsent(dim, k -> new long[2]);
-      acc[0] += amount;
-      acc[1]++;
-      rows.add(new Put(Bytes.toBytes(String.format("r%09d", i))).addColumn(M, AMOUNT, Bytes.toBytes(amount))
-          .addColumn(M, DIM, Bytes.toBytes(dim)));
-    }
-    return rows;
-  }
-
   private static void put(Table table, List<Put> rows, int batch) throws IOException {
     for (int i = 0; i < rows.size(); i += batch) {
       if (batch == 1) {
@@ -184,25 +165,13 @@ final class SplasheWrites {
       }
       out[s] = "";
       if (s >= ENHANCED) {
-        Map<String, Integer> tokens = tokenCounts(connection, tables[s].getName());
+        Map<String, Integer> tokens = SplasheMacroBenchmark.tokenCounts(connection, tables[s].getName());
         out[s] = String.format(Locale.ROOT, "%d tokens, stored %d to %d times", tokens.size(),
             tokens.values().stream().mapToInt(Integer::intValue).min().orElse(0),
             tokens.values().stream().mapToInt(Integer::intValue).max().orElse(0));
       }
     }
     return out;
-  }
-
-  private static Map<String, Integer> tokenCounts(Connection connection, TableName name) throws IOException {
-    byte[] token = Bytes.add(DIM, new byte[] {0, 0}, Bytes.toBytes("token"));
-    Map<String, Integer> counts = new HashMap<>();
-    try (Table raw = connection.getTable(name);
-        ResultScanner s = raw.getScanner(new Scan().addColumn(M, token).setCaching(5000))) {
-      for (Result r = s.next(); r != null; r = s.next()) {
-        counts.merge(Bytes.toStringBinary(r.getValue(M, token)), 1, Integer::sum);
-      }
-    }
-    return counts;
   }
 
   private void report(SumRunOptions o, BenchCluster hbase, double[][][] rowsPerSecond, long[][] counterCalls,
