@@ -21,10 +21,10 @@ import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.CheckAndMutateResult;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.FilterList;
@@ -43,8 +43,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *   <li>{@link Mode#READ_BY_GET}: the read is a Get, which writes nothing (no row lock, no WAL
  *       entry), so that the counter row's write work on the read can be told from its round trip.
  *   <li>{@link Mode#ONE_ROUND_TRIP}: the read is answered from the counts the last add returned,
- *       without a call, and the add is one checkAndMutate that writes the new counts only if the
- *       stored ones still equal those the plan read. That keeps the guarantee: a plan never builds
+ *       without a call, and the add is the same Increment inside one checkAndMutate that applies it
+ *       only if the stored counts still equal those the plan read. That keeps the guarantee: a plan never builds
  *       on counts another writer has moved; such a writer makes the check fail, and a client would
  *       then read and plan again. One writer runs here, so a failed check is counted and fails the run.
  * </ul>
@@ -111,25 +111,19 @@ final class CounterTableControl {
     byte[] row = increment.getRow();
     Map<ByteBuffer, Long> last = lastCounts.get(ByteBuffer.wrap(row));
     FilterList unchanged = new FilterList(FilterList.Operator.MUST_PASS_ALL);
-    Put put = new Put(row);
-    Map<ByteBuffer, Long> after = new HashMap<>();
-    for (Map.Entry<ByteBuffer, Long> e : deltas.entrySet()) {
-      byte[] column = Bytes.getBytes(e.getKey().duplicate());
-      long was = last.get(e.getKey());
-      SingleColumnValueFilter equal = new SingleColumnValueFilter(HBaseIdentifierSource.FAMILY, column,
-          CompareOperator.EQUAL, Bytes.toBytes(was));
+    for (ByteBuffer column : deltas.keySet()) {
+      SingleColumnValueFilter equal = new SingleColumnValueFilter(HBaseIdentifierSource.FAMILY,
+          Bytes.getBytes(column.duplicate()), CompareOperator.EQUAL, Bytes.toBytes(last.get(column)));
       equal.setFilterIfMissing(true);
       unchanged.addFilter(equal);
-      put.addColumn(HBaseIdentifierSource.FAMILY, column, Bytes.toBytes(was + e.getValue()));
-      after.put(e.getKey(), was + e.getValue());
     }
-    boolean done = counted(() -> table.checkAndMutate(CheckAndMutate.newBuilder(row).ifMatches(unchanged).build(put)))
-        .isSuccess();
-    if (!done) {
+    // The add stays an Increment (the cells' timestamps as the client's own adds give them), made conditional.
+    CheckAndMutateResult done = counted(() -> table.checkAndMutate(CheckAndMutate.newBuilder(row)
+        .ifMatches(unchanged).build(increment)));
+    if (!done.isSuccess()) {
       throw new IllegalStateException("the shared counts moved between two plans of the only writer");
     }
-    lastCounts.put(ByteBuffer.wrap(row), after);
-    return result(row, after);
+    return remember(row, done.getResult());
   }
 
   private Result remember(byte[] row, Result counts) {
