@@ -110,8 +110,9 @@ final class SplasheWrites {
               counterCalls[b][s] += controls[s] == null ? 0 : controls[s].calls.sum() - calls;
             }
             first += perRound;
+            int printed = round;
             out.printf(Locale.ROOT, "batch %d, round %d: rows/s %s%n", BATCHES[b], round + 1,
-                Arrays.toString(Arrays.stream(rowsPerSecond[b]).mapToLong(r -> Math.round(r[0])).toArray()));
+                Arrays.toString(Arrays.stream(rowsPerSecond[b]).mapToLong(r -> Math.round(r[printed])).toArray()));
           }
         }
         String[] checks = check(connection, tables, oracle);
