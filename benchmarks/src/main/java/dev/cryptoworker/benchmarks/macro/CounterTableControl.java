@@ -38,22 +38,21 @@ import org.apache.hadoop.hbase.util.Bytes;
  * and pads together.
  *
  * <ul>
- *   <li>{@link Mode#AS_BUILT}: the calls as the client makes them (an Increment of 0 to read, one
- *       Increment to add); only counted.
- *   <li>{@link Mode#READ_BY_GET}: the read is a Get, which writes nothing (no row lock, no WAL
- *       entry), so that the counter row's write work on the read can be told from its round trip.
+ *   <li>{@link Mode#AS_BUILT}: the calls as the client makes them (a Get to read, one Increment to
+ *       add); only counted. (Until the read was a Get, a control ran it so: the Increment of 0 it
+ *       replaced is in splashe-counts.md at 265c8f8.)
  *   <li>{@link Mode#ONE_ROUND_TRIP}: the read is answered from the counts the last add returned,
  *       without a call, and the add is the same Increment inside one checkAndMutate that applies it
- *       only if the stored counts still equal those the plan read. That keeps the guarantee: a plan never builds
- *       on counts another writer has moved; such a writer makes the check fail, and a client would
- *       then read and plan again. One writer runs here, so a failed check is counted and fails the run.
+ *       only if the stored counts still equal those the plan read. A plan never builds on counts
+ *       another writer has moved: such a writer makes the check fail, and a client would then read
+ *       and plan again. One writer runs here, so a failed check fails the run.
  * </ul>
  *
  * The shared counts are the counter table's only {@code increment(Increment)} calls here (ASHE
  * identifier leases call {@code incrementColumnValue}, which passes through, as every other call).
  */
 final class CounterTableControl {
-  enum Mode { AS_BUILT, READ_BY_GET, ONE_ROUND_TRIP }
+  enum Mode { AS_BUILT, ONE_ROUND_TRIP }
 
   private final Mode mode;
   private final Map<ByteBuffer, Map<ByteBuffer, Long>> lastCounts = new ConcurrentHashMap<>();
@@ -75,41 +74,31 @@ final class CounterTableControl {
   }
 
   private Object call(Table table, Method method, Object[] args) throws Exception {
+    if (method.getName().equals("get") && args.length == 1 && args[0] instanceof Get get) {
+      reads.increment();
+      return mode == Mode.ONE_ROUND_TRIP ? readLast(table, get) : counted(() -> table.get(get));
+    }
     if (!method.getName().equals("increment")) {
       return method.invoke(table, args);
     }
     Increment increment = (Increment) args[0];
-    Map<ByteBuffer, Long> deltas = deltas(increment);
-    boolean read = deltas.values().stream().allMatch(d -> d == 0);
-    (read ? reads : adds).increment();
-    return switch (mode) {
-      case AS_BUILT -> counted(() -> table.increment(increment));
-      case READ_BY_GET -> read ? readByGet(table, increment) : counted(() -> table.increment(increment));
-      case ONE_ROUND_TRIP -> read ? readLast(table, increment) : addIfUnchanged(table, increment, deltas);
-    };
+    adds.increment();
+    return mode == Mode.ONE_ROUND_TRIP ? addIfUnchanged(table, increment, deltas(increment))
+        : counted(() -> table.increment(increment));
   }
 
-  private Result readByGet(Table table, Increment increment) throws IOException {
-    Get get = new Get(increment.getRow());
-    for (Cell c : cells(increment)) {
-      get.addColumn(HBaseIdentifierSource.FAMILY, CellUtil.cloneQualifier(c));
-    }
-    Result got = counted(() -> table.get(get));
-    // The first plan finds no counts yet; the Increment of 0 creates them.
-    return got.size() == cells(increment).size() ? got : counted(() -> table.increment(increment));
-  }
-
-  private Result readLast(Table table, Increment increment) throws IOException {
-    Map<ByteBuffer, Long> last = lastCounts.get(ByteBuffer.wrap(increment.getRow()));
-    if (last == null) {
-      return remember(increment.getRow(), counted(() -> table.increment(increment)));
-    }
-    return result(increment.getRow(), last);
+  private Result readLast(Table table, Get get) throws IOException {
+    Map<ByteBuffer, Long> last = lastCounts.get(ByteBuffer.wrap(get.getRow()));
+    return last == null ? remember(get.getRow(), counted(() -> table.get(get))) : result(get.getRow(), last);
   }
 
   private Result addIfUnchanged(Table table, Increment increment, Map<ByteBuffer, Long> deltas) throws IOException {
     byte[] row = increment.getRow();
     Map<ByteBuffer, Long> last = lastCounts.get(ByteBuffer.wrap(row));
+    if (last == null || !last.keySet().containsAll(deltas.keySet())) {
+      // No counts stored yet (the first plan): nothing to compare, the add creates them.
+      return remember(row, counted(() -> table.increment(increment)));
+    }
     FilterList unchanged = new FilterList(FilterList.Operator.MUST_PASS_ALL);
     for (ByteBuffer column : deltas.keySet()) {
       SingleColumnValueFilter equal = new SingleColumnValueFilter(HBaseIdentifierSource.FAMILY,
