@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.SecureConnection;
 import dev.cryptoworker.client.SecureTable;
-import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.layout.shared.SharedTableRepair;
 import dev.cryptoworker.layout.shared.SharedTables;
 import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.OwnCluster;
 import dev.cryptoworker.testing.OwnClusters;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.IOException;
@@ -25,13 +25,10 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -60,25 +57,19 @@ class SharedBulkLoadTest {
   private static final byte[] NOTE = Bytes.toBytes("note");
   private static final KeyProvider KEYS = MapReduceFixture.randomKeys();
 
-  private static EmbeddedHBase west;
+  private static OwnCluster west;
   private static Connection westConnection;
 
   @BeforeAll
   static void startWest() throws Exception {
-    west = EmbeddedHBase.builder().dataDir(Files.createTempDirectory("shared-bulk-west-")).maxHeap("384m").start();
-    Configuration conf = HBaseConfiguration.create();
-    conf.set("hbase.zookeeper.quorum", west.zookeeperQuorum());
-    conf.setInt("hbase.zookeeper.property.clientPort", west.zookeeperPort());
-    westConnection = ConnectionFactory.createConnection(conf);
+    west = OwnCluster.start("shared-bulk-west");
+    westConnection = west.connection();
   }
 
   @AfterAll
   static void stopWest() throws Exception {
-    // The connection, then the cluster; either is null if startWest failed before it.
-    for (AutoCloseable running : new AutoCloseable[] {westConnection, west}) {
-      if (running != null) {
-        running.close();
-      }
+    if (west != null) {
+      west.close();
     }
   }
 

@@ -9,12 +9,16 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /**
@@ -33,7 +37,10 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  *       {@code bulk} (HFiles through {@code SecureBulkLoad});
  *   <li>{@code staging}: where a bulk write stages its HFiles, a directory URI on the cluster's
  *       filesystem (required with {@code write} {@code bulk});
- *   <li>{@code hbase.*}: any HBase client setting.
+ *   <li>{@code cluster.NAME}: the ZooKeeper quorum ({@code HOST:PORT}) of a cluster the schema's
+ *       layout names (a SHARED table's {@code clusters}, a CELL table's {@code cluster}), one per
+ *       cluster; the HBase of {@code quorum} is the cluster {@code default};
+ *   <li>{@code hbase.*}: any HBase client setting, for every cluster.
  * </ul>
  *
  * Each also comes from the Spark conf as {@code spark.cryptoworker.NAME}; an option given to the
@@ -43,6 +50,8 @@ final class SourceOptions implements Serializable {
   private static final long serialVersionUID = 1L;
   static final String SPARK_CONF_PREFIX = "spark.cryptoworker.";
   private static final Set<String> NAMES = Set.of("table", "schema", "keyset", "kek", "quorum", "write", "staging");
+  /** Options naming a cluster of the schema's layout: {@code cluster.NAME}. */
+  private static final String CLUSTER_PREFIX = "cluster.";
 
   private final Map<String, String> values;
   private transient TableSchema schema;
@@ -76,6 +85,11 @@ final class SourceOptions implements Serializable {
       throw new IllegalArgumentException("cryptoworker data source: option write must be put or bulk, got '" + write
           + "'");
     }
+    values.forEach((k, v) -> {
+      if (k.startsWith(CLUSTER_PREFIX)) {
+        zookeeper(k, v);
+      }
+    });
     if (write.equals("bulk") && !values.containsKey("staging")) {
       throw new IllegalArgumentException("cryptoworker data source: option write=bulk needs option staging (a"
           + " directory on the cluster's filesystem for the HFiles)");
@@ -95,9 +109,10 @@ final class SourceOptions implements Serializable {
 
   private static String checked(String name, String where) {
     String lower = name.toLowerCase(Locale.ROOT);
-    if (!NAMES.contains(lower) && !lower.startsWith("hbase.")) {
+    boolean cluster = lower.startsWith(CLUSTER_PREFIX) && lower.length() > CLUSTER_PREFIX.length();
+    if (!NAMES.contains(lower) && !lower.startsWith("hbase.") && !cluster) {
       throw new IllegalArgumentException("cryptoworker data source: unknown " + where + "; known options: "
-          + new java.util.TreeSet<>(NAMES) + " and hbase.*");
+          + new java.util.TreeSet<>(NAMES) + ", " + CLUSTER_PREFIX + "NAME and hbase.*");
     }
     // HBase settings keep their case (Spark passes options lower-cased; HBase names are camel case).
     return lower.startsWith("hbase.") ? name : lower;
@@ -125,16 +140,77 @@ final class SourceOptions implements Serializable {
     }
   }
 
-  /** A new connection to the table's cluster with this source's keys and schema. */
-  SecureConnection connect() throws IOException {
+  /** A source's connection and the HBase connections under it, which it does not close itself. */
+  record Connected(SecureConnection secure, List<Connection> clusters) {}
+
+  /**
+   * A new connection to the table's clusters with this source's keys and schema: the HBase of
+   * {@code quorum} as cluster {@code default}, and each other cluster the schema's layout names by
+   * its option {@code cluster.NAME}.
+   *
+   * @throws IllegalArgumentException naming the table and the option of a cluster not given
+   */
+  Connected connect() throws IOException {
     TableSchema schema = schema();
     KeyProvider keys = keys();
-    org.apache.hadoop.hbase.client.Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration());
+    Map<String, String> named = namedClusters(schema);
+    List<Connection> opened = new ArrayList<>();
     try {
-      return SecureConnection.builder().connection(hbase).keys(keys).schema(schema).build();
-    } catch (RuntimeException e) {
-      hbase.close();
+      Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration());
+      opened.add(hbase);
+      SecureConnection.Builder builder = SecureConnection.builder().connection(hbase).keys(keys).schema(schema);
+      for (Map.Entry<String, String> cluster : named.entrySet()) {
+        Configuration conf = hbaseConfiguration();
+        int colon = cluster.getValue().lastIndexOf(':');
+        conf.set("hbase.zookeeper.quorum", cluster.getValue().substring(0, colon));
+        conf.set("hbase.zookeeper.property.clientPort", cluster.getValue().substring(colon + 1));
+        Connection c = ConnectionFactory.createConnection(conf);
+        opened.add(c);
+        builder.cluster(cluster.getKey(), c);
+      }
+      return new Connected(builder.build(), List.copyOf(opened));
+    } catch (IOException | RuntimeException e) {
+      for (Connection c : opened) {
+        try {
+          c.close();
+        } catch (IOException closing) {
+          e.addSuppressed(closing);
+        }
+      }
       throw e;
+    }
+  }
+
+  /**
+   * The ZooKeeper quorum of each cluster other than {@code default} that {@code schema}'s layout
+   * names, by name. Spark lower-cases option names, so a cluster's option is found by its name in
+   * lower case.
+   */
+  private Map<String, String> namedClusters(TableSchema schema) {
+    Map<String, String> out = new LinkedHashMap<>();
+    List<String> clusters = schema.layout().clusters();
+    for (String cluster : clusters) {
+      if (cluster.equals(SecureConnection.DEFAULT_CLUSTER)) {
+        continue;
+      }
+      String option = CLUSTER_PREFIX + cluster.toLowerCase(Locale.ROOT);
+      String quorum = values.get(option);
+      if (quorum == null) {
+        throw new IllegalArgumentException("cryptoworker data source: table " + schema.tableName() + " is stored on"
+            + " clusters " + clusters + " (its schema's layout); option " + option + " must give the ZooKeeper quorum"
+            + " (HOST:PORT) of " + cluster);
+      }
+      out.put(cluster, quorum);
+    }
+    return out;
+  }
+
+  /** Refuses a {@code cluster.NAME} option that is not {@code HOST:PORT}. */
+  private static void zookeeper(String option, String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    if (colon <= 0 || colon == hostPort.length() - 1 || !hostPort.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+      throw new IllegalArgumentException("cryptoworker data source: option " + option + " must be the cluster's"
+          + " ZooKeeper quorum as HOST:PORT, got '" + hostPort + "'");
     }
   }
 

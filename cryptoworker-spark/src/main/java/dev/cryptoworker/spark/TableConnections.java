@@ -13,7 +13,7 @@ import org.apache.hadoop.hbase.TableName;
  * HBase {@code Connection} is meant to be; closed when the JVM ends.
  */
 final class TableConnections {
-  private static final Map<SourceOptions, SecureConnection> OPEN = new ConcurrentHashMap<>();
+  private static final Map<SourceOptions, SourceOptions.Connected> OPEN = new ConcurrentHashMap<>();
 
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.values().forEach(TableConnections::close),
@@ -22,13 +22,15 @@ final class TableConnections {
 
   private TableConnections() {}
 
-  /** Closes {@code secure} and the HBase connection it wraps (which it does not close itself). */
-  private static void close(SecureConnection secure) {
-    secure.close();
-    try {
-      secure.unwrap().close();
-    } catch (IOException e) {
-      // the JVM is ending: nothing waits on this connection any more
+  /** Closes the source's connection and the HBase connections it wraps (which it does not close itself). */
+  private static void close(SourceOptions.Connected connected) {
+    connected.secure().close();
+    for (org.apache.hadoop.hbase.client.Connection cluster : connected.clusters()) {
+      try {
+        cluster.close();
+      } catch (IOException e) {
+        // the JVM is ending: nothing waits on this connection any more
+      }
     }
   }
 
@@ -43,7 +45,7 @@ final class TableConnections {
 
   /** The shared connection of {@code options}' source (do not close it). */
   static SecureConnection connection(SourceOptions options) throws IOException {
-    SecureConnection connection;
+    SourceOptions.Connected connection;
     try {
       connection = OPEN.computeIfAbsent(options, o -> {
         try {
@@ -55,6 +57,6 @@ final class TableConnections {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    return connection;
+    return connection.secure();
   }
 }

@@ -1,5 +1,6 @@
 package dev.cryptoworker.spark;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Option kek is a key-encryption key URI, as every entry point takes it. */
+/** Option kek is a key-encryption key URI, as every entry point takes it; a cluster option is HOST:PORT. */
 class SourceOptionsTest {
   @TempDir Path dir;
 
@@ -35,5 +36,13 @@ class SourceOptionsTest {
         () -> options(keyset, "vault:x").keys());
     assertTrue(unknown.getMessage().startsWith("cryptoworker data source: option kek: no key-encryption key source for"
         + " scheme 'vault' of vault:x;"), unknown.getMessage());
+  }
+
+  @Test
+  void aClusterOptionThatIsNotHostAndPortFailsByName() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SourceOptions.of(Map.of("schema",
+        "unread.yaml", "keyset", "unread.json", "cluster.West", "zk2.example.org"), Map.of()));
+    assertEquals("cryptoworker data source: option cluster.west must be the cluster's ZooKeeper quorum as HOST:PORT,"
+        + " got 'zk2.example.org'", e.getMessage());
   }
 }

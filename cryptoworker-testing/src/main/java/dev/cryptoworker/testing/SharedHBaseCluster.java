@@ -8,10 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -67,14 +65,14 @@ public final class SharedHBaseCluster implements BeforeAllCallback, ParameterRes
 
   /** The cluster and one shared client connection; closed by JUnit at the end of the run. */
   static final class Running implements ExtensionContext.Store.CloseableResource {
-    final EmbeddedHBase hbase;
+    final OwnCluster cluster;
     final Configuration configuration;
     final Connection connection;
 
-    private Running(EmbeddedHBase hbase, Configuration configuration, Connection connection) {
-      this.hbase = hbase;
-      this.configuration = configuration;
-      this.connection = connection;
+    private Running(OwnCluster cluster) {
+      this.cluster = cluster;
+      this.configuration = cluster.configuration();
+      this.connection = cluster.connection();
     }
 
     static Running start() {
@@ -83,11 +81,7 @@ public final class SharedHBaseCluster implements BeforeAllCallback, ParameterRes
             Files.createTempDirectory(
                 Paths.get(System.getProperty("java.io.tmpdir")), "embedded-hbase-");
         EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(dir).regionServers(REGION_SERVERS).start();
-        Configuration conf = HBaseConfiguration.create();
-        conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-        conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
-        conf.setInt("hbase.client.retries.number", 10);
-        return new Running(hbase, conf, ConnectionFactory.createConnection(conf));
+        return new Running(OwnCluster.connect(hbase, conf -> conf.setInt("hbase.client.retries.number", 10)));
       } catch (IOException e) {
         throw new UncheckedIOException("cannot start the embedded HBase for tests", e);
       }
@@ -95,11 +89,7 @@ public final class SharedHBaseCluster implements BeforeAllCallback, ParameterRes
 
     @Override
     public void close() throws IOException {
-      try {
-        connection.close();
-      } finally {
-        hbase.close();
-      }
+      cluster.close();
     }
   }
 }

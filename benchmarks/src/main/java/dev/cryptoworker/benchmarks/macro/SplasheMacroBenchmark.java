@@ -43,14 +43,16 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * generated rows; and, for enhanced SPLASHE, how evenly the padded tokens came out.
  *
  * <p>Options ({@link SumRunOptions}): {@code --rows=N} (200000), {@code --rounds=N} (5), {@code
- * --regions=N} (4), {@code --name=prefix} of the result files (splashe), {@code --out=dir}.
+ * --regions=N} (4), {@code --name=prefix} of the result files (splashe), {@code --out=dir}. With
+ * {@code --mode=writes}, measures write throughput instead ({@link SplasheWrites}; 50,000 rows,
+ * result files splashe-counts).
  */
 public final class SplasheMacroBenchmark {
   private static final List<String> VALUES = List.of("d00", "d01", "d02", "d03", "d04", "d05", "d06", "d07", "d08", "d09");
   /** Shares of the rows per value, in percent: two frequent values, then a skewed tail. */
-  private static final int[] SHARES = {40, 30, 8, 6, 5, 4, 3, 2, 1, 1};
+  static final int[] SHARES = {40, 30, 8, 6, 5, 4, 3, 2, 1, 1};
   private static final String FREQUENT = "d00";
-  private static final String INFREQUENT = "d05";
+  static final String INFREQUENT = "d05";
   private static final String[] WAYS = {"plain ASHE, DET dimension", "basic SPLASHE", "enhanced SPLASHE"};
   private static final String[] DIMENSIONS = {
     "{ box: DET, type: string }",
@@ -66,11 +68,18 @@ public final class SplasheMacroBenchmark {
   private final PrintStream out = System.out;
 
   public static void main(String[] args) throws Exception {
-    new SplasheMacroBenchmark().run(SumRunOptions.parse(args, new int[] {200_000, 5, 4}, Map.of("name", "splashe")));
+    if (Arrays.asList(args).contains("--mode=writes")) {
+      SplasheWrites.run(SumRunOptions.parse(args, new int[] {50_000, 5, 4}, Map.of("name", "splashe-counts",
+          "mode", "writes")));
+      return;
+    }
+    new SplasheMacroBenchmark().run(SumRunOptions.parse(args, new int[] {200_000, 5, 4}, Map.of("name", "splashe",
+        "mode", "aggregates")));
   }
 
-  private static String schema(int way) {
-    return "table: splashe_bench_" + way + "\n"
+  /** The schema of a table named {@code table} whose dimension is stored the {@code way}-th way. */
+  static String schema(int way, String table) {
+    return "table: " + table + "\n"
         + "rowKey: { box: PLAIN }\n"
         + "families:\n"
         + "  m:\n"
@@ -91,7 +100,7 @@ public final class SplasheMacroBenchmark {
       new SecureRandom().nextBytes(key);
       List<TableSchema> schemas = new ArrayList<>();
       for (int w = 0; w < WAYS.length; w++) {
-        schemas.add(TableSchema.parse(schema(w), "splashe-bench"));
+        schemas.add(TableSchema.parse(schema(w, "splashe_bench_" + w), "splashe-bench"));
       }
       try (Connection connection = ConnectionFactory.createConnection(hbase.configuration());
           SecureConnection secure = SecureConnection.wrap(connection, KeyProvider.fromMasterKey(key), schemas);
@@ -133,24 +142,32 @@ public final class SplasheMacroBenchmark {
   private Map<String, long[]> load(SecureTable table, int rows) throws IOException {
     SplittableRandom r = new SplittableRandom(2026);
     Map<String, long[]> oracle = new TreeMap<>();
-    List<Put> batch = new ArrayList<>();
-    for (int i = 0; i < rows; i++) {
+    for (int first = 0; first < rows; first += 2000) {
+      table.put(rows(r, first, Math.min(2000, rows - first), oracle));
+    }
+    return oracle;
+  }
+
+  /**
+   * Rows {@code r%09d} from {@code first} on, values drawn from {@code r} ({@link #SHARES});
+   * their amounts' sum and count per value added to {@code oracle}.
+   */
+  static List<Put> rows(SplittableRandom r, long first, int n, Map<String, long[]> oracle) {
+    List<Put> rows = new ArrayList<>(n);
+    for (long i = first; i < first + n; i++) {
       String dim = dimension(r.nextInt(100));
       long amount = r.nextLong(-1_000_000, 10_000_000);
       long[] acc = oracle.computeIfAbsent(dim, k -> new long[2]);
       acc[0] += amount;
       acc[1]++;
-      batch.add(new Put(Bytes.toBytes(String.format("r%09d", i))).addColumn(M, AMOUNT, Bytes.toBytes(amount))
+      rows.add(new Put(Bytes.toBytes(String.format("r%09d", i))).addColumn(M, AMOUNT, Bytes.toBytes(amount))
           .addColumn(M, DIM, Bytes.toBytes(dim)));
-      if (batch.size() == 2000 || i == rows - 1) {
-        table.put(batch);
-        batch.clear();
-      }
     }
-    return oracle;
+    return rows;
   }
 
-  private static String dimension(int percentile) {
+  /** The value of a row whose random percentile is {@code percentile}, by {@link #SHARES}. */
+  static String dimension(int percentile) {
     int upTo = 0;
     for (int v = 0; v < SHARES.length; v++) {
       upTo += SHARES[v];
@@ -217,7 +234,7 @@ public final class SplasheMacroBenchmark {
   }
 
   /** How often each DET token of the enhanced table's dimension is stored, read through a plain client. */
-  private static Map<String, Integer> tokenCounts(Connection connection, TableName name) throws IOException {
+  static Map<String, Integer> tokenCounts(Connection connection, TableName name) throws IOException {
     byte[] token = Bytes.add(DIM, new byte[] {0, 0}, Bytes.toBytes("token"));
     Map<String, Integer> counts = new HashMap<>();
     try (Table raw = connection.getTable(name);

@@ -1,0 +1,194 @@
+package dev.cryptoworker.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.keys.KeyEncryptionKey;
+import dev.cryptoworker.keys.KeyProvider;
+import dev.cryptoworker.keys.KeysetFiles;
+import dev.cryptoworker.schema.TableSchema;
+import dev.cryptoworker.testing.OwnCluster;
+import dev.cryptoworker.testing.OwnClusters;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Spark appends with option {@code write=bulk} into a SHARED table over two clusters: {@code
+ * east}, the shared cluster (also the default one), and {@code west}, an HBase of this class's own,
+ * each named by option {@code cluster.NAME}. The rows read back through the data source equal
+ * those written, and neither cluster's raw cells hold their plaintext.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+@OwnClusters
+class SharedBulkWriteTest {
+  private static final String SCHEMA = """
+      table: TABLE
+      rowKey: { box: DET, type: string }
+      layout: { type: SHARED, scheme: SHAMIR, n: 2, r: 0, z: 1, clusters: [east, west] }
+      families:
+        f:
+          default: { box: STD, type: string }
+          columns:
+            note: { box: STD, type: string }
+            visits: { box: STD, type: long }
+      """;
+  private static final int ROWS = 40;
+
+  @TempDir
+  static Path dir;
+  private static OwnCluster west;
+
+  @BeforeAll
+  static void startWest() throws Exception {
+    west = OwnCluster.start("spark-shared-west");
+  }
+
+  @AfterAll
+  static void stopWest() throws Exception {
+    if (west != null) {
+      west.close();
+    }
+  }
+
+  @Test
+  void bulkAppendToASharedTableReadsBackAndNoClusterHoldsPlaintext(Connection east, Configuration conf)
+      throws Exception {
+    SparkSession spark = LocalSpark.session();
+    String name = SharedHBaseCluster.uniqueTableName("spark_shared_bulk").getNameAsString();
+    Path schemaFile = dir.resolve(name + ".yaml");
+    Files.writeString(schemaFile, SCHEMA.replace("table: TABLE", "table: " + name));
+    TableSchema schema = TableSchema.load(schemaFile);
+    Files.writeString(dir.resolve("kek.txt"), KeyEncryptionKey.generateBase64());
+    Path keyset = dir.resolve("keys.json");
+    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(dir.resolve("kek.txt")));
+    KeyProvider keys = KeyProvider.fromKeysetFile(keyset, KeyEncryptionKey.fromFile(dir.resolve("kek.txt")));
+    try (SecureConnection secure = SecureConnection.wrap(Map.of("default", east, "east", east, "west",
+        west.connection()), keys, List.of(schema))) {
+      secure.createTable(schema, secure.uniformSplitKeys(TableName.valueOf(name), 2));
+    }
+
+    List<Row> plain = new ArrayList<>();
+    List<String> needles = new ArrayList<>();
+    for (int i = 0; i < ROWS; i++) {
+      String note = "record of patient " + i + ": allergic to penicillin";
+      plain.add(RowFactory.create(String.format("p%04d", i), note, (long) (1000 + i)));
+      needles.add(note);
+    }
+    StructType columns = new StructType().add("rowkey", DataTypes.StringType).add("note", DataTypes.StringType)
+        .add("visits", DataTypes.LongType);
+    Dataset<Row> rows = spark.createDataFrame(plain, columns).repartition(2);
+    Map<String, String> options = new HashMap<>(Map.of("schema", schemaFile.toString(), "keyset", keyset.toString(),
+        "kek", "file:" + dir.resolve("kek.txt"), "quorum", conf.get("hbase.zookeeper.quorum"),
+        "hbase.zookeeper.property.clientPort", conf.get("hbase.zookeeper.property.clientPort"),
+        "cluster.east", conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort"),
+        "cluster.west", west.zookeeper()));
+    Path staging = dir.resolve("staging");
+    Map<String, String> bulk = new HashMap<>(options);
+    bulk.put("write", "bulk");
+    bulk.put("staging", staging.toUri().toString());
+    rows.write().format("cryptoworker").options(bulk).mode("append").save();
+
+    DataFrameReader reader = spark.read().format("cryptoworker").options(options);
+    assertEquals(sorted(rows), sorted(reader.load()));
+    for (Connection cluster : List.of(east, west.connection())) {
+      assertEquals(ROWS * 2, rawCellsWithout(cluster, TableName.valueOf(name), needles),
+          "each row's two cells hold one share on every cluster");
+      assertTrue(storeFiles(cluster, TableName.valueOf(name)) > 0, "no bulk-loaded file in a cluster's regions");
+    }
+    try (java.util.stream.Stream<Path> left = Files.list(staging)) {
+      assertEquals(List.of(), left.toList(), "left in the staging directory");
+    }
+  }
+
+  @Test
+  void aClusterTheSchemaNamesButNoOptionGivesFailsOnTheDriverByName(Configuration conf) throws Exception {
+    String name = SharedHBaseCluster.uniqueTableName("spark_shared_unnamed").getNameAsString();
+    Path schemaFile = dir.resolve(name + ".yaml");
+    Files.writeString(schemaFile, SCHEMA.replace("table: TABLE", "table: " + name));
+    Files.writeString(dir.resolve("unnamed-kek.txt"), KeyEncryptionKey.generateBase64());
+    Path keyset = dir.resolve("unnamed-keys.json");
+    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(dir.resolve("unnamed-kek.txt")));
+    Map<String, String> options = Map.of("schema", schemaFile.toString(), "keyset", keyset.toString(),
+        "kek", "file:" + dir.resolve("unnamed-kek.txt"), "quorum", conf.get("hbase.zookeeper.quorum"),
+        "hbase.zookeeper.property.clientPort", conf.get("hbase.zookeeper.property.clientPort"),
+        "cluster.east", conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort"),
+        "write", "bulk", "staging", dir.resolve("unnamed-staging").toUri().toString());
+    Dataset<Row> one = LocalSpark.session().createDataFrame(List.of(RowFactory.create("p0", "a note", 1L)),
+        new StructType().add("rowkey", DataTypes.StringType).add("note", DataTypes.StringType)
+            .add("visits", DataTypes.LongType));
+    Exception e = assertThrows(Exception.class,
+        () -> one.write().format("cryptoworker").options(options).mode("append").save());
+    assertTrue(String.valueOf(e.getMessage()).contains("table " + name + " is stored on clusters [east, west]"
+        + " (its schema's layout); option cluster.west must give the ZooKeeper quorum (HOST:PORT) of west"),
+        String.valueOf(e.getMessage()));
+  }
+
+  /** The stored cells of {@code table} on {@code cluster}, after checking none holds a needle. */
+  private static int rawCellsWithout(Connection cluster, TableName table, List<String> needles) throws Exception {
+    int cells = 0;
+    try (Table raw = cluster.getTable(table); ResultScanner s = raw.getScanner(new Scan())) {
+      for (Result r : s) {
+        for (Cell c : r.rawCells()) {
+          cells++;
+          String stored = new String(CellUtil.cloneValue(c), StandardCharsets.ISO_8859_1)
+              + new String(CellUtil.cloneQualifier(c), StandardCharsets.ISO_8859_1)
+              + new String(CellUtil.cloneRow(c), StandardCharsets.ISO_8859_1);
+          for (String needle : needles) {
+            assertFalse(stored.contains(needle), "plaintext '" + needle + "' stored");
+          }
+        }
+      }
+    }
+    return cells;
+  }
+
+  /** The store files of {@code table}'s regions: bulk-loaded ones, as nothing flushes them. */
+  private static int storeFiles(Connection cluster, TableName table) throws Exception {
+    int files = 0;
+    try (Admin admin = cluster.getAdmin()) {
+      for (ServerName server : admin.getRegionServers()) {
+        for (RegionMetrics region : admin.getRegionMetrics(server, table)) {
+          files += region.getStoreFileCount();
+        }
+      }
+    }
+    return files;
+  }
+
+  private static List<String> sorted(Dataset<Row> rows) {
+    return rows.collectAsList().stream().map(Row::toString).sorted().toList();
+  }
+}
