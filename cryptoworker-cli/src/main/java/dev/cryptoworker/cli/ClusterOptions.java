@@ -1,6 +1,7 @@
 package dev.cryptoworker.cli;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.ZooKeeperQuorum;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.schema.TableSchema;
 import java.io.Closeable;
@@ -45,13 +46,13 @@ final class ClusterOptions {
   }
 
   /** How to reach one running cluster: its ZooKeeper quorum or its client configuration file. */
-  record Address(String option, String zookeeper, Path site) {
+  record Address(String option, ZooKeeperQuorum zookeeper, Path site) {
     static Address zookeeper(String option, String hostPort) {
-      int colon = hostPort.lastIndexOf(':');
-      if (colon <= 0 || colon == hostPort.length() - 1) {
-        throw new IllegalArgumentException(option + " " + hostPort + ": expected HOST:PORT");
+      try {
+        return new Address(option, ZooKeeperQuorum.parse(hostPort), null);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
       }
-      return new Address(option, hostPort, null);
     }
 
     static Address site(String option, Path file) {
@@ -66,9 +67,7 @@ final class ClusterOptions {
         }
         conf.addResource(new org.apache.hadoop.fs.Path(site.toUri()));
       } else {
-        int colon = zookeeper.lastIndexOf(':');
-        conf.set("hbase.zookeeper.quorum", zookeeper.substring(0, colon));
-        conf.setInt("hbase.zookeeper.property.clientPort", Integer.parseInt(zookeeper.substring(colon + 1)));
+        zookeeper.configure(conf);
       }
       return ConnectionFactory.createConnection(conf);
     }
@@ -163,9 +162,7 @@ final class ClusterOptions {
     }
     EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(target.embedded).start();
     open.embedded = hbase::close;
-    Configuration conf = clientConfiguration();
-    conf.set("hbase.zookeeper.quorum", hbase.zookeeperQuorum());
-    conf.setInt("hbase.zookeeper.property.clientPort", hbase.zookeeperPort());
+    Configuration conf = new ZooKeeperQuorum(hbase.zookeeperQuorum(), hbase.zookeeperPort()).configure(clientConfiguration());
     open.clusters.put(SecureConnection.DEFAULT_CLUSTER, ConnectionFactory.createConnection(conf));
   }
 }

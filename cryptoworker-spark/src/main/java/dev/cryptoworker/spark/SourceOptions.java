@@ -1,6 +1,7 @@
 package dev.cryptoworker.spark;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.ZooKeeperQuorum;
 import dev.cryptoworker.keys.KeyEncryptionKey;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.schema.TableSchema;
@@ -153,18 +154,14 @@ final class SourceOptions implements Serializable {
   Connected connect() throws IOException {
     TableSchema schema = schema();
     KeyProvider keys = keys();
-    Map<String, String> named = namedClusters(schema);
+    Map<String, ZooKeeperQuorum> named = namedClusters(schema);
     List<Connection> opened = new ArrayList<>();
     try {
       Connection hbase = ConnectionFactory.createConnection(hbaseConfiguration());
       opened.add(hbase);
       SecureConnection.Builder builder = SecureConnection.builder().connection(hbase).keys(keys).schema(schema);
-      for (Map.Entry<String, String> cluster : named.entrySet()) {
-        Configuration conf = hbaseConfiguration();
-        int colon = cluster.getValue().lastIndexOf(':');
-        conf.set("hbase.zookeeper.quorum", cluster.getValue().substring(0, colon));
-        conf.set("hbase.zookeeper.property.clientPort", cluster.getValue().substring(colon + 1));
-        Connection c = ConnectionFactory.createConnection(conf);
+      for (Map.Entry<String, ZooKeeperQuorum> cluster : named.entrySet()) {
+        Connection c = ConnectionFactory.createConnection(cluster.getValue().configure(hbaseConfiguration()));
         opened.add(c);
         builder.cluster(cluster.getKey(), c);
       }
@@ -186,8 +183,8 @@ final class SourceOptions implements Serializable {
    * names, by name. Spark lower-cases option names, so a cluster's option is found by its name in
    * lower case.
    */
-  private Map<String, String> namedClusters(TableSchema schema) {
-    Map<String, String> out = new LinkedHashMap<>();
+  private Map<String, ZooKeeperQuorum> namedClusters(TableSchema schema) {
+    Map<String, ZooKeeperQuorum> out = new LinkedHashMap<>();
     List<String> clusters = schema.layout().clusters();
     for (String cluster : clusters) {
       if (cluster.equals(SecureConnection.DEFAULT_CLUSTER)) {
@@ -200,17 +197,18 @@ final class SourceOptions implements Serializable {
             + " clusters " + clusters + " (its schema's layout); option " + option + " must give the ZooKeeper quorum"
             + " (HOST:PORT) of " + cluster);
       }
-      out.put(cluster, quorum);
+      out.put(cluster, zookeeper(option, quorum));
     }
     return out;
   }
 
-  /** Refuses a {@code cluster.NAME} option that is not {@code HOST:PORT}. */
-  private static void zookeeper(String option, String hostPort) {
-    int colon = hostPort.lastIndexOf(':');
-    if (colon <= 0 || colon == hostPort.length() - 1 || !hostPort.substring(colon + 1).chars().allMatch(Character::isDigit)) {
+  /** The quorum of a {@code cluster.NAME} option; refuses one that is not {@code HOST:PORT}. */
+  private static ZooKeeperQuorum zookeeper(String option, String hostPort) {
+    try {
+      return ZooKeeperQuorum.parse(hostPort);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("cryptoworker data source: option " + option + " must be the cluster's"
-          + " ZooKeeper quorum as HOST:PORT, got '" + hostPort + "'");
+          + " ZooKeeper quorum: " + e.getMessage(), e);
     }
   }
 

@@ -42,7 +42,7 @@ class SourceOptionsTest {
   void aClusterOptionThatIsNotHostAndPortFailsByName() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SourceOptions.of(Map.of("schema",
         "unread.yaml", "keyset", "unread.json", "cluster.West", "zk2.example.org"), Map.of()));
-    assertEquals("cryptoworker data source: option cluster.west must be the cluster's ZooKeeper quorum as HOST:PORT,"
-        + " got 'zk2.example.org'", e.getMessage());
+    assertEquals("cryptoworker data source: option cluster.west must be the cluster's ZooKeeper quorum: expected"
+        + " HOST:PORT with a port from 1 to 65535, got 'zk2.example.org'", e.getMessage());
   }
 }
