@@ -10,11 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -74,8 +72,7 @@ public final class RegionSupport {
         splits[i - 1] = new byte[] {(byte) (i << 4)};
       }
       admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
-          .setColumnFamily(counterFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY))).build(),
-          splits);
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY)).build(), splits);
     } catch (TableExistsException e) {
       // created concurrently by another client: fine
     }
@@ -89,30 +86,9 @@ public final class RegionSupport {
   public static void prepareCounterTable(Admin admin) throws IOException {
     createCounterTable(admin);
     TableDescriptor current = admin.getDescriptor(HBaseIdentifierSource.TABLE);
-    ColumnFamilyDescriptor family = current.getColumnFamily(HBaseIdentifierSource.FAMILY);
-    ColumnFamilyDescriptor wanted = family == null ? null : counterFamily(family);
-    boolean observed = current.hasCoprocessor(REGION_OBSERVER);
-    if (observed && (wanted == null || wanted.equals(family))) {
-      return;
+    if (!current.hasCoprocessor(REGION_OBSERVER)) {
+      admin.modifyTable(TableDescriptorBuilder.newBuilder(current).setCoprocessor(REGION_OBSERVER).build());
     }
-    TableDescriptorBuilder updated = TableDescriptorBuilder.newBuilder(current);
-    if (!observed) {
-      updated.setCoprocessor(REGION_OBSERVER);
-    }
-    if (wanted != null && !wanted.equals(family)) {
-      updated.modifyColumnFamily(wanted);
-    }
-    admin.modifyTable(updated.build());
-  }
-
-  /**
-   * The counter table's family as {@code family} with in-memory compaction ({@code BASIC}): counter
-   * rows are named by a PRF, so each count cell lands at a random place in its region's memstore,
-   * and a small active segment keeps those inserts from walking a skip list of every cell since the
-   * last flush.
-   */
-  private static ColumnFamilyDescriptor counterFamily(ColumnFamilyDescriptor family) {
-    return ColumnFamilyDescriptorBuilder.newBuilder(family).setInMemoryCompaction(MemoryCompactionPolicy.BASIC).build();
   }
 
   /**
