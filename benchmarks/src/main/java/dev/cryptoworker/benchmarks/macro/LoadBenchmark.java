@@ -68,7 +68,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * all-box variants and those named by {@code --threaded=det,sse,...}; the others run on one), {@code
  * --variants=all-boxes,std,...} (all), {@code --rounds=N} (1): every timed pair of loads N times, round
  * after round, with a table of each pair's medians after the rounds' lines, {@code
- * --profile} (JFR profiles of each secure load, of the client and of the HBase servers, summarized in
+ * --profile} (CPU profiles of each secure load, of the client with JFR and of the HBase servers with
+ * async-profiler, summarized in
  * {@code NAME-profile.md}), {@code
  * --warmup=N} (200,000; 0 for none) rows loaded into a throw-away plain and secure table of each
  * variant before the timed loads, {@code --name=NAME} of the result files (load), {@code --out=dir}.
@@ -173,6 +174,9 @@ public final class LoadBenchmark {
   private record Load(double rowsPerSecond, CpuClock.Usage cpu, long rpcs, Stored stored, long counterRows,
       List<Path> serverRecordings) {}
 
+  /** What the servers' profile tables list: CryptoWorker's and the region server's methods, and the JVM's own threads. */
+  private static final List<String> SERVER_FRAMES = List.of("dev.cryptoworker", "org.apache.hadoop.hbase.regionserver",
+      "VMThread::", "CompileBroker::", "DefNewGeneration::", "TenuredGeneration::");
   private final PrintStream out = System.out;
   private final CpuClock clock = new CpuClock();
   private List<Long> serverPids = List.of();
@@ -293,12 +297,11 @@ public final class LoadBenchmark {
               }
               if (recording != null) {
                 ProfileSummary p = ProfileSummary.read(recording, t -> true);
-                ProfileSummary s = ProfileSummary.read(secured.serverRecordings(), t -> true);
+                ProfileSummary s = ProfileSummary.readCollapsed(secured.serverRecordings());
                 profiles.append(String.format(Locale.ROOT, "## %s, %d thread%s%n%n### Client (%,d CPU samples)%n%n%s%n%s%n"
                     + "### HBase servers (%,d CPU samples over the region servers, master and ZooKeeper)%n%n%s%n%s%n",
                     name, threads, threads == 1 ? "" : "s", p.samples(), p.inclusiveTable(25, List.of("dev.cryptoworker")),
-                    p.selfTable(15), s.samples(), s.inclusiveTable(30, List.of("dev.cryptoworker",
-                        "org.apache.hadoop.hbase.regionserver")), s.selfTable(15)));
+                    p.selfTable(15), s.samples(), s.inclusiveTable(40, SERVER_FRAMES), s.selfTable(20)));
                 Files.delete(recording);
                 for (Path f : secured.serverRecordings()) {
                   Files.delete(f);
@@ -362,11 +365,12 @@ public final class LoadBenchmark {
     }
     ResultFiles.write(outDir, fileName, header + md + footer, csv, out);
     if (profile) {
-      Files.writeString(outDir.resolve(fileName + "-profile.md"), "# CPU profiles of the secure loads (JFR)\n\n"
-          + "For the client and for the HBase server JVMs (recorded with jcmd), the share of CPU samples with each"
-          + " method on the stack, then where the CPU was (leaf methods). JFR samples Java frames only: the JIT"
-          + " compilers' and the garbage collector's own threads are not in these tables (they are in the CPU"
-          + " columns of " + fileName + ".md). Same run as " + fileName + ".md.\n\n" + profiles);
+      Files.writeString(outDir.resolve(fileName + "-profile.md"), "# CPU profiles of the secure loads\n\n"
+          + "For the client (JFR) and for the HBase server JVMs (async-profiler, a sample per millisecond of CPU of"
+          + " every thread), the share of CPU samples with each method on the stack, then where the CPU was (leaf"
+          + " methods). The client's JFR samples Java frames only, so its JIT compilers and collector are not in its"
+          + " tables; the servers' tables have them (`VMThread` runs the serial collector, `CompileBroker` the JIT)."
+          + " Same run as " + fileName + ".md.\n\n" + profiles);
     }
   }
 

@@ -1,7 +1,9 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -15,9 +17,9 @@ import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Where a JFR recording's CPU samples ({@code jdk.ExecutionSample}) went: the share of samples
- * whose stack holds each method (inclusive), for the methods of the packages asked for, and the
- * share each leaf method has (self). Run on a recording of a benchmark's client JVM:
+ * Where a JFR recording's CPU samples ({@code jdk.ExecutionSample}), or an async-profiler profile's
+ * collapsed stacks, went: the share of samples whose stack holds each method (inclusive), for the
+ * methods of the packages asked for, and the share each leaf method has (self). Run on a recording of a benchmark's client JVM:
  * {@code java -cp benchmarks.jar ...ProfileSummary rec.jfr [top] [package prefix ...]}.
  */
 public final class ProfileSummary {
@@ -37,6 +39,41 @@ public final class ProfileSummary {
       all.addAll(read(r, threads));
     }
     return all;
+  }
+
+  /**
+   * Reads async-profiler's collapsed stacks ({@code frame;frame;... count}, root first) from every
+   * file of {@code profiles}, as one profile. Java frames are named as in JFR's profiles; native
+   * frames (the collectors' and compilers' threads, the kernel's, marked {@code _[k]}) keep their
+   * own names.
+   */
+  static ProfileSummary readCollapsed(List<Path> profiles) throws IOException {
+    ProfileSummary summary = new ProfileSummary();
+    for (Path profile : profiles) {
+      for (String line : Files.readAllLines(profile)) {
+        int space = line.lastIndexOf(' ');
+        if (space <= 0) {
+          continue;
+        }
+        String[] frames = line.substring(0, space).split(";");
+        List<String> leafFirst = new ArrayList<>(frames.length);
+        for (int i = frames.length - 1; i >= 0; i--) {
+          leafFirst.add(collapsedName(frames[i]));
+        }
+        summary.addNamed(leafFirst, Integer.parseInt(line.substring(space + 1).trim()));
+      }
+    }
+    return summary;
+  }
+
+  /** {@code org/apache/Foo.bar} as {@code Foo.bar (org.apache)}; a native frame as it is. */
+  private static String collapsedName(String frame) {
+    int dot = frame.lastIndexOf('.');
+    int slash = frame.lastIndexOf('/', dot);
+    if (dot < 0 || slash < 0 || frame.contains("::")) {
+      return frame;
+    }
+    return frame.substring(slash + 1) + " (" + frame.substring(0, slash).replace('/', '.') + ")";
   }
 
   private void addAll(ProfileSummary other) {
@@ -69,14 +106,18 @@ public final class ProfileSummary {
   }
 
   private void add(List<RecordedFrame> frames, int weight) {
+    addNamed(frames.stream().map(f -> name(f.getMethod())).toList(), weight);
+  }
+
+  /** Adds one stack of {@code weight} samples, its frames named and leaf first. */
+  private void addNamed(List<String> leafFirst, int weight) {
     samples += weight;
-    if (frames.isEmpty()) {
+    if (leafFirst.isEmpty()) {
       return;
     }
-    self.merge(name(frames.get(0).getMethod()), weight, Integer::sum);
+    self.merge(leafFirst.get(0), weight, Integer::sum);
     Set<String> seen = new HashSet<>();
-    for (RecordedFrame f : frames) {
-      String name = name(f.getMethod());
+    for (String name : leafFirst) {
       if (seen.add(name)) {
         inclusive.merge(name, weight, Integer::sum);
       }
@@ -93,11 +134,14 @@ public final class ProfileSummary {
     return samples;
   }
 
-  /** A Markdown table of the {@code top} methods by inclusive share whose package starts with one of {@code packages}. */
+  /**
+   * A Markdown table of the {@code top} methods by inclusive share whose package starts with one of
+   * {@code packages}, or whose (native) name starts with one of them.
+   */
   String inclusiveTable(int top, List<String> packages) {
     StringBuilder md = new StringBuilder("| method | samples with it on the stack | share |\n|---|---:|---:|\n");
     inclusive.entrySet().stream()
-        .filter(e -> packages.stream().anyMatch(p -> e.getKey().contains("(" + p)))
+        .filter(e -> packages.stream().anyMatch(p -> e.getKey().contains("(" + p) || e.getKey().startsWith(p)))
         .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
         .limit(top)
         .forEach(e -> md.append(row(e)));

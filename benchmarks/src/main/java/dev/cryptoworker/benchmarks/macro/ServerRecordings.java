@@ -1,60 +1,54 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import one.profiler.AsyncProfilerLoader;
 
 /**
- * JFR recordings of the HBase server JVMs during one load, started and dumped with the JDK's
- * {@code jcmd} (the servers are separate processes, so the benchmark's own {@code Recording} cannot
- * reach them). Profiling settings: method samples every 10-20 ms per running thread.
+ * CPU profiles of the HBase server JVMs during one load, taken with async-profiler (attached to
+ * each process by {@code ap-loader}'s bundled {@code asprof}): a sample every millisecond of CPU of
+ * every thread, the garbage collectors' and JIT compilers' included, which JFR's method samples
+ * miss (they had a few hundred samples per load). Written as collapsed stacks, one line per stack.
+ * Event {@code cpu} (perf events) where the kernel allows it, else {@code itimer}.
  */
 final class ServerRecordings {
-  private static final String NAME = "cryptoworker-load";
   private final List<Long> pids;
 
   private ServerRecordings(List<Long> pids) {
     this.pids = List.copyOf(pids);
   }
 
-  /** Starts a recording in every JVM of {@code pids}. */
+  /** Starts a profile in every JVM of {@code pids}. */
   static ServerRecordings start(List<Long> pids) throws IOException {
+    if (!AsyncProfilerLoader.isSupported()) {
+      throw new IOException("--profile: async-profiler has no build for this platform (" + System.getProperty("os.name")
+          + " " + System.getProperty("os.arch") + ")");
+    }
     ServerRecordings r = new ServerRecordings(pids);
     for (long pid : pids) {
-      r.jcmd(pid, "JFR.start", "name=" + NAME, "settings=profile");
+      r.asprof(pid, "start", "-e", "cpu", "-i", "1ms", Long.toString(pid));
     }
     return r;
   }
 
-  /** Stops every recording, writing each to {@code dir} as {@code prefix-PID.jfr}; returns the files. */
+  /** Stops every profile, writing each to {@code dir} as {@code prefix-PID.collapsed}; returns the files. */
   List<Path> stop(Path dir, String prefix) throws IOException {
     List<Path> files = new ArrayList<>();
     for (long pid : pids) {
-      Path file = dir.resolve(prefix + "-" + pid + ".jfr").toAbsolutePath();
-      jcmd(pid, "JFR.stop", "name=" + NAME, "filename=" + file);
+      Path file = dir.resolve(prefix + "-" + pid + ".collapsed").toAbsolutePath();
+      asprof(pid, "stop", "-o", "collapsed", "-f", file.toString(), Long.toString(pid));
       files.add(file);
     }
     return files;
   }
 
-  private void jcmd(long pid, String... command) throws IOException {
-    List<String> args = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "jcmd").toString(),
-        Long.toString(pid)));
-    args.addAll(List.of(command));
-    Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
-    try {
-      String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0 || output.contains("Could not")) {
-        throw new IOException("jcmd " + String.join(" ", command) + " failed for process " + pid + ": " + output.trim());
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted waiting for jcmd");
+  private void asprof(long pid, String... args) throws IOException {
+    AsyncProfilerLoader.ExecutionResult r = AsyncProfilerLoader.executeProfiler(args);
+    if (r.getStderr().contains("[ERROR]")) {
+      throw new IOException("asprof " + String.join(" ", args) + " failed for process " + pid + ": "
+          + r.getStderr().trim());
     }
   }
 }
