@@ -31,6 +31,11 @@ import javax.crypto.SecretKey;
  * follows the ideal random order-preserving function; order, determinism and invertibility are
  * exact whatever is drawn, since every draw is clamped to the feasible counts.
  *
+ * <p>Nodes already drawn are remembered ({@link #WAYS} per depth, by label and tweak): values
+ * close together share the upper part of their walks, so the next of a run of increasing values (row
+ * keys, timestamps, a string's common prefix) draws only the nodes below where the two walks part.
+ * The function is the same; only repeated PRF calls are saved.
+ *
  * <p>Not thread-safe: one instance per thread (it holds JCE ciphers).
  */
 final class OrderPreservingFunction {
@@ -45,7 +50,24 @@ final class OrderPreservingFunction {
   private long tweakHi;
   private long tweakLo;
 
+  /** Remembered nodes per depth: a string's chunks walk under different tweaks, and each keeps its own way. */
+  private static final int WAY_BITS = 2;
+  static final int WAYS = 1 << WAY_BITS;
+  /** Walks end by depth 127 (the loop stops once a node holds one point). */
+  private static final int DEPTHS = 128;
+  /** Per remembered node: range start (two longs), tweak (two longs), draw; one node's fields side by side. */
+  private static final int STRIDE = 5;
+  /**
+   * No node at depth 127 or above starts at an odd point, so a range start whose low long is 1
+   * marks a slot that holds no node yet.
+   */
+  private static final long EMPTY = 1;
+  private final long[] nodes = new long[DEPTHS * WAYS * STRIDE];
+  /** Nodes drawn (not remembered) so far: what the memory saves, for tests. */
+  long nodesDrawn;
+
   OrderPreservingFunction() {
+    forgetNodes();
     try {
       treeCoins = Cipher.getInstance("AES/ECB/NoPadding");
       bitCoins = Cipher.getInstance("AES/ECB/NoPadding");
@@ -72,6 +94,7 @@ final class OrderPreservingFunction {
       bitCoins.init(Cipher.ENCRYPT_MODE, bitKey);
       tweakHi = 0;
       tweakLo = 0;
+      forgetNodes(); // the previous keys' function
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot key AES", e);
     }
@@ -87,7 +110,7 @@ final class OrderPreservingFunction {
     while (mMinus1 != 0) {
       long lhi = labelHi(rhi, depth);
       long llo = labelLo(rlo, depth);
-      long x = sampleLeft(mMinus1, depth, lhi, llo);
+      long x = left(mMinus1, depth, rhi, rlo, lhi, llo);
       if (Long.compareUnsigned(m - dlo, x) < 0) {
         mMinus1 = x - 1;
       } else {
@@ -120,7 +143,7 @@ final class OrderPreservingFunction {
     while (mMinus1 != 0) {
       long lhi = labelHi(rhi, depth);
       long llo = labelLo(rlo, depth);
-      long x = sampleLeft(mMinus1, depth, lhi, llo);
+      long x = left(mMinus1, depth, rhi, rlo, lhi, llo);
       boolean below = Long.compareUnsigned(chi, lhi) < 0 || (chi == lhi && Long.compareUnsigned(clo, llo) < 0);
       if (below) {
         if (x == 0) {
@@ -157,6 +180,32 @@ final class OrderPreservingFunction {
 
   private static long labelLo(long rlo, int depth) {
     return depth < 64 ? rlo : rlo | (1L << (127 - depth));
+  }
+
+  /**
+   * {@link #sampleLeft} of the node at {@code depth} starting at {@code (rhi, rlo)}, remembered: a
+   * node's label and the tweak fix its draw (and its M), so a remembered draw is the draw.
+   */
+  private long left(long mMinus1, int depth, long rhi, long rlo, long lhi, long llo) {
+    int way = (int) ((tweakHi ^ tweakLo) * 0x9E3779B97F4A7C15L >>> (Long.SIZE - WAY_BITS));
+    int i = (depth * WAYS + way) * STRIDE;
+    if (nodes[i + 1] == rlo && nodes[i] == rhi && nodes[i + 2] == tweakHi && nodes[i + 3] == tweakLo) {
+      return nodes[i + 4];
+    }
+    long x = sampleLeft(mMinus1, depth, lhi, llo);
+    nodesDrawn++;
+    nodes[i] = rhi;
+    nodes[i + 1] = rlo;
+    nodes[i + 2] = tweakHi;
+    nodes[i + 3] = tweakLo;
+    nodes[i + 4] = x;
+    return x;
+  }
+
+  private void forgetNodes() {
+    for (int i = 1; i < nodes.length; i += STRIDE) {
+      nodes[i] = EMPTY;
+    }
   }
 
   /**

@@ -124,4 +124,47 @@ class OrderPreservingFunctionTest {
     }
     assertTrue(Math.abs(upper - 2000) < 200, "upper half got " + upper + " of 4000");
   }
+
+  @Test
+  void rememberedNodesChangeNoCiphertext() throws Exception {
+    OrderPreservingFunction warm = function(11);
+    SplittableRandom r = new SplittableRandom(12);
+    long[][] tweaks = {{0, 0}, {r.nextLong(), r.nextLong()}, {r.nextLong(), r.nextLong()}, {r.nextLong(), r.nextLong()},
+        {r.nextLong(), r.nextLong()}, {r.nextLong(), r.nextLong()}};
+    long base = r.nextLong();
+    for (int i = 0; i < 3000; i++) {
+      long[] t = tweaks[r.nextInt(tweaks.length)]; // more tweaks than ways: they evict each other
+      long m = switch (i % 3) {
+        case 0 -> base + i; // a run of increasing values
+        case 1 -> r.nextLong();
+        default -> r.nextLong(100);
+      };
+      warm.tweak(t[0], t[1]);
+      byte[] c = enc(warm, m);
+      OrderPreservingFunction cold = function(11);
+      cold.tweak(t[0], t[1]);
+      assertArrayEquals(enc(cold, m), c, "value " + Long.toUnsignedString(m));
+      assertEquals(m, warm.decrypt(c, 0));
+    }
+    // New keys on the same instance: nothing of the old function's nodes is used.
+    warm.init(new SecretKeySpec(new byte[16], "AES"), new SecretKeySpec(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        12, 13, 14, 15, 16}, "AES"));
+    OrderPreservingFunction fresh = new OrderPreservingFunction();
+    fresh.init(new SecretKeySpec(new byte[16], "AES"), new SecretKeySpec(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+        12, 13, 14, 15, 16}, "AES"));
+    assertArrayEquals(enc(fresh, base + 1), enc(warm, base + 1));
+  }
+
+  @Test
+  void aRunOfIncreasingValuesDrawsOnlyTheNodesWhereTheirWalksPart() {
+    OrderPreservingFunction f = function(13);
+    enc(f, 1L << 40);
+    long first = f.nodesDrawn;
+    for (long v = (1L << 40) + 1; v <= (1L << 40) + 1000; v++) {
+      enc(f, v);
+    }
+    long perValue = (f.nodesDrawn - first) / 1000;
+    assertTrue(first >= 60, "a first walk draws every node: " + first);
+    assertTrue(perValue <= 8, "nodes drawn per value of an increasing run: " + perValue + " (a walk has " + first + ")");
+  }
 }

@@ -36,7 +36,6 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -46,14 +45,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Spark appends with option {@code write=bulk} into a SHARED table over two clusters: {@code
- * east}, the shared cluster (also the default one), and {@code west}, an HBase of this class's own,
- * each named by option {@code cluster.NAME}. The rows read back through the data source equal
- * those written, and neither cluster's raw cells hold their plaintext.
+ * Spark appends into a SHARED table over two clusters, with puts ({@code write=put}, the default)
+ * and with bulk loads ({@code write=bulk}): {@code east}, the shared cluster (also the default one),
+ * and {@code west}, an HBase of this class's own, each named by option {@code cluster.NAME}. The
+ * rows read back through the data source equal those written, and neither cluster's raw cells hold
+ * their plaintext.
  */
 @ExtendWith(SharedHBaseCluster.class)
 @OwnClusters
-class SharedBulkWriteTest {
+class SharedAppendTest {
   private static final String SCHEMA = """
       table: TABLE
       rowKey: { box: DET, type: string }
@@ -83,54 +83,85 @@ class SharedBulkWriteTest {
     }
   }
 
+  /** A new SHARED table over east and west, the rows to append to it and the source's options for it. */
+  private record Appending(String name, Dataset<Row> rows, List<String> needles, Map<String, String> options) {
+    static Appending create(Connection east, Configuration conf, String prefix) throws Exception {
+      String name = SharedHBaseCluster.uniqueTableName(prefix).getNameAsString();
+      Path schemaFile = dir.resolve(name + ".yaml");
+      Files.writeString(schemaFile, SCHEMA.replace("table: TABLE", "table: " + name));
+      TableSchema schema = TableSchema.load(schemaFile);
+      Path kek = dir.resolve(name + "-kek.txt");
+      Files.writeString(kek, KeyEncryptionKey.generateBase64());
+      Path keyset = dir.resolve(name + "-keys.json");
+      KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(kek));
+      KeyProvider keys = KeyProvider.fromKeysetFile(keyset, KeyEncryptionKey.fromFile(kek));
+      try (SecureConnection secure = SecureConnection.wrap(Map.of("default", east, "east", east, "west",
+          west.connection()), keys, List.of(schema))) {
+        secure.createTable(schema, secure.uniformSplitKeys(TableName.valueOf(name), 2));
+      }
+      List<Row> plain = new ArrayList<>();
+      List<String> needles = new ArrayList<>();
+      for (int i = 0; i < ROWS; i++) {
+        String note = "record of patient " + i + ": allergic to penicillin";
+        plain.add(RowFactory.create(String.format("p%04d", i), note, (long) (1000 + i)));
+        needles.add(note);
+      }
+      StructType columns = new StructType().add("rowkey", DataTypes.StringType).add("note", DataTypes.StringType)
+          .add("visits", DataTypes.LongType);
+      Dataset<Row> rows = LocalSpark.session().createDataFrame(plain, columns).repartition(2);
+      Map<String, String> options = Map.of("schema", schemaFile.toString(), "keyset", keyset.toString(),
+          "kek", "file:" + kek, "quorum", conf.get("hbase.zookeeper.quorum"),
+          "hbase.zookeeper.property.clientPort", conf.get("hbase.zookeeper.property.clientPort"),
+          "cluster.east", conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort"),
+          "cluster.west", west.zookeeper());
+      return new Appending(name, rows, needles, options);
+    }
+
+    /** Appends the rows with {@code extra} options beside the table's. */
+    void append(Map<String, String> extra) {
+      Map<String, String> all = new HashMap<>(options);
+      all.putAll(extra);
+      rows.write().format("cryptoworker").options(all).mode("append").save();
+    }
+
+    /**
+     * The rows read back through the source equal those appended, and each cluster holds one share
+     * per cell and no plaintext; returns each cluster's store files.
+     */
+    List<Integer> checkReadBackAndShares(Connection east) throws Exception {
+      DataFrameReader reader = LocalSpark.session().read().format("cryptoworker").options(options);
+      assertEquals(sorted(rows), sorted(reader.load()));
+      List<Integer> files = new ArrayList<>();
+      for (Connection cluster : List.of(east, west.connection())) {
+        assertEquals(ROWS * 2, rawCellsWithout(cluster, TableName.valueOf(name), needles),
+            "each row's two cells hold one share on every cluster");
+        files.add(storeFiles(cluster, TableName.valueOf(name)));
+      }
+      return files;
+    }
+  }
+
   @Test
   void bulkAppendToASharedTableReadsBackAndNoClusterHoldsPlaintext(Connection east, Configuration conf)
       throws Exception {
-    SparkSession spark = LocalSpark.session();
-    String name = SharedHBaseCluster.uniqueTableName("spark_shared_bulk").getNameAsString();
-    Path schemaFile = dir.resolve(name + ".yaml");
-    Files.writeString(schemaFile, SCHEMA.replace("table: TABLE", "table: " + name));
-    TableSchema schema = TableSchema.load(schemaFile);
-    Files.writeString(dir.resolve("kek.txt"), KeyEncryptionKey.generateBase64());
-    Path keyset = dir.resolve("keys.json");
-    KeysetFiles.generate(keyset, KeyEncryptionKey.fromFile(dir.resolve("kek.txt")));
-    KeyProvider keys = KeyProvider.fromKeysetFile(keyset, KeyEncryptionKey.fromFile(dir.resolve("kek.txt")));
-    try (SecureConnection secure = SecureConnection.wrap(Map.of("default", east, "east", east, "west",
-        west.connection()), keys, List.of(schema))) {
-      secure.createTable(schema, secure.uniformSplitKeys(TableName.valueOf(name), 2));
-    }
-
-    List<Row> plain = new ArrayList<>();
-    List<String> needles = new ArrayList<>();
-    for (int i = 0; i < ROWS; i++) {
-      String note = "record of patient " + i + ": allergic to penicillin";
-      plain.add(RowFactory.create(String.format("p%04d", i), note, (long) (1000 + i)));
-      needles.add(note);
-    }
-    StructType columns = new StructType().add("rowkey", DataTypes.StringType).add("note", DataTypes.StringType)
-        .add("visits", DataTypes.LongType);
-    Dataset<Row> rows = spark.createDataFrame(plain, columns).repartition(2);
-    Map<String, String> options = new HashMap<>(Map.of("schema", schemaFile.toString(), "keyset", keyset.toString(),
-        "kek", "file:" + dir.resolve("kek.txt"), "quorum", conf.get("hbase.zookeeper.quorum"),
-        "hbase.zookeeper.property.clientPort", conf.get("hbase.zookeeper.property.clientPort"),
-        "cluster.east", conf.get("hbase.zookeeper.quorum") + ":" + conf.get("hbase.zookeeper.property.clientPort"),
-        "cluster.west", west.zookeeper()));
+    Appending table = Appending.create(east, conf, "spark_shared_bulk");
     Path staging = dir.resolve("staging");
-    Map<String, String> bulk = new HashMap<>(options);
-    bulk.put("write", "bulk");
-    bulk.put("staging", staging.toUri().toString());
-    rows.write().format("cryptoworker").options(bulk).mode("append").save();
-
-    DataFrameReader reader = spark.read().format("cryptoworker").options(options);
-    assertEquals(sorted(rows), sorted(reader.load()));
-    for (Connection cluster : List.of(east, west.connection())) {
-      assertEquals(ROWS * 2, rawCellsWithout(cluster, TableName.valueOf(name), needles),
-          "each row's two cells hold one share on every cluster");
-      assertTrue(storeFiles(cluster, TableName.valueOf(name)) > 0, "no bulk-loaded file in a cluster's regions");
+    table.append(Map.of("write", "bulk", "staging", staging.toUri().toString()));
+    for (int files : table.checkReadBackAndShares(east)) {
+      assertTrue(files > 0, "no bulk-loaded file in a cluster's regions");
     }
     try (java.util.stream.Stream<Path> left = Files.list(staging)) {
       assertEquals(List.of(), left.toList(), "left in the staging directory");
     }
+  }
+
+  @Test
+  void putAppendToASharedTableReadsBackAndNoClusterHoldsPlaintext(Connection east, Configuration conf)
+      throws Exception {
+    Appending table = Appending.create(east, conf, "spark_shared_put");
+    table.append(Map.of()); // write=put, the default
+    assertEquals(List.of(0, 0), table.checkReadBackAndShares(east),
+        "store files after puts, which nothing flushed: the append took the bulk path");
   }
 
   @Test
