@@ -25,12 +25,14 @@ public record ZooKeeperQuorum(String hosts, int port) {
    */
   public static ZooKeeperQuorum parse(String hostPort) {
     int colon = hostPort.lastIndexOf(':');
-    String port = colon < 0 ? "" : hostPort.substring(colon + 1);
-    if (colon <= 0 || port.isEmpty() || port.length() > 5 || !port.chars().allMatch(c -> c >= '0' && c <= '9')
-        || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65_535) {
+    String digits = colon < 0 ? "" : hostPort.substring(colon + 1);
+    boolean wellFormed = colon > 0 && !digits.isEmpty() && digits.length() <= 5
+        && digits.chars().allMatch(c -> c >= '0' && c <= '9');
+    int port = wellFormed ? Integer.parseInt(digits) : 0;
+    if (port < 1 || port > 65_535) {
       throw new IllegalArgumentException("expected HOST:PORT with a port from 1 to 65535, got '" + hostPort + "'");
     }
-    return new ZooKeeperQuorum(hostPort.substring(0, colon), Integer.parseInt(port));
+    return new ZooKeeperQuorum(hostPort.substring(0, colon), port);
   }
 
   /** Points {@code conf} at this quorum (HBase's {@code hbase.zookeeper.quorum} and client port). */

@@ -187,41 +187,52 @@ final class EntryTable {
       if (length < 1 || length > MAX_ROW) {
         throw new IllegalArgumentException("row length " + length + " outside 1.." + MAX_ROW);
       }
-      // Resizes and arena compactions move every slot: do them before taking one.
-      if (find(high, low) < 0 && (size + 1) * 10L > refs.length * 7L) {
-        rebuild(refs.length * 2, -1, Long.MAX_VALUE);
-      }
-      reserve(length);
       int slot = find(high, low);
-      if (slot < 0) {
-        int mask = refs.length - 1;
-        slot = home(high, low);
-        while (refs[slot] != 0) {
-          slot = (slot + 1) & mask;
+      if (slot < 0 || !rowEquals(slot, row, offset, length)) {
+        // Resizes and arena compactions move every slot: do them before taking one. An absent key
+        // stays absent through them; a present one is looked up again if they ran.
+        if (slot < 0 && (size + 1) * 10L > refs.length * 7L) {
+          rebuild(refs.length * 2, -1, Long.MAX_VALUE);
         }
-        highs[slot] = high;
-        lows[slot] = low;
-        refs[slot] = appendReserved(row, offset, length);
-        size++;
-      } else if (!rowEquals(slot, row, offset, length)) {
-        garbage += length(refs[slot]);
+        if (reserve(length) && slot >= 0) {
+          slot = find(high, low);
+        }
+        if (slot < 0) {
+          int mask = refs.length - 1;
+          slot = home(high, low);
+          while (refs[slot] != 0) {
+            slot = (slot + 1) & mask;
+          }
+          highs[slot] = high;
+          lows[slot] = low;
+          size++;
+        } else {
+          garbage += length(refs[slot]);
+        }
         refs[slot] = appendReserved(row, offset, length);
       }
       writeNumbers[slot] = writeNumber;
       passes[slot] = pass;
     }
 
-    /** Makes room for {@code length} more arena bytes: compacts the arena if half of it is garbage, else grows it. */
-    private void reserve(int length) {
+    /**
+     * Makes room for {@code length} more arena bytes: compacts the arena if half of it is garbage,
+     * else grows it.
+     *
+     * @return whether the slots moved (the arena was compacted)
+     */
+    private boolean reserve(int length) {
       if (arenaUsed + length <= arena.length) {
-        return;
+        return false;
       }
-      if (garbage > arenaUsed / 2) {
+      boolean compacted = garbage > arenaUsed / 2;
+      if (compacted) {
         rebuild(refs.length, -1, Long.MAX_VALUE);
       }
       if (arenaUsed + length > arena.length) {
         arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaUsed + length));
       }
+      return compacted;
     }
 
     private long appendReserved(byte[] row, int offset, int length) {

@@ -160,10 +160,18 @@ final class RegionSearchIndex {
   }
 
   private void put(Cell indexCell, long writeNumber) {
-    int key = indexCell.getValueOffset() + SearchIndexCells.entryKeyOffset();
-    byte[] value = indexCell.getValueArray();
-    entries.put(Bytes.toLong(value, key), Bytes.toLong(value, key + Long.BYTES), indexCell.getRowArray(),
-        indexCell.getRowOffset(), indexCell.getRowLength(), writeNumber);
+    entries.put(keyHigh(indexCell), keyLow(indexCell), indexCell.getRowArray(), indexCell.getRowOffset(),
+        indexCell.getRowLength(), writeNumber);
+  }
+
+  /** The high and low halves of the entry key an index cell holds, read in place (writes allocate no key). */
+  private static long keyHigh(Cell indexCell) {
+    return Bytes.toLong(indexCell.getValueArray(), indexCell.getValueOffset() + SearchIndexCells.entryKeyOffset());
+  }
+
+  private static long keyLow(Cell indexCell) {
+    return Bytes.toLong(indexCell.getValueArray(),
+        indexCell.getValueOffset() + SearchIndexCells.entryKeyOffset() + Long.BYTES);
   }
 
   /** The entry key an index cell holds. */
@@ -217,10 +225,8 @@ final class RegionSearchIndex {
 
   /** Marks the entry of a current index cell as seen in {@code pass}; 1 if it was missing (added), else 0. */
   private int mark(Cell indexCell, int pass) {
-    int key = indexCell.getValueOffset() + SearchIndexCells.entryKeyOffset();
-    byte[] value = indexCell.getValueArray();
-    return entries.mark(Bytes.toLong(value, key), Bytes.toLong(value, key + Long.BYTES), indexCell.getRowArray(),
-        indexCell.getRowOffset(), indexCell.getRowLength(), pass);
+    return entries.mark(keyHigh(indexCell), keyLow(indexCell), indexCell.getRowArray(), indexCell.getRowOffset(),
+        indexCell.getRowLength(), pass);
   }
 
 }
