@@ -32,6 +32,10 @@ import java.util.stream.Collectors;
  *       root and first entry key from one HMAC-SHA512 ({@link #oneMacSearchIndex}), so a new value
  *       costs one MAC where format 4 spends 3 and 8 tree nodes. Searches send the first entry as a
  *       one-leaf token, which region servers of format 3 on already read.
+ *   <li>{@link #V6}: format 5, and writers number SSE entries in lanes of their own ({@link
+ *       #writerLanes}), each lane's count a row of the counter table.
+ *   <li>{@link #V7}: format 6, with the lane counts of a batch in one count-log cell of the counter
+ *       table ({@link #countLogs}), which its regions index in memory, instead of a row per lane.
  * </ul>
  *
  * ASHE and SSE cells keep format 1's header in all five: region servers parse them.
@@ -42,10 +46,11 @@ public enum StoredFormat {
   V3(3, 1),
   V4(4, 1),
   V5(5, 1),
-  V6(6, 1);
+  V6(6, 1),
+  V7(7, 1);
 
   /** The format of tables created without saying. */
-  public static final StoredFormat LATEST = V6;
+  public static final StoredFormat LATEST = V7;
 
   private final int number;
   private final int headerLength;
@@ -123,6 +128,14 @@ public enum StoredFormat {
    */
   public boolean writerLanes() {
     return compareTo(V6) >= 0;
+  }
+
+  /**
+   * Whether a batch's SSE lane counts are one count-log cell of the counter table (format 7),
+   * where format 6 writes a row per lane.
+   */
+  public boolean countLogs() {
+    return compareTo(V7) >= 0;
   }
 
   /**

@@ -45,6 +45,8 @@ public final class ValueIndex {
   private final byte[] firstEntryKey;
   /** Format 6: entries are numbered in writer lanes ({@link #lane}), not under this counter. */
   private final boolean writerLanes;
+  /** Format 7: the lanes' counts are logged ({@link #hasCountLogs}). */
+  private final boolean countLogs;
 
   /** Bytes of a writer lane's id: random, so any two of 2^24 lanes of one value collide with probability below 2^-48. */
   public static final int LANE_ID_BYTES = 12;
@@ -77,6 +79,18 @@ public final class ValueIndex {
    */
   public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root, CounterTree tree,
       byte[] firstEntryKey, boolean writerLanes) {
+    this(keyId, counterName, counterMask, root, tree, firstEntryKey, writerLanes, false);
+  }
+
+  /**
+   * As above, with {@code countLogs}: whether the lanes' counts are logged, a batch's in one cell
+   * (stored format 7), which needs writer lanes.
+   */
+  public ValueIndex(int keyId, byte[] counterName, long counterMask, byte[] root, CounterTree tree,
+      byte[] firstEntryKey, boolean writerLanes, boolean countLogs) {
+    if (countLogs && !writerLanes) {
+      throw new IllegalArgumentException("count logs log the counts of writer lanes");
+    }
     if (writerLanes && firstEntryKey == null) {
       throw new IllegalArgumentException("writer lanes key their first entries apart from the tree");
     }
@@ -91,6 +105,7 @@ public final class ValueIndex {
     this.tree = Objects.requireNonNull(tree, "tree");
     this.firstEntryKey = firstEntryKey == null ? null : firstEntryKey.clone();
     this.writerLanes = writerLanes;
+    this.countLogs = countLogs;
   }
 
   /** Bytes of a writer's lane key ({@link #laneId}). */
@@ -115,6 +130,14 @@ public final class ValueIndex {
   /** Whether writers number this value's entries in lanes of their own ({@link #lane}) rather than under its counter. */
   public boolean hasWriterLanes() {
     return writerLanes;
+  }
+
+  /**
+   * Whether the counts of this value's lanes are logged (stored format 7): a batch's in one cell
+   * of the counter table, found by asking its regions, where format 6 stores a row per lane.
+   */
+  public boolean hasCountLogs() {
+    return countLogs;
   }
 
   /**

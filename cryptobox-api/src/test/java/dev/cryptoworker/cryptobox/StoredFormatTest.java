@@ -32,9 +32,11 @@ class StoredFormatTest {
     assertEquals(StoredFormat.V5, StoredFormat.of(5));
     assertArrayEquals(new byte[] {0x78}, StoredFormat.V6.header(A.keyId()));
     assertEquals(StoredFormat.V6, StoredFormat.of(6));
-    assertEquals(StoredFormat.V6, StoredFormat.LATEST);
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(7));
-    assertEquals("unknown stored format 7 (known: 1, 2, 3, 4, 5, 6)", e.getMessage());
+    assertArrayEquals(new byte[] {0x78}, StoredFormat.V7.header(A.keyId()));
+    assertEquals(StoredFormat.V7, StoredFormat.of(7));
+    assertEquals(StoredFormat.V7, StoredFormat.LATEST);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(8));
+    assertEquals("unknown stored format 8 (known: 1, 2, 3, 4, 5, 6, 7)", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(0));
   }
 
@@ -47,6 +49,7 @@ class StoredFormatTest {
     assertEquals(CounterTree.WIDE, StoredFormat.V4.counterTree());
     assertEquals(CounterTree.WIDE, StoredFormat.V5.counterTree());
     assertEquals(CounterTree.WIDE, StoredFormat.V6.counterTree());
+    assertEquals(CounterTree.WIDE, StoredFormat.V7.counterTree());
     assertFalse(StoredFormat.V1.oneBlockDeterministic());
     assertTrue(StoredFormat.V2.oneBlockDeterministic() && StoredFormat.V3.oneBlockDeterministic()
         && StoredFormat.V4.oneBlockDeterministic());
@@ -54,17 +57,18 @@ class StoredFormatTest {
 
   /**
    * Format 4 is format 3 with STD under 192-bit nonces, format 5 format 4 with SSE values under
-   * them too and SSE's one-MAC index, format 6 format 5 with writer lanes; the earlier formats keep
-   * what they wrote.
+   * them too and SSE's one-MAC index, format 6 format 5 with writer lanes, format 7 format 6 with
+   * count logs; the earlier formats keep what they wrote.
    */
   @Test
-  void formatsFourOnUseExtendedNoncesFiveOnTheOneMacIndexAndSixWriterLanes() {
+  void formatsFourOnUseExtendedNoncesFiveOnTheOneMacIndexSixWriterLanesAndSevenCountLogs() {
     assertFalse(StoredFormat.V1.extendedNonces() || StoredFormat.V2.extendedNonces() || StoredFormat.V3.extendedNonces());
     assertTrue(StoredFormat.V4.extendedNonces() && StoredFormat.V5.extendedNonces() && StoredFormat.V6.extendedNonces());
     for (StoredFormat f : StoredFormat.values()) {
       assertEquals(f.number() >= 5, f.extendedNoncesForSearchableValues(), f.toString());
       assertEquals(f.number() >= 5, f.oneMacSearchIndex(), f.toString());
-      assertEquals(f == StoredFormat.V6, f.writerLanes(), f.toString());
+      assertEquals(f.number() >= 6, f.writerLanes(), f.toString());
+      assertEquals(f == StoredFormat.V7, f.countLogs(), f.toString());
     }
   }
 

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Forward privacy across a failed batch: SSE entry numbers a batch took ahead and never used are
  * dropped with the batch, so no later write lands on an entry a search token issued since the
- * numbers were taken already covers. Shared counters (formats 1 to 5); a writer lane (format 6)
+ * numbers were taken already covers. Shared counters (formats 1 to 5); a writer lane (formats 6 and 7)
  * never numbers an entry twice, whatever its batches do.
  */
 @ExtendWith(SharedHBaseCluster.class)

@@ -12,13 +12,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.cryptobox.ValueIndex;
+import dev.cryptoworker.region.CountLogCells;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.testing.SharedHBaseCluster;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
@@ -37,10 +43,13 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Stored format 6: every writer numbers a value's SSE entries in a lane of its own and writes the
- * lane's count as a plain cell, so writers never share a number and never read a count back.
+ * Stored formats 6 and 7: every writer numbers a value's SSE entries in a lane of its own and writes
+ * the lane's count as a plain cell (format 6) or a record of its batch's count log (format 7), so
+ * writers never share a number and never read a count back.
  */
 @ExtendWith(SharedHBaseCluster.class)
 @Isolated // restores the counter table every SSE test of this JVM writes through from a snapshot
@@ -55,17 +64,11 @@ class WriterLanesTest {
    */
   @Test
   void concurrentWritersOfOneValueEachCountInALaneOfTheirOwnAndEveryRowIsFound(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_lanes");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_lanes", "storedFormat: 6\n");
     int writers = 6;
     int batches = 20;
     long started = System.currentTimeMillis();
-    fx.writeConcurrently(writers, (writer, table) -> {
-      for (int b = 0; b < batches; b++) {
-        table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
-            new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
-        table.put(new Put(toBytes("c-" + writer + "-" + b + "c")).addColumn(F, TAG, toBytes("cholera")));
-      }
-    });
+    writeCholera(fx, writers, batches);
     ValueIndex cholera = fx.codec.writeIndex(F, TAG, toBytes("cholera"));
     long total = 0;
     Set<String> lanes = new HashSet<>();
@@ -90,6 +93,56 @@ class WriterLanesTest {
     assertFalse(new String(ids(hbase), StandardCharsets.ISO_8859_1).contains("cholera"));
   }
 
+  /** Each of {@code writers} writes {@code batches} times a batch of two rows of cholera and a single put of one. */
+  private static void writeCholera(SearchableColumnTest.Fixture fx, int writers, int batches) throws Exception {
+    fx.writeConcurrently(writers, (writer, table) -> {
+      for (int b = 0; b < batches; b++) {
+        table.put(List.of(new Put(toBytes("c-" + writer + "-" + b + "a")).addColumn(F, TAG, toBytes("cholera")),
+            new Put(toBytes("c-" + writer + "-" + b + "b")).addColumn(F, TAG, toBytes("cholera"))));
+        table.put(new Put(toBytes("c-" + writer + "-" + b + "c")).addColumn(F, TAG, toBytes("cholera")));
+      }
+    });
+  }
+
+  /**
+   * Format 7: the same writers leave no counter row per lane, but one count-log cell per batch and
+   * per single put, each with one record for the value; a lane's records grow with their stamps,
+   * the last says the writer's count, and the search finds every row.
+   */
+  @Test
+  void inFormatSevenEachBatchLogsItsLaneCountsInOneCellAndEveryRowIsFound(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_logs");
+    int writers = 6;
+    int batches = 20;
+    writeCholera(fx, writers, batches);
+    ValueIndex cholera = fx.codec.writeIndex(F, TAG, toBytes("cholera"));
+    byte[] name = cholera.counterName();
+    Map<String, List<CountLogCells.LaneCount>> byLane = new HashMap<>();
+    try (Table ids = hbase.getTable(HBaseIdentifierSource.TABLE); ResultScanner all = ids.getScanner(new Scan())) {
+      for (Result r : all) {
+        assertFalse(Bytes.startsWith(r.getRow(), name), "a counter row under the value's name in format 7");
+        byte[] log = r.getValue(HBaseIdentifierSource.FAMILY, CountLogCells.QUALIFIER);
+        List<CountLogCells.LaneCount> ofCholera = log == null ? List.of()
+            : CountLogCells.decode(log).stream().filter(c -> Arrays.equals(c.name(), name)).toList();
+        assertTrue(ofCholera.size() <= 1, "one record per value in a batch's log");
+        ofCholera.forEach(c -> byLane.computeIfAbsent(HEX.formatHex(c.lane()), k -> new ArrayList<>()).add(c));
+      }
+    }
+    assertEquals(writers, byLane.size(), "one lane per writer");
+    for (List<CountLogCells.LaneCount> records : byLane.values()) {
+      assertEquals(batches * 2, records.size(), "one log cell per batch and per single put");
+      ValueIndex lane = cholera.lane(records.get(0).lane());
+      records.sort(Comparator.comparingLong(CountLogCells.LaneCount::stamp));
+      for (int i = 1; i < records.size(); i++) {
+        assertTrue(lane.count(records.get(i).maskedCount()) > lane.count(records.get(i - 1).maskedCount()),
+            "a lane's count grows with its stamp");
+      }
+      assertEquals(batches * 3, lane.count(records.get(records.size() - 1).maskedCount()));
+    }
+    assertEquals(writers * batches * 3, fx.search(tagIs("cholera")).size(), "no two rows share an entry");
+    assertFalse(new String(ids(hbase), StandardCharsets.ISO_8859_1).contains("cholera"));
+  }
+
   /**
    * The counter table restored from a snapshot taken two rows earlier: a search that had seen the
    * lane's count refuses the lower one by name, and a lane the snapshot lacks as gone (rows would
@@ -97,10 +150,12 @@ class WriterLanesTest {
    * (never handing out entries 2 and 3 again, as a writer reading the restored count would), and
    * its next count cell makes every row found again.
    */
-  @Test
-  void aRestoredCounterTableNeverMakesAWriterReuseAnEntryKey(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_lanes_restore");
-    String snapshot = "sse_lanes_restore_ids";
+  @ParameterizedTest
+  @ValueSource(ints = {6, 7})
+  void aRestoredCounterTableNeverMakesAWriterReuseAnEntryKey(int format, Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_lanes_restore" + format,
+        "storedFormat: " + format + "\n");
+    String snapshot = "sse_lanes_restore_ids" + format;
     try (Admin admin = hbase.getAdmin()) {
       for (int i = 0; i < 2; i++) {
         fx.table.put(new Put(toBytes("r-" + i)).addColumn(F, TAG, toBytes("flu")));

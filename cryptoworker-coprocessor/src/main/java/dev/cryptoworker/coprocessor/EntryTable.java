@@ -47,6 +47,29 @@ final class EntryTable {
     }
   }
 
+  /** Changes an entry's row, under its segment's lock ({@link #update}). */
+  interface RowUpdate {
+    /**
+     * @param arena holds the entry's row at {@code offset, length}; null, with offset -1, if the
+     *     entry is absent
+     * @return the entry's new row, or null to keep the row (which this may have changed in place)
+     */
+    byte[] update(byte[] arena, int offset, int length);
+  }
+
+  /** Stores what {@code update} makes of entry {@code (high, low)}'s row (write number and pass 0). */
+  void update(long high, long low, RowUpdate update) {
+    Segment s = segment(high);
+    synchronized (s) {
+      int slot = s.find(high, low);
+      byte[] row = slot < 0 ? update.update(null, -1, 0)
+          : update.update(s.arena, Segment.offset(s.refs[slot]), Segment.length(s.refs[slot]));
+      if (row != null) {
+        s.put(high, low, row, 0, row.length, 0, 0);
+      }
+    }
+  }
+
   /** The row of entry {@code (high, low)}, or null. */
   byte[] row(long high, long low) {
     Segment s = segment(high);

@@ -1,8 +1,10 @@
 package dev.cryptoworker.coprocessor;
 
 import dev.cryptoworker.region.AggregationRequest;
+import dev.cryptoworker.region.CountLogCells;
 import dev.cryptoworker.region.CounterTakeRequest;
 import dev.cryptoworker.region.IndexUpkeepRequest;
+import dev.cryptoworker.region.LaneCountRequest;
 import dev.cryptoworker.region.RegionRequest;
 import dev.cryptoworker.region.RegionRequests;
 import dev.cryptoworker.region.SearchIndexCells;
@@ -51,7 +53,9 @@ import org.slf4j.LoggerFactory;
  * one RPC: keep regions to sizes HBase scans within its RPC timeout (millions of rows per minute).
  *
  * <p>On the counter table, a {@link CounterTakeRequest} adds to many counters in one batch ({@link
- * CounterTakingRegionScanner}), from the region's counters in memory ({@link RegionCounters}).
+ * CounterTakingRegionScanner}), from the region's counters in memory ({@link RegionCounters}); on
+ * a table with the attribute {@link CountLogCells#TABLE_ATTRIBUTE} (the counter table), each region
+ * indexes its count logs ({@link RegionCountLogs}) and answers a {@link LaneCountRequest} from them.
  *
  * <p>For tables with the attribute {@link SearchIndexCells#TABLE_ATTRIBUTE}, each region keeps a
  * {@link RegionSearchIndex}: built when the region opens (before it takes writes), extended after
@@ -74,6 +78,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   private final AtomicBoolean upkeepScheduled = new AtomicBoolean();
   /** The counters of this region, once it has answered a counter take (only the counter table's regions do). */
   private volatile RegionCounters counters;
+  private volatile boolean logsCounts;
+  private volatile RegionCountLogs countLogs;
 
   @Override
   public Optional<RegionObserver> getRegionObserver() {
@@ -86,11 +92,22 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     if (env instanceof RegionCoprocessorEnvironment) {
       RegionCoprocessorEnvironment region = (RegionCoprocessorEnvironment) env;
       searchable = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(SearchIndexCells.TABLE_ATTRIBUTE));
+      logsCounts = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(CountLogCells.TABLE_ATTRIBUTE));
     }
   }
 
   @Override
   public void postOpen(ObserverContext<RegionCoprocessorEnvironment> ctx) {
+    if (logsCounts) {
+      try {
+        countLogs = RegionCountLogs.build(ctx.getEnvironment().getRegion());
+      } catch (IOException | RuntimeException e) {
+        // Lane count requests on this region are refused (see countLogs()) rather than answered incompletely.
+        LOG.error("Region {}: cannot read its count logs; searches of stored format 7 will be refused",
+            ctx.getEnvironment().getRegionInfo().getRegionNameAsString(), e);
+        countLogs = null;
+      }
+    }
     if (searchable) {
       try {
         Region region = ctx.getEnvironment().getRegion();
@@ -122,6 +139,9 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     RegionCounters taken = counters;
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.getOperation(i);
+      if (logsCounts && m instanceof Put) {
+        checkCountLogs(ctx, m);
+      }
       if (m.getAttribute(RegionCounters.TAKE_ATTRIBUTE) != null) {
         if (taken == null) {
           // Only a take's own batch carries the attribute: never write its placeholder value.
@@ -134,6 +154,23 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     }
   }
 
+  /** Refuses a Put with a malformed log cell, so that no region ever fails to index its logs. */
+  private static void checkCountLogs(ObserverContext<RegionCoprocessorEnvironment> ctx, Mutation put)
+      throws DoNotRetryIOException {
+    for (List<Cell> cells : put.getFamilyCellMap().values()) {
+      for (Cell cell : cells) {
+        if (RegionCountLogs.isLogCell(cell)) {
+          try {
+            RegionCountLogs.check(cell);
+          } catch (IllegalArgumentException e) {
+            throw new DoNotRetryIOException("refused write to region " + ctx.getEnvironment().getRegionInfo()
+                .getRegionNameAsString() + ": a malformed count log: " + e.getMessage());
+          }
+        }
+      }
+    }
+  }
+
   @Override
   public void postBatchMutate(
       ObserverContext<RegionCoprocessorEnvironment> ctx, MiniBatchOperationInProgress<Mutation> batch) {
@@ -141,6 +178,14 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     if (taken != null) {
       for (int i = 0; i < batch.size(); i++) {
         taken.written(batch.getOperation(i));
+      }
+    }
+    RegionCountLogs logs = countLogs;
+    if (logs != null) {
+      for (int i = 0; i < batch.size(); i++) {
+        if (batch.getOperation(i) instanceof Put put) {
+          put.getFamilyCellMap().values().forEach(cells -> cells.forEach(logs::add));
+        }
       }
     }
     RegionSearchIndex index = searchIndex;
@@ -164,6 +209,16 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   @Override
   public void postBulkLoadHFile(ObserverContext<RegionCoprocessorEnvironment> ctx,
       List<Pair<byte[], String>> stagingFamilyPaths, Map<byte[], List<Path>> finalPaths) {
+    RegionCountLogs logs = countLogs;
+    if (logs != null && finalPaths != null) {
+      try {
+        logs.addLoaded(ctx.getEnvironment().getRegion(), finalPaths);
+      } catch (IOException | RuntimeException e) {
+        LOG.error("Region {}: cannot read the count logs of bulk-loaded files; lane count requests on it will be refused"
+            + " until it reopens", ctx.getEnvironment().getRegionInfo().getRegionNameAsString(), e);
+        countLogs = null;
+      }
+    }
     RegionSearchIndex index = searchIndex;
     if (index == null || finalPaths == null || finalPaths.isEmpty()) {
       return;
@@ -222,6 +277,14 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
         return AnsweringRegionScanner.answering(scanner, "an index upkeep cannot reseek", region.getRegionInfo(),
             IndexUpkeepRequest.ANSWER_QUALIFIER, answer.toBytes());
       }
+      if (decoded instanceof LaneCountRequest lanes) {
+        if (search != null) {
+          throw new IllegalArgumentException("a lane count request cannot select rows through the search index");
+        }
+        Region region = ctx.getEnvironment().getRegion();
+        return AnsweringRegionScanner.answering(scanner, "a lane count request cannot reseek", region.getRegionInfo(),
+            LaneCountRequest.ANSWER_QUALIFIER, countLogs(region).answer(lanes.names()));
+      }
       if (decoded instanceof CounterTakeRequest take) {
         if (search != null) {
           throw new IllegalArgumentException("a counter take cannot select rows through the search index");
@@ -258,6 +321,19 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       }
     }
     return c;
+  }
+
+  private RegionCountLogs countLogs(Region region) throws DoNotRetryIOException {
+    RegionCountLogs logs = countLogs;
+    if (logs == null) {
+      throw new DoNotRetryIOException("region " + region.getRegionInfo().getRegionNameAsString()
+          + " has no count logs: " + (logsCounts
+              ? "reading its log cells failed when it opened or after a bulk load (see the region server log;"
+                  + " reopen the region)"
+              : "the table lacks the attribute " + CountLogCells.TABLE_ATTRIBUTE
+                  + "=true, which CryptoWorker sets on its counter table"));
+    }
+    return logs;
   }
 
   private static RegionRequest parse(byte[] attribute, RegionRequest.Kind expected) {

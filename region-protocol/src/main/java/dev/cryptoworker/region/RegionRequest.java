@@ -6,7 +6,7 @@ package dev.cryptoworker.region;
  * server's dispatching observer answers the scan with the work's result instead of its rows.
  */
 public sealed interface RegionRequest permits AggregationRequest, SearchRequest, CounterTakeRequest,
-    IndexUpkeepRequest {
+    IndexUpkeepRequest, LaneCountRequest {
 
   /** Which handler serves the request; its byte is part of the wire form. */
   enum Kind {
@@ -17,7 +17,9 @@ public sealed interface RegionRequest permits AggregationRequest, SearchRequest,
     /** Many counter increments in one region write ({@link CounterTakeRequest}). */
     TAKE((byte) 3),
     /** The search index's size, and its compaction ({@link IndexUpkeepRequest}). */
-    INDEX_UPKEEP((byte) 4);
+    INDEX_UPKEEP((byte) 4),
+    /** The logged lanes of counter names ({@link LaneCountRequest}, stored format 7). */
+    LANE_COUNTS((byte) 5);
 
     private final byte code;
 

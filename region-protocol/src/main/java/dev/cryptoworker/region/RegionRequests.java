@@ -55,6 +55,9 @@ public final class RegionRequests {
     if (attribute[0] == RegionRequest.Kind.INDEX_UPKEEP.code()) {
       return IndexUpkeepRequest.parse(body);
     }
+    if (attribute[0] == RegionRequest.Kind.LANE_COUNTS.code()) {
+      return LaneCountRequest.parse(body);
+    }
     throw new IllegalArgumentException("unknown region request kind " + attribute[0]);
   }
 }

@@ -144,7 +144,7 @@ public final class TableSchema {
   }
 
   /**
-   * The stored format the schema asks for ({@code storedFormat: 1} to {@code 6}), if it says. A schema
+   * * The stored format the schema asks for ({@code storedFormat: 1} to {@code 7}), if it says. A schema
    * that does not say takes the format its table was created with, and new tables get {@link
    * StoredFormat#LATEST}.
    */

@@ -2,15 +2,19 @@ package dev.cryptoworker.searchindex;
 
 import dev.cryptoworker.cryptobox.ValueIndex;
 import dev.cryptoworker.cryptobox.search.PrfOutput;
+import dev.cryptoworker.region.CountLogCells;
 import dev.cryptoworker.region.CounterTakeRequest;
+import dev.cryptoworker.region.LaneCountRequest;
 import dev.cryptoworker.region.RegionRequests;
 import dev.cryptoworker.searchindex.spi.CounterTable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -23,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
@@ -60,6 +65,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  * HBase only after their counts, a single put's too; a bulk load keeps them instead ({@link
  * #takeAheadForBulkLoad}) and loads them as files before its rows. A search reads every
  * lane of a value with one scan of its counter name as prefix.
+ *
+ * <p>Values whose index has {@link ValueIndex#hasCountLogs count logs} (stored format 7) are
+ * numbered in lanes the same way, but a batch writes the counts of all its lanes as one cell
+ * ({@link CountLogCells}) in a row of its own, a random batch id, instead of a row per lane. The
+ * counter regions index their log cells in memory, and a search asks every counter region at once
+ * for the lanes of its values ({@link LaneCountRequest}); of a lane logged more than once it takes
+ * the count with the highest stamp.
  * Thread-safe.
  */
 public class SearchCounters {
@@ -80,6 +92,14 @@ public class SearchCounters {
    */
   private final SeenCounts seen = new SeenCounts(REMEMBERED_COUNTERS);
   private final WriterLanes lanes = new WriterLanes();
+  /** Draws the row (batch id) of each count log. */
+  private final SecureRandom batchIds = new SecureRandom();
+  /**
+   * The counter regions' start keys as first seen, which a search's lane count requests split the
+   * table by. They stay correct after splits and merges: the ranges still cover the whole table,
+   * and a range that now spans two regions is answered by both, one after the other.
+   */
+  private volatile List<byte[]> counterRegionStarts;
   /** The lane each value's numbers taken ahead on this thread are in, by the value's counter name (format 6). */
   private final ThreadLocal<Map<PrfOutput, ValueIndex>> lanesAhead = ThreadLocal.withInitial(HashMap::new);
   /** The count cells of this thread's batch, in flight until {@link #releaseTaken}. */
@@ -145,7 +165,7 @@ public class SearchCounters {
     }
     if (index.hasWriterLanes()) {
       WriterLanes.Numbered n = lanes.number(index, 1);
-      writeCounts(List.of(countCell(n)));
+      writeCounts(countCells(List.of(index), List.of(n)));
       return n.lane().entryKey(n.first());
     }
     return index.entryKey(index.entryNumber(take(List.of(index), List.of(1))[0]));
@@ -231,15 +251,16 @@ public class SearchCounters {
    * sends their count cells, which {@link #releaseTaken} waits for.
    */
   private void numberInLanes(List<ValueIndex> values, List<Integer> amounts, Map<PrfOutput, long[]> ahead) {
-    List<Put> cells = new ArrayList<>(values.size());
+    List<WriterLanes.Numbered> numbered = new ArrayList<>(values.size());
     Map<PrfOutput, ValueIndex> inLane = lanesAhead.get();
     for (int i = 0; i < values.size(); i++) {
       ValueIndex value = values.get(i);
       WriterLanes.Numbered n = lanes.number(value, amounts.get(i));
       ahead.put(value.counterKey(), new long[] {n.first(), n.count()});
       inLane.put(value.counterKey(), n.lane());
-      cells.add(countCell(n));
+      numbered.add(n);
     }
+    List<Put> cells = countCells(values, numbered);
     if (keepingCounts.get()) {
       keptCounts.get().addAll(cells);
       return;
@@ -253,10 +274,31 @@ public class SearchCounters {
     }, takers));
   }
 
-  /** The cell that says lane {@code n.lane()} has {@code n.count()} entries. */
-  private Put countCell(WriterLanes.Numbered n) {
-    return new Put(n.lane().counterName()).addColumn(counterTable.family(), QUALIFIER, n.stamp(),
-        Bytes.toBytes(n.lane().initialCounter() + n.count()));
+  /**
+   * The cells that say how many entries each lane of {@code numbered} (of {@code values}, in order)
+   * has: a row per lane of values without count logs, and one log cell for those with.
+   */
+  private List<Put> countCells(List<ValueIndex> values, List<WriterLanes.Numbered> numbered) {
+    List<Put> cells = new ArrayList<>(1);
+    List<CountLogCells.LaneCount> logged = new ArrayList<>();
+    for (int i = 0; i < values.size(); i++) {
+      WriterLanes.Numbered n = numbered.get(i);
+      long masked = n.lane().initialCounter() + n.count();
+      if (values.get(i).hasCountLogs()) {
+        byte[] laneRow = n.lane().counterName();
+        logged.add(new CountLogCells.LaneCount(values.get(i).counterName(),
+            Arrays.copyOfRange(laneRow, laneRow.length - ValueIndex.LANE_ID_BYTES, laneRow.length), n.stamp(), masked));
+      } else {
+        cells.add(new Put(n.lane().counterName()).addColumn(counterTable.family(), QUALIFIER, n.stamp(),
+            Bytes.toBytes(masked)));
+      }
+    }
+    if (!logged.isEmpty()) {
+      byte[] batchId = new byte[CountLogCells.NAME_BYTES];
+      batchIds.nextBytes(batchId);
+      cells.add(new Put(batchId).addColumn(counterTable.family(), CountLogCells.QUALIFIER, CountLogCells.encode(logged)));
+    }
+    return cells;
   }
 
   private void writeCounts(List<Put> cells) throws IOException {
@@ -439,18 +481,61 @@ public class SearchCounters {
     return out;
   }
 
-  /** The tokens of every lane of each of {@code values}, from one scan of their counter names as prefixes. */
+  /**
+   * The tokens of every lane of each of {@code values}: of values without count logs from one scan
+   * of their counter names as prefixes, of those with from the counter regions' logs.
+   */
   private Map<ValueIndex, List<byte[]>> laneTokens(List<ValueIndex> values) throws IOException {
     Map<ValueIndex, List<byte[]>> out = new IdentityHashMap<>();
-    Map<PrfOutput, List<ValueIndex>> byName = new HashMap<>();
-    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>();
+    Map<PrfOutput, List<ValueIndex>> byName = new LinkedHashMap<>();
     for (ValueIndex value : values) {
       out.put(value, new ArrayList<>());
-      byName.computeIfAbsent(value.counterKey(), name -> {
-        byte[] prefix = value.counterName();
-        ranges.add(new MultiRowRangeFilter.RowRange(prefix, true, afterPrefix(prefix), false));
-        return new ArrayList<>();
-      }).add(value);
+      byName.computeIfAbsent(value.counterKey(), name -> new ArrayList<>()).add(value);
+    }
+    Map<PrfOutput, Integer> lanesFound = new HashMap<>();
+    BiConsumer<byte[], Long> found = (row, stored) -> {
+      List<ValueIndex> same = row.length <= ValueIndex.LANE_ID_BYTES ? null
+          : byName.get(PrfOutput.copyOf(Arrays.copyOf(row, row.length - ValueIndex.LANE_ID_BYTES)));
+      ValueIndex lane = same == null ? null : same.get(0).laneOfCounter(row).orElse(null);
+      if (lane == null) {
+        return; // a counter whose name only starts with the value's: another value's, or no lane
+      }
+      List<byte[]> tokens = lane.encodedSearchTokens(lane.count(observed(lane, stored, seen(lane))));
+      for (ValueIndex value : same) {
+        out.get(value).addAll(tokens);
+      }
+      lanesFound.merge(same.get(0).counterKey(), 1, Integer::sum);
+    };
+    List<byte[]> rowNames = new ArrayList<>();
+    List<byte[]> loggedNames = new ArrayList<>();
+    for (List<ValueIndex> same : byName.values()) {
+      (same.get(0).hasCountLogs() ? loggedNames : rowNames).add(same.get(0).counterName());
+    }
+    if (!rowNames.isEmpty()) {
+      laneRows(rowNames, found);
+    }
+    if (!loggedNames.isEmpty()) {
+      loggedLanes(loggedNames, found);
+    }
+    // A lane gone from the table (restored from before it existed) is missed as silently as a count
+    // gone down: each value's number of lanes only grows too.
+    for (List<ValueIndex> same : byName.values()) {
+      ValueIndex value = same.get(0);
+      int lanes = lanesFound.getOrDefault(value.counterKey(), 0);
+      long before = seen.highest(value.counterKey());
+      if (lanes < before) {
+        throw wentBack("at least " + before + " writer lanes", lanes + " writer lanes");
+      }
+      seen.saw(value.counterKey(), lanes);
+    }
+    return out;
+  }
+
+  /** Hands each lane row under {@code names} (counter names as prefixes) and its stored count to {@code found}. */
+  private void laneRows(List<byte[]> names, BiConsumer<byte[], Long> found) throws IOException {
+    List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>();
+    for (byte[] prefix : names) {
+      ranges.add(new MultiRowRangeFilter.RowRange(prefix, true, afterPrefix(prefix), false));
     }
     ranges.sort((a, b) -> Bytes.compareTo(a.getStartRow(), b.getStartRow()));
     byte[] stop = ranges.get(ranges.size() - 1).getStopRow();
@@ -458,35 +543,85 @@ public class SearchCounters {
     Scan scan = new Scan().withStartRow(ranges.get(0).getStartRow()).withStopRow(stop, false)
         .addColumn(counterTable.family(), QUALIFIER).setFilter(new MultiRowRangeFilter(ranges))
         .setCacheBlocks(false);
-    Map<PrfOutput, Integer> lanesFound = new HashMap<>();
     try (Table counters = connection.getTable(counterTable.table());
-        ResultScanner found = counters.getScanner(scan)) {
-      for (Result r = found.next(); r != null; r = found.next()) {
-        byte[] row = r.getRow();
-        List<ValueIndex> same = row.length <= ValueIndex.LANE_ID_BYTES ? null
-            : byName.get(PrfOutput.copyOf(Arrays.copyOf(row, row.length - ValueIndex.LANE_ID_BYTES)));
-        ValueIndex lane = same == null ? null : same.get(0).laneOfCounter(row).orElse(null);
-        if (lane == null) {
-          continue; // a counter whose name only starts with the value's: another value's, or no lane
-        }
-        long stored = Bytes.toLong(r.getValue(counterTable.family(), QUALIFIER));
-        List<byte[]> tokens = lane.encodedSearchTokens(lane.count(observed(lane, stored, seen(lane))));
-        for (ValueIndex value : same) {
-          out.get(value).addAll(tokens);
-        }
-        lanesFound.merge(same.get(0).counterKey(), 1, Integer::sum);
+        ResultScanner rows = counters.getScanner(scan)) {
+      for (Result r = rows.next(); r != null; r = rows.next()) {
+        found.accept(r.getRow(), Bytes.toLong(r.getValue(counterTable.family(), QUALIFIER)));
       }
     }
-    // A lane gone from the table (restored from before it existed) is missed as silently as a count
-    // gone down: each value's number of lanes only grows too.
-    for (List<ValueIndex> same : byName.values()) {
-      ValueIndex value = same.get(0);
-      int found = lanesFound.getOrDefault(value.counterKey(), 0);
-      long before = seen.highest(value.counterKey());
-      if (found < before) {
-        throw wentBack("at least " + before + " writer lanes", found + " writer lanes");
+  }
+
+  /**
+   * Hands each lane of {@code names} the counter regions have logged, as the row {@code name ||
+   * lane id} of format 6, with its highest-stamped count, to {@code found}: one {@link
+   * LaneCountRequest} per counter region, all at once.
+   */
+  private void loggedLanes(List<byte[]> names, BiConsumer<byte[], Long> found) throws IOException {
+    byte[] request = RegionRequests.encode(new LaneCountRequest(names));
+    List<byte[]> starts = counterRegionStarts();
+    List<Future<?>> asked = new ArrayList<>(starts.size());
+    List<CountLogCells.LaneCount> answered = Collections.synchronizedList(new ArrayList<>());
+    for (int i = 0; i < starts.size(); i++) {
+      Scan scan = new Scan().withStartRow(starts.get(i)).setCacheBlocks(false).setAttribute(RegionRequests.ATTRIBUTE, request);
+      if (i + 1 < starts.size()) {
+        scan.withStopRow(starts.get(i + 1), false);
       }
-      seen.saw(value.counterKey(), found);
+      asked.add(takers.submit(() -> answered.addAll(laneCountsIn(scan))));
+    }
+    awaitAll(asked, "interrupted while reading search-index lane counts");
+    Map<PrfOutput, CountLogCells.LaneCount> latest = new LinkedHashMap<>();
+    for (CountLogCells.LaneCount c : answered) {
+      latest.merge(PrfOutput.copyOf(laneRow(c)), c, (a, b) -> b.stamp() > a.stamp() ? b : a);
+    }
+    for (CountLogCells.LaneCount c : latest.values()) {
+      found.accept(laneRow(c), c.maskedCount());
+    }
+  }
+
+  private static byte[] laneRow(CountLogCells.LaneCount c) {
+    byte[] row = Arrays.copyOf(c.name(), c.name().length + c.lane().length);
+    System.arraycopy(c.lane(), 0, row, c.name().length, c.lane().length);
+    return row;
+  }
+
+  private List<byte[]> counterRegionStarts() throws IOException {
+    List<byte[]> starts = counterRegionStarts;
+    if (starts == null) {
+      try (RegionLocator locator = connection.getRegionLocator(counterTable.table())) {
+        starts = List.of(locator.getStartKeys());
+      }
+      counterRegionStarts = starts;
+    }
+    return starts;
+  }
+
+  /** The lane counts the counter regions of {@code scan}'s range answered it with (each region answers once). */
+  private List<CountLogCells.LaneCount> laneCountsIn(Scan scan) throws IOException {
+    List<CountLogCells.LaneCount> out = new ArrayList<>();
+    int answers = 0;
+    try (Table counters = connection.getTable(counterTable.table());
+        ResultScanner rows = counters.getScanner(scan)) {
+      for (Result r = rows.next(); r != null; r = rows.next()) {
+        for (Cell c : r.rawCells()) {
+          if (!Arrays.equals(CellUtil.cloneQualifier(c), LaneCountRequest.ANSWER_QUALIFIER)) {
+            throw new IOException("the counter table " + counterTable.table() + " answered a search-index lane count"
+                + " request with a cell that answers none (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
+                + "): its regions need the observer " + counterTable.regionObserver());
+          }
+          try {
+            out.addAll(CountLogCells.decode(CellUtil.cloneValue(c)));
+          } catch (IllegalArgumentException e) {
+            throw new IOException("the counter table " + counterTable.table() + " answered a search-index lane count"
+                + " request with a malformed answer: " + e.getMessage());
+          }
+          answers++;
+        }
+      }
+    }
+    if (answers == 0) {
+      throw new IOException("the counter table " + counterTable.table() + " did not answer a search-index lane count"
+          + " request from rows " + Bytes.toStringBinary(scan.getStartRow()) + " on: its regions need the observer "
+          + counterTable.regionObserver());
     }
     return out;
   }

@@ -61,11 +61,11 @@ public final class SearchableBox implements CryptoBox, IndexedSearch {
   private final KeyedPrimitives<IndexKey> indexKeys;
   private final CounterTree tree;
 
-  private SearchableBox(KeyRing keys, CounterTree tree, boolean oneMac, boolean extendedNonces, boolean lanes)
-      throws GeneralSecurityException {
+  private SearchableBox(KeyRing keys, CounterTree tree, boolean oneMac, boolean extendedNonces, boolean lanes,
+      boolean logs) throws GeneralSecurityException {
     this.tree = Objects.requireNonNull(tree, "tree");
     // First, so that a key of the wrong length is refused in this box's name.
-    this.indexKeys = KeyedPrimitives.create(keys, "SSE", KEY_LENGTH_BYTES, 0, key -> new IndexKey(key, oneMac, lanes));
+    this.indexKeys = KeyedPrimitives.create(keys, "SSE", KEY_LENGTH_BYTES, 0, key -> new IndexKey(key, oneMac, lanes, logs));
     this.values = valueBox(keys, extendedNonces);
   }
 
@@ -75,13 +75,13 @@ public final class SearchableBox implements CryptoBox, IndexedSearch {
    * {@link StoredFormat#counterTree()}).
    */
   public static SearchableBox create(KeyRing keys, CounterTree tree) throws GeneralSecurityException {
-    return new SearchableBox(keys, tree, false, false, false);
+    return new SearchableBox(keys, tree, false, false, false, false);
   }
 
   /** A box in stored format {@code format}'s form. */
   public static SearchableBox create(KeyRing keys, StoredFormat format) throws GeneralSecurityException {
     return new SearchableBox(keys, format.counterTree(), format.oneMacSearchIndex(),
-        format.extendedNoncesForSearchableValues(), format.writerLanes());
+        format.extendedNoncesForSearchableValues(), format.writerLanes(), format.countLogs());
   }
 
   /** The STD box over the value subkeys, with the ring's key ids and primary. */
@@ -180,12 +180,15 @@ public final class SearchableBox implements CryptoBox, IndexedSearch {
     private final boolean oneMac;
     /** Format 6: indexes with writer lanes ({@link ValueIndex#lane}). */
     private final boolean lanes;
+    /** Format 7: lane counts in count logs ({@link ValueIndex#hasCountLogs}). */
+    private final boolean logs;
     private final ThreadLocal<Mac> macs;
 
-    IndexKey(VersionedKey key, boolean oneMac, boolean lanes) throws GeneralSecurityException {
+    IndexKey(VersionedKey key, boolean oneMac, boolean lanes, boolean logs) throws GeneralSecurityException {
       this.keyId = key.keyId();
       this.oneMac = oneMac;
       this.lanes = lanes;
+      this.logs = logs;
       String algorithm = oneMac ? WIDE_INDEX_MAC : INDEX_MAC;
       SecretKeySpec spec = withSubkey(key, oneMac ? WIDE_INDEX_KEY_INFO : INDEX_KEY_INFO,
           raw -> new SecretKeySpec(raw, algorithm));
@@ -216,7 +219,7 @@ public final class SearchableBox implements CryptoBox, IndexedSearch {
       byte[] first = Arrays.copyOfRange(out, 40, 56);
       try {
         return new ValueIndex(keyId, Arrays.copyOf(out, COUNTER_NAME_BYTES), ByteBuffer.wrap(out, 16, 8).getLong(),
-            root, tree, first, lanes);
+            root, tree, first, lanes, logs);
       } finally {
         Arrays.fill(out, (byte) 0);
         Arrays.fill(root, (byte) 0);

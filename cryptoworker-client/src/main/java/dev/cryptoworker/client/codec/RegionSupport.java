@@ -2,6 +2,7 @@ package dev.cryptoworker.client.codec;
 
 import dev.cryptoworker.client.StorageLayouts;
 import dev.cryptoworker.cryptobox.BoxKind;
+import dev.cryptoworker.region.CountLogCells;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.ColumnPolicy;
 import dev.cryptoworker.schema.TableSchema;
@@ -72,7 +73,8 @@ public final class RegionSupport {
         splits[i - 1] = new byte[] {(byte) (i << 4)};
       }
       admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
-          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY)).build(), splits);
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY))
+          .setValue(CountLogCells.TABLE_ATTRIBUTE, "true").build(), splits);
     } catch (TableExistsException e) {
       // created concurrently by another client: fine
     }
@@ -80,14 +82,20 @@ public final class RegionSupport {
 
   /**
    * Creates the counter table with the region-side observer, or gives an existing one the observer,
-   * which takes search-index entry numbers in one batch per region ({@code CounterTakeRequest}).
-   * Its regions reopen once when the observer is added.
+   * which takes search-index entry numbers in one batch per region ({@code CounterTakeRequest}),
+   * and the attribute that makes its regions index count logs ({@link CountLogCells}, stored format
+   * 7). Its regions reopen once when either is added.
    */
   public static void prepareCounterTable(Admin admin) throws IOException {
     createCounterTable(admin);
     TableDescriptor current = admin.getDescriptor(HBaseIdentifierSource.TABLE);
-    if (!current.hasCoprocessor(REGION_OBSERVER)) {
-      admin.modifyTable(TableDescriptorBuilder.newBuilder(current).setCoprocessor(REGION_OBSERVER).build());
+    if (!current.hasCoprocessor(REGION_OBSERVER) || !"true".equals(current.getValue(CountLogCells.TABLE_ATTRIBUTE))) {
+      TableDescriptorBuilder updated = TableDescriptorBuilder.newBuilder(current)
+          .setValue(CountLogCells.TABLE_ATTRIBUTE, "true");
+      if (!current.hasCoprocessor(REGION_OBSERVER)) {
+        updated.setCoprocessor(REGION_OBSERVER);
+      }
+      admin.modifyTable(updated.build());
     }
   }
 
