@@ -36,6 +36,7 @@ import java.util.stream.Collectors;
  *       #writerLanes}), each lane's count a row of the counter table.
  *   <li>{@link #V7}: format 6, with the lane counts of a batch in one count-log cell of the counter
  *       table ({@link #countLogs}), which its regions index in memory, instead of a row per lane.
+ *       Opt-in: the counter regions hold every lane in memory, up to a share of their heap.
  * </ul>
  *
  * ASHE and SSE cells keep format 1's header in all five: region servers parse them.
@@ -50,7 +51,7 @@ public enum StoredFormat {
   V7(7, 1);
 
   /** The format of tables created without saying. */
-  public static final StoredFormat LATEST = V7;
+  public static final StoredFormat LATEST = V6;
 
   private final int number;
   private final int headerLength;

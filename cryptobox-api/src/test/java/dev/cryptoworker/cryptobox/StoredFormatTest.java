@@ -34,7 +34,7 @@ class StoredFormatTest {
     assertEquals(StoredFormat.V6, StoredFormat.of(6));
     assertArrayEquals(new byte[] {0x78}, StoredFormat.V7.header(A.keyId()));
     assertEquals(StoredFormat.V7, StoredFormat.of(7));
-    assertEquals(StoredFormat.V7, StoredFormat.LATEST);
+    assertEquals(StoredFormat.V6, StoredFormat.LATEST);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(8));
     assertEquals("unknown stored format 8 (known: 1, 2, 3, 4, 5, 6, 7)", e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> StoredFormat.of(0));

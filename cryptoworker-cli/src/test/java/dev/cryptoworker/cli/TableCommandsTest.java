@@ -147,7 +147,7 @@ class TableCommandsTest {
     Cli.Result raw = run("inspect", "--row", "p-1", "--raw");
     assertEquals(0, raw.exitCode(), raw.err());
     assertTrue(raw.out().contains("search index entry"), raw.out());
-    // New tables are in stored format 7 (format 2's headers): keyed boxes start with the key id's last byte; ASHE and SSE keep format 1.
+    // New tables are in stored format 6 (format 2's headers): keyed boxes start with the key id's last byte; ASHE and SSE keep format 1.
     String tag = key.substring(6);
     assertTrue(raw.out().contains("stored row key 0x" + tag), raw.out());
 

@@ -35,10 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Stored formats: new tables are written in format 7 (format 2's one-byte key headers and 8-byte
+ * Stored formats: new tables are written in format 6 (format 2's one-byte key headers and 8-byte
  * DET row keys in one block, format 3's wide SSE counter tree, STD under XAES-256-GCM, format 5's
- * SSE index from one MAC and SSE values under XAES, format 6's writer lanes, format 7's count
- * logs), tables keep the format they were created with, and tables of earlier versions (no recorded format) read as
+ * SSE index from one MAC and SSE values under XAES, format 6's writer lanes), tables keep
+ * the format they were created with, and tables of earlier versions (no recorded format) read as
  * format 1.
  */
 @ExtendWith(SharedHBaseCluster.class)
@@ -94,13 +94,13 @@ class StoredFormatTest {
   }
 
   @Test
-  void newTablesAreStoredInFormatSevenAndWorkAsBefore(Connection hbase) throws Exception {
+  void newTablesAreStoredInFormatSixAndWorkAsBefore(Connection hbase) throws Exception {
     TableSchema schema = schema("format4", "");
     KeyProvider keys = SecureFixture.randomKeys();
     try (SecureConnection secure = SecureFixture.createSecure(hbase, keys, schema);
         Table t = secure.getTable(SecureFixture.name(schema))) {
       write(t, 0, ROWS);
-      assertEquals("7", recordedFormat(hbase, schema));
+      assertEquals("6", recordedFormat(hbase, schema));
       // 8-byte DET row key: 1-byte header + one block, against 5 + 16 + 8 in format 1.
       List<Cell> cells = rawCells(hbase, schema, 1 + 16);
       int noteKeyId = keys.keyRing(KeyScope.column(schema.tableName(), "f", "note", BoxKind.STD), 32).primary().keyId();
@@ -252,10 +252,10 @@ class StoredFormatTest {
     try (Admin admin = hbase.getAdmin()) {
       TableDescriptor created = admin.getDescriptor(name);
       String[][] alterations = {
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "3", "created in stored format 7, but its descriptor now says 3"},
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "2", "created in stored format 7, but its descriptor now says 2"},
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "1", "created in stored format 7, but its descriptor now says 1"},
-          {SecureConnection.STORED_FORMAT_ATTRIBUTE, null, "created in stored format 7, but its descriptor now says 1"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "3", "created in stored format 6, but its descriptor now says 3"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "2", "created in stored format 6, but its descriptor now says 2"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, "1", "created in stored format 6, but its descriptor now says 1"},
+          {SecureConnection.STORED_FORMAT_ATTRIBUTE, null, "created in stored format 6, but its descriptor now says 1"},
           {"cryptoworker.keycheck", null, "records a stored format (cryptoworker.storedformat) but no key check"}};
       for (String[] a : alterations) {
         TableDescriptorBuilder altered = TableDescriptorBuilder.newBuilder(created);

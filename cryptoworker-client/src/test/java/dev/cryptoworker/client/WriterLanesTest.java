@@ -111,7 +111,7 @@ class WriterLanesTest {
    */
   @Test
   void inFormatSevenEachBatchLogsItsLaneCountsInOneCellAndEveryRowIsFound(Connection hbase) throws Exception {
-    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_logs");
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "sse_logs", "storedFormat: 7\n");
     int writers = 6;
     int batches = 20;
     writeCholera(fx, writers, batches);

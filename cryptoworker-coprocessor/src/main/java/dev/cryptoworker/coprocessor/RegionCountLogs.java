@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.HashSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CompareOperator;
@@ -28,8 +29,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Held in an {@link EntryTable}, no object per lane: a name's lanes are one row of {@value
  * CountLogCells#LANE_RECORD_BYTES}-byte records ({@code lane id || stamp || masked count}), in
  * chunks of {@value #LANES_PER_CHUNK} lanes keyed by the name and the chunk's number. About 80 to
- * 130 bytes of heap per lane. Keyless: names, lane ids and masked counts are pseudorandom to the
- * region server.
+ * 130 bytes of heap per lane, and every lane stays (nothing compacts the logs yet), so the regions
+ * of one server hold at most a share of its heap ({@link LaneBudget}; {@value #HEAP_SHARE_KEY},
+ * default {@value #DEFAULT_HEAP_SHARE}): beyond it, log cells are refused before they are written,
+ * and a region whose logs do not fit when it opens refuses lane count requests. Keyless: names,
+ * lane ids and masked counts are pseudorandom to the region server.
  */
 final class RegionCountLogs {
   /** Lanes per chunk: 57,344 bytes, under the entry table's row limit. */
@@ -37,13 +41,88 @@ final class RegionCountLogs {
   private static final int LANE_ID = 0;
   private static final int STAMP = CountLogCells.LANE_BYTES;
 
-  private final EntryTable lanes = new EntryTable();
+  /** Heap one lane takes, at most (a slot of 36 bytes at 35% use, the record, arena slack). */
+  static final long BYTES_PER_LANE = 160;
+  /** The configuration key of the share of a region server's heap its count logs may hold. */
+  static final String HEAP_SHARE_KEY = "cryptoworker.count-logs.heap-share";
+  static final double DEFAULT_HEAP_SHARE = 0.25;
 
-  /** Reads every log cell of {@code region} (call before the region takes writes). */
-  static RegionCountLogs build(Region region) throws IOException {
-    RegionCountLogs logs = new RegionCountLogs();
-    RegionCells.forEach(region, logCells(), logs::add);
+  private final EntryTable lanes = new EntryTable();
+  private final LaneBudget budget;
+  /** Lanes this region holds, against {@link #budget}. */
+  private final AtomicLong held = new AtomicLong();
+
+  RegionCountLogs(LaneBudget budget) {
+    this.budget = budget;
+  }
+
+  /**
+   * Reads every log cell of {@code region} (call before the region takes writes).
+   *
+   * @throws IOException if the cells cannot be read, or hold more lanes than {@code budget} has left
+   *     (then none is held)
+   */
+  static RegionCountLogs build(Region region, LaneBudget budget) throws IOException {
+    RegionCountLogs logs = new RegionCountLogs(budget);
+    try {
+      RegionCells.forEach(region, logCells(), cell -> {
+        logs.add(cell);
+        if (budget.exceeded()) {
+          throw new IOException("the count logs hold more lanes than " + budget.describe());
+        }
+      });
+    } catch (IOException | RuntimeException e) {
+      logs.release();
+      throw e;
+    }
     return logs;
+  }
+
+  /**
+   * The lanes the count logs of all regions of one region server hold, against a share of its heap:
+   * format 7 holds every lane in memory, so a server refuses log cells beyond the share rather
+   * than run out of heap.
+   */
+  static final class LaneBudget {
+    private final AtomicLong held = new AtomicLong();
+    private final long limit;
+    private final String share;
+
+    LaneBudget(long maxHeapBytes, double share) {
+      if (!(share > 0 && share <= 1)) {
+        throw new IllegalArgumentException(HEAP_SHARE_KEY + " is a share of the heap above 0 and at most 1, not " + share);
+      }
+      this.limit = (long) (maxHeapBytes * share) / BYTES_PER_LANE;
+      this.share = HEAP_SHARE_KEY + "=" + share + " of " + (maxHeapBytes >> 20) + " MB of heap, at " + BYTES_PER_LANE
+          + " bytes per lane: " + limit + " lanes";
+    }
+
+    /** Whether {@code lanes} more fit. */
+    boolean admits(long lanes) {
+      return held.get() + lanes <= limit;
+    }
+
+    boolean exceeded() {
+      return held.get() > limit;
+    }
+
+    long held() {
+      return held.get();
+    }
+
+    String describe() {
+      return share;
+    }
+  }
+
+  /** Whether a log cell of {@code records} records fits this server's budget (each may be a new lane). */
+  boolean admits(int records) {
+    return budget.admits(records);
+  }
+
+  /** Gives this region's lanes back to the server's budget (the region closed, or failed to build). */
+  void release() {
+    budget.held.addAndGet(-held.getAndSet(0));
   }
 
   private static Scan logCells() {
@@ -78,10 +157,11 @@ final class RegionCountLogs {
   /**
    * Refuses a log cell that is not a count log of this version, before it is written.
    *
+   * @return how many records it holds
    * @throws IllegalArgumentException naming what is wrong
    */
-  static void check(Cell logCell) {
-    CountLogCells.records(logCell.getValueArray(), logCell.getValueOffset(), logCell.getValueLength());
+  static int check(Cell logCell) {
+    return CountLogCells.records(logCell.getValueArray(), logCell.getValueOffset(), logCell.getValueLength());
   }
 
   /** Records the lane counts of {@code cell}, just written, if it is a log cell. */
@@ -105,6 +185,10 @@ final class RegionCountLogs {
     for (int chunk = 0; !merge.done; chunk++) {
       lanes.update(chunkKey(high, chunk), low, merge);
     }
+    if (merge.added) {
+      held.incrementAndGet();
+      budget.held.incrementAndGet();
+    }
   }
 
   /** The high half of the key of a name's {@code chunk}-th chunk (the first: the name's own). */
@@ -117,6 +201,8 @@ final class RegionCountLogs {
     private final byte[] bytes;
     private final int laneRecord;
     boolean done;
+    /** Whether the record was a new lane. */
+    boolean added;
 
     Merge(byte[] bytes, int laneRecord) {
       this.bytes = bytes;
@@ -127,6 +213,7 @@ final class RegionCountLogs {
     public byte[] update(byte[] arena, int offset, int length) {
       if (arena == null) {
         done = true;
+        added = true;
         return Arrays.copyOfRange(bytes, laneRecord, laneRecord + CountLogCells.LANE_RECORD_BYTES);
       }
       for (int at = offset; at < offset + length; at += CountLogCells.LANE_RECORD_BYTES) {
@@ -143,6 +230,7 @@ final class RegionCountLogs {
         return null; // full: the next chunk
       }
       done = true;
+      added = true;
       byte[] row = Arrays.copyOfRange(arena, offset, offset + length + CountLogCells.LANE_RECORD_BYTES);
       System.arraycopy(bytes, laneRecord, row, length, CountLogCells.LANE_RECORD_BYTES);
       return row;
@@ -169,10 +257,8 @@ final class RegionCountLogs {
     return out.isEmpty() ? new byte[0] : CountLogCells.encode(out);
   }
 
-  /** Lanes indexed (chunks count as one each of their lanes). */
+  /** Lanes held. */
   long lanes() {
-    long[] n = {0};
-    lanes.forEach((high, low, arena, offset, length, writeNumber) -> n[0] += length / CountLogCells.LANE_RECORD_BYTES);
-    return n[0];
+    return held.get();
   }
 }

@@ -80,6 +80,15 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   private volatile RegionCounters counters;
   private volatile boolean logsCounts;
   private volatile RegionCountLogs countLogs;
+  /** The heap share of this region server's count logs, set by the first counter region to start here. */
+  private static volatile RegionCountLogs.LaneBudget laneBudget;
+
+  private static synchronized RegionCountLogs.LaneBudget laneBudget(double share) {
+    if (laneBudget == null) {
+      laneBudget = new RegionCountLogs.LaneBudget(Runtime.getRuntime().maxMemory(), share);
+    }
+    return laneBudget;
+  }
 
   @Override
   public Optional<RegionObserver> getRegionObserver() {
@@ -93,6 +102,9 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       RegionCoprocessorEnvironment region = (RegionCoprocessorEnvironment) env;
       searchable = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(SearchIndexCells.TABLE_ATTRIBUTE));
       logsCounts = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(CountLogCells.TABLE_ATTRIBUTE));
+      if (logsCounts) {
+        laneBudget(env.getConfiguration().getDouble(RegionCountLogs.HEAP_SHARE_KEY, RegionCountLogs.DEFAULT_HEAP_SHARE));
+      }
     }
   }
 
@@ -100,7 +112,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   public void postOpen(ObserverContext<RegionCoprocessorEnvironment> ctx) {
     if (logsCounts) {
       try {
-        countLogs = RegionCountLogs.build(ctx.getEnvironment().getRegion());
+        countLogs = RegionCountLogs.build(ctx.getEnvironment().getRegion(), laneBudget);
       } catch (IOException | RuntimeException e) {
         // Lane count requests on this region are refused (see countLogs()) rather than answered incompletely.
         LOG.error("Region {}: cannot read its count logs; searches of stored format 7 will be refused",
@@ -125,6 +137,11 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   /** Keeps the region's search index for the regions a split or merge makes of it ({@link ClosedRegionIndexes}). */
   @Override
   public void postClose(ObserverContext<RegionCoprocessorEnvironment> ctx, boolean abortRequested) {
+    RegionCountLogs logs = countLogs;
+    if (logs != null) {
+      countLogs = null;
+      logs.release();
+    }
     RegionSearchIndex index = searchIndex;
     if (index != null && !abortRequested) {
       ClosedRegionIndexes.SERVER.keep(ctx.getEnvironment().getRegion(), index);
@@ -140,7 +157,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     for (int i = 0; i < batch.size(); i++) {
       Mutation m = batch.getOperation(i);
       if (logsCounts && m instanceof Put) {
-        checkCountLogs(ctx, m);
+        checkCountLogs(ctx, m, countLogs);
       }
       if (m.getAttribute(RegionCounters.TAKE_ATTRIBUTE) != null) {
         if (taken == null) {
@@ -154,17 +171,28 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     }
   }
 
-  /** Refuses a Put with a malformed log cell, so that no region ever fails to index its logs. */
-  private static void checkCountLogs(ObserverContext<RegionCoprocessorEnvironment> ctx, Mutation put)
-      throws DoNotRetryIOException {
+  /**
+   * Refuses a Put with a malformed log cell, so that no region ever fails to index its logs, and
+   * one whose lanes would not fit this server's share of heap for them ({@code logs}' budget).
+   */
+  private static void checkCountLogs(ObserverContext<RegionCoprocessorEnvironment> ctx, Mutation put,
+      RegionCountLogs logs) throws DoNotRetryIOException {
     for (List<Cell> cells : put.getFamilyCellMap().values()) {
       for (Cell cell : cells) {
         if (RegionCountLogs.isLogCell(cell)) {
+          int records;
           try {
-            RegionCountLogs.check(cell);
+            records = RegionCountLogs.check(cell);
           } catch (IllegalArgumentException e) {
             throw new DoNotRetryIOException("refused write to region " + ctx.getEnvironment().getRegionInfo()
                 .getRegionNameAsString() + ": a malformed count log: " + e.getMessage());
+          }
+          if (logs != null && !logs.admits(records)) {
+            throw new DoNotRetryIOException("refused count log for region " + ctx.getEnvironment().getRegionInfo()
+                .getRegionNameAsString() + ": this region server's count logs hold " + laneBudget.held()
+                + " lanes, the most its heap share allows (" + laneBudget.describe() + "). Stored format 7 keeps every"
+                + " lane in memory: write large SSE tables in stored format 6, or give the region servers more heap or"
+                + " a larger " + RegionCountLogs.HEAP_SHARE_KEY);
           }
         }
       }
@@ -203,8 +231,9 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   }
 
   /**
-   * Indexes the SSE entries of bulk-loaded files. If reading them fails, the region refuses
-   * searches (as when its index cannot be built at open) rather than answer without those rows.
+   * Indexes the SSE entries (or, on the counter table, the count logs) of bulk-loaded files. If
+   * reading them fails, the region refuses searches or lane count requests (as when its index
+   * cannot be built at open) rather than answer without them.
    */
   @Override
   public void postBulkLoadHFile(ObserverContext<RegionCoprocessorEnvironment> ctx,
@@ -324,16 +353,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   }
 
   private RegionCountLogs countLogs(Region region) throws DoNotRetryIOException {
-    RegionCountLogs logs = countLogs;
-    if (logs == null) {
-      throw new DoNotRetryIOException("region " + region.getRegionInfo().getRegionNameAsString()
-          + " has no count logs: " + (logsCounts
-              ? "reading its log cells failed when it opened or after a bulk load (see the region server log;"
-                  + " reopen the region)"
-              : "the table lacks the attribute " + CountLogCells.TABLE_ATTRIBUTE
-                  + "=true, which CryptoWorker sets on its counter table"));
-    }
-    return logs;
+    return held(countLogs, region, "count logs", "log cells", logsCounts, CountLogCells.TABLE_ATTRIBUTE,
+        "which CryptoWorker sets on its counter table");
   }
 
   private static RegionRequest parse(byte[] attribute, RegionRequest.Kind expected) {
@@ -345,16 +366,26 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   }
 
   private RegionSearchIndex searchIndex(Region region) throws DoNotRetryIOException {
-    RegionSearchIndex index = searchIndex;
-    if (index == null) {
-      throw new DoNotRetryIOException("region " + region.getRegionInfo().getRegionNameAsString()
-          + " has no search index: " + (searchable
-              ? "reading its index cells failed when it opened or after a bulk load (see the region server log;"
+    return held(searchIndex, region, "search index", "index cells", searchable, SearchIndexCells.TABLE_ATTRIBUTE,
+        "which CryptoWorker's createTable sets for schemas with SSE columns");
+  }
+
+  /**
+   * {@code held}, a structure the region builds from its cells when it opens ({@code what}, from
+   * its {@code cells}) if the table has {@code attribute}.
+   *
+   * @throws DoNotRetryIOException if the region has none, saying why
+   */
+  private static <T> T held(T held, Region region, String what, String cells, boolean enabled, String attribute,
+      String whoSets) throws DoNotRetryIOException {
+    if (held == null) {
+      throw new DoNotRetryIOException("region " + region.getRegionInfo().getRegionNameAsString() + " has no " + what
+          + ": " + (enabled
+              ? "reading its " + cells + " failed when it opened or after a bulk load (see the region server log;"
                   + " reopen the region)"
-              : "the table lacks the attribute " + SearchIndexCells.TABLE_ATTRIBUTE
-                  + "=true, which CryptoWorker's createTable sets for schemas with SSE columns"));
+              : "the table lacks the attribute " + attribute + "=true, " + whoSets));
     }
-    return index;
+    return held;
   }
 
   /** The scanner that answers {@code request} over the rows {@code scanner} selects. */

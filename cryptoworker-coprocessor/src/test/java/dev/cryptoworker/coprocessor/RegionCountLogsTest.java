@@ -1,7 +1,9 @@
 package dev.cryptoworker.coprocessor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptoworker.region.CountLogCells;
 import java.util.ArrayList;
@@ -31,7 +33,7 @@ class RegionCountLogsTest {
   @Test
   void eachLaneAnswersOnceWithItsHighestStampedCount() {
     Random random = new Random(7);
-    RegionCountLogs logs = new RegionCountLogs();
+    RegionCountLogs logs = new RegionCountLogs(new RegionCountLogs.LaneBudget(1L << 30, 1));
     Map<String, CountLogCells.LaneCount> oracle = new HashMap<>();
     byte[][] names = new byte[4][16];
     for (byte[] name : names) {
@@ -74,11 +76,49 @@ class RegionCountLogsTest {
     assertEquals(0, logs.answer(List.of(unknown)).length, "a name never logged has no lanes");
   }
 
+  /**
+   * The regions of one server share its budget: lanes count once however often they are logged,
+   * a log cell that could pass the budget is not admitted, and a closed region gives its lanes back.
+   */
+  @Test
+  void regionsOfOneServerHoldNoMoreLanesThanTheirHeapShare() {
+    RegionCountLogs.LaneBudget budget = new RegionCountLogs.LaneBudget(RegionCountLogs.BYTES_PER_LANE * 100, 0.5);
+    RegionCountLogs first = new RegionCountLogs(budget);
+    RegionCountLogs second = new RegionCountLogs(budget);
+    List<CountLogCells.LaneCount> thirty = lanes(30, 1);
+    first.add(logCell(thirty));
+    first.add(logCell(thirty)); // the same lanes again: nothing more held
+    assertEquals(30, budget.held());
+    assertTrue(second.admits(20));
+    assertFalse(second.admits(21), "a cell that may hold 21 new lanes passes the budget of 50");
+    second.add(logCell(lanes(20, 2)));
+    assertEquals(50, budget.held());
+    assertFalse(first.admits(1));
+    first.release();
+    assertEquals(20, budget.held(), "a closed region's lanes are given back");
+    assertTrue(first.admits(30));
+    assertThrows(IllegalArgumentException.class, () -> new RegionCountLogs.LaneBudget(1 << 20, 0));
+  }
+
+  /** {@code n} lanes of distinct names, drawn from {@code seed}. */
+  private static List<CountLogCells.LaneCount> lanes(int n, long seed) {
+    Random random = new Random(seed);
+    List<CountLogCells.LaneCount> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      byte[] name = new byte[16];
+      byte[] lane = new byte[12];
+      random.nextBytes(name);
+      random.nextBytes(lane);
+      out.add(new CountLogCells.LaneCount(name, lane, i, i));
+    }
+    return out;
+  }
+
   @Test
   void malformedLogCellsAreRefusedAndOtherCellsIgnored() {
     KeyValue truncated = new KeyValue(Bytes.toBytes("batch"), FAMILY, CountLogCells.QUALIFIER, new byte[] {1, 2, 3});
     assertThrows(IllegalArgumentException.class, () -> RegionCountLogs.check(truncated));
-    RegionCountLogs logs = new RegionCountLogs();
+    RegionCountLogs logs = new RegionCountLogs(new RegionCountLogs.LaneBudget(1L << 30, 1));
     logs.add(new KeyValue(Bytes.toBytes("row"), FAMILY, Bytes.toBytes("sse"), new byte[] {1, 2, 3}));
     assertEquals(0, logs.lanes());
   }

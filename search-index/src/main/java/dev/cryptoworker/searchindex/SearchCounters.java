@@ -68,11 +68,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>Values whose index has {@link ValueIndex#hasCountLogs count logs} (stored format 7) are
  * numbered in lanes the same way, but a batch writes the counts of all its lanes as one cell
- * ({@link CountLogCells}) in a row of its own, a random batch id, instead of a row per lane. The
- * counter regions index their log cells in memory, and a search asks every counter region at once
- * for the lanes of its values ({@link LaneCountRequest}); of a lane logged more than once it takes
- * the count with the highest stamp.
- * Thread-safe.
+ * ({@link CountLogCells}) in a row of its own (a random batch id, with a prefix per writer), instead
+ * of a row per lane. The counter regions index their log cells in memory, and a search asks every
+ * counter region at once for the lanes of its values ({@link LaneCountRequest}); of a lane logged
+ * more than once it takes the count with the highest stamp. Thread-safe.
  */
 public class SearchCounters {
   static final byte[] QUALIFIER = Bytes.toBytes("sse");
@@ -95,6 +94,13 @@ public class SearchCounters {
   /** Draws the row (batch id) of each count log. */
   private final SecureRandom batchIds = new SecureRandom();
   /**
+   * The first {@value #LOG_PREFIX_BYTES} bytes of this writer's count-log rows, drawn once, so that
+   * its logs share one counter region (a bulk-load round loads one small file of them, not one per
+   * region); the other 12 bytes are drawn per batch, so no two batches share a row.
+   */
+  private final byte[] logPrefix = new byte[LOG_PREFIX_BYTES];
+  private static final int LOG_PREFIX_BYTES = 4;
+  /**
    * The counter regions' start keys as first seen, which a search's lane count requests split the
    * table by. They stay correct after splits and merges: the ranges still cover the whole table,
    * and a range that now spans two regions is answered by both, one after the other.
@@ -116,6 +122,7 @@ public class SearchCounters {
   SearchCounters(Connection connection, CounterTable counterTable) {
     this.connection = connection;
     this.counterTable = counterTable;
+    batchIds.nextBytes(logPrefix);
   }
 
   /** The name of the counter table, for messages. */
@@ -296,6 +303,7 @@ public class SearchCounters {
     if (!logged.isEmpty()) {
       byte[] batchId = new byte[CountLogCells.NAME_BYTES];
       batchIds.nextBytes(batchId);
+      System.arraycopy(logPrefix, 0, batchId, 0, LOG_PREFIX_BYTES);
       cells.add(new Put(batchId).addColumn(counterTable.family(), CountLogCells.QUALIFIER, CountLogCells.encode(logged)));
     }
     return cells;
