@@ -1,11 +1,12 @@
 package dev.cryptoworker.benchmarks.macro;
 
 import dev.cryptoworker.client.SecureConnection;
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.RegionSupport;
+import dev.cryptoworker.cryptobox.StoredFormat;
 import dev.cryptoworker.keys.KeyProvider;
 import dev.cryptoworker.region.SearchIndexCells;
 import dev.cryptoworker.schema.TableSchema;
-import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -72,7 +73,9 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * async-profiler, summarized in
  * {@code NAME-profile.md}), {@code
  * --warmup=N} (200,000; 0 for none) rows loaded into a throw-away plain and secure table of each
- * variant before the timed loads, {@code --name=NAME} of the result files (load), {@code --out=dir}.
+ * variant before the timed loads, {@code --stored-format=N} of the secure tables (the latest), {@code
+ * --name=NAME} of the result files (load), {@code --out=dir}. The counter table is emptied after
+ * every pair of loads.
  *
  * <p>The warm-up exists because the JIT compilers of the client and of the region servers (which run
  * the full tiered JIT here, as in production) spend tens of CPU-seconds compiling a load's hot code
@@ -115,9 +118,9 @@ public final class LoadBenchmark {
       return secureRows.apply(row(i));
     }
 
-    String schema(String table) {
+    String schema(String table, StoredFormat format) {
       StringBuilder yaml = new StringBuilder("table: " + table + "\nrowKey: { box: " + rowKeyBox
-          + ", type: " + (isControl() ? "bytes" : "string") + " }\nfamilies:\n  f:\n    default: { box: PLAIN, type: "
+          + ", type: " + (isControl() ? "bytes" : "string") + " }\nstoredFormat: " + format.number() + "\nfamilies:\n  f:\n    default: { box: PLAIN, type: "
           + (isControl() ? "bytes" : "string") + " }\n    columns:\n");
       for (String column : COLUMNS) {
         String box = boxes.getOrDefault(column, "PLAIN");
@@ -178,6 +181,13 @@ public final class LoadBenchmark {
   private static final List<String> SERVER_FRAMES = List.of("dev.cryptoworker", "org.apache.hadoop.hbase.regionserver",
       "VMThread::", "CompileBroker::", "DefNewGeneration::", "TenuredGeneration::");
   private final PrintStream out = System.out;
+  /** The stored format of the secure tables ({@code --stored-format}, the latest unless told). */
+  private final StoredFormat storedFormat;
+
+  private LoadBenchmark(StoredFormat storedFormat) {
+    this.storedFormat = storedFormat;
+  }
+
   private final CpuClock clock = new CpuClock();
   private List<Long> serverPids = List.of();
 
@@ -187,6 +197,7 @@ public final class LoadBenchmark {
     List<String> variants = VARIANTS.stream().map(Variant::name).toList();
     boolean profile = false;
     int warmup = 200_000;
+    StoredFormat storedFormat = StoredFormat.LATEST;
     int rounds = 1;
     List<String> threaded = List.of();
     String name = "load";
@@ -201,11 +212,12 @@ public final class LoadBenchmark {
         case "rounds" -> rounds = Integer.parseInt(kv[1]);
         case "profile" -> profile = true;
         case "warmup" -> warmup = Integer.parseInt(kv[1]);
+        case "stored-format" -> storedFormat = StoredFormat.of(Integer.parseInt(kv[1]));
         case "name" -> name = kv[1];
         case "out" -> outDir = Path.of(kv[1]);
         default -> throw new IllegalArgumentException(
             "unknown option " + a + " (options: --rows, --threads, --threaded, --variants, --rounds, --profile, --warmup,"
-            + " --name, --out)");
+            + " --stored-format, --name, --out)");
       }
     }
     List<String> known = VARIANTS.stream().map(Variant::name).toList();
@@ -218,7 +230,7 @@ public final class LoadBenchmark {
       throw new IllegalArgumentException(
           "--rows must be at least 1000, --warmup at least 0, --rounds at least 1 and every thread count at least 1");
     }
-    new LoadBenchmark().run(rows, warmup, rounds, threads, threaded, variants, profile, name,
+    new LoadBenchmark(storedFormat).run(rows, warmup, rounds, threads, threaded, variants, profile, name,
         outDir == null ? RunDirectories.newRunDirectory() : outDir, String.join(" ", args));
   }
 
@@ -277,7 +289,7 @@ public final class LoadBenchmark {
           for (int threads : name.startsWith("all-boxes") || threaded.contains(name) ? threadCounts : List.of(1)) {
             run++;
             TableName plainName = TableName.valueOf("load_plain_" + run);
-            TableSchema schema = TableSchema.parse(v.schema("load_secure_" + run), "load benchmark");
+            TableSchema schema = TableSchema.parse(v.schema("load_secure_" + run, storedFormat), "load benchmark");
             TableName secureName = TableName.valueOf(schema.tableName());
             try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
                 Admin admin = plainSide.getAdmin()) {
@@ -400,7 +412,7 @@ public final class LoadBenchmark {
   private void warmUp(Connection plainSide, Connection secureSide, KeyProvider keys, Variant v, int run, int rows,
       int warmup) throws Exception {
     TableName plainName = TableName.valueOf("warmup_plain_" + run);
-    TableSchema schema = TableSchema.parse(v.schema("warmup_secure_" + run), "load benchmark warm-up");
+    TableSchema schema = TableSchema.parse(v.schema("warmup_secure_" + run, storedFormat), "load benchmark warm-up");
     TableName secureName = TableName.valueOf(schema.tableName());
     try (SecureConnection secure = SecureConnection.wrap(secureSide, keys, List.of(schema));
         Admin admin = plainSide.getAdmin()) {
@@ -447,10 +459,20 @@ public final class LoadBenchmark {
     }
   }
 
+  /**
+   * Drops {@code tables}, then empties the counter table, so that each load starts from the same
+   * counter table: the dropped tables' SSE counts are garbage, and stored format 7's counter
+   * regions would otherwise hold every lane of every load in memory (a run of 32588c1 ran its
+   * region servers out of heap).
+   */
   private static void dropTables(Admin admin, TableName... tables) throws IOException {
     for (TableName t : tables) {
       admin.disableTable(t);
       admin.deleteTable(t);
+    }
+    if (admin.tableExists(HBaseIdentifierSource.TABLE)) {
+      admin.disableTable(HBaseIdentifierSource.TABLE);
+      admin.truncateTable(HBaseIdentifierSource.TABLE, true);
     }
   }
 
