@@ -100,6 +100,8 @@ public class SearchCounters {
    */
   private final byte[] logPrefix = new byte[LOG_PREFIX_BYTES];
   private static final int LOG_PREFIX_BYTES = 4;
+  /** The most records of one log cell (2.9 MB); a larger batch writes several. */
+  private static final int LOG_RECORDS = 1 << 16;
   /**
    * The counter regions' start keys as first seen, which a search's lane count requests split the
    * table by. They stay correct after splits and merges: the ranges still cover the whole table,
@@ -300,11 +302,12 @@ public class SearchCounters {
             Bytes.toBytes(masked)));
       }
     }
-    if (!logged.isEmpty()) {
+    for (int from = 0; from < logged.size(); from += LOG_RECORDS) {
       byte[] batchId = new byte[CountLogCells.NAME_BYTES];
       batchIds.nextBytes(batchId);
       System.arraycopy(logPrefix, 0, batchId, 0, LOG_PREFIX_BYTES);
-      cells.add(new Put(batchId).addColumn(counterTable.family(), CountLogCells.QUALIFIER, CountLogCells.encode(logged)));
+      cells.add(new Put(batchId).addColumn(counterTable.family(), CountLogCells.QUALIFIER,
+          CountLogCells.encode(logged.subList(from, Math.min(logged.size(), from + LOG_RECORDS)))));
     }
     return cells;
   }

@@ -120,8 +120,8 @@ public final class SearchMacroBenchmark {
       Configuration conf = hbase.configuration();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
-      TableSchema sse = TableSchema.parse(SECURE_SCHEMA.replace("NAME", "search_sse").replace("BOX", "SSE"), "sse");
-      TableSchema det = TableSchema.parse(SECURE_SCHEMA.replace("NAME", "search_det").replace("BOX", "DET"), "det");
+      TableSchema sse = TableSchema.parse(options.secureSchema("search_sse", "SSE"), "sse");
+      TableSchema det = TableSchema.parse(options.secureSchema("search_det", "DET"), "det");
       TableName plainName = TableName.valueOf("search_plain");
       try (Connection connection = ConnectionFactory.createConnection(conf);
           SecureConnection secure = SecureConnection.builder().connection(connection)
@@ -235,7 +235,7 @@ public final class SearchMacroBenchmark {
         + "Command: `./mvnw -q -DskipTests -pl benchmarks -am package exec:exec@search%s`  %n",
         regions, VersionInfo.getVersion(), args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());
-    ResultFiles.write(outDir, new SearchRunOptions(rows, queries, regions, outDir, args).resultName("sse-search"), md, csv,
+    ResultFiles.write(outDir, SearchRunOptions.resultName("sse-search", rows), md, csv,
         out);
   }
 }

@@ -72,8 +72,7 @@ public final class UpkeepBenchmark {
       Configuration conf = hbase.configuration();
       byte[] key = new byte[32];
       new SecureRandom().nextBytes(key);
-      TableSchema sse = TableSchema.parse(SearchMacroBenchmark.SECURE_SCHEMA.replace("NAME", "upkeep_sse")
-          .replace("BOX", "SSE"), "sse");
+      TableSchema sse = TableSchema.parse(options.secureSchema("upkeep_sse", "SSE"), "sse");
       TableName name = TableName.valueOf(sse.tableName());
       try (Connection connection = ConnectionFactory.createConnection(conf);
           SecureConnection secure = SecureConnection.builder().connection(connection)
@@ -201,7 +200,7 @@ public final class UpkeepBenchmark {
         loadRate, changed, changeRate, regions, VersionInfo.getVersion(),
         args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\""));
     md.append(RunInfo.describe());
-    ResultFiles.write(outDir, new SearchRunOptions(rows, queries, regions, outDir, args).resultName("sse-upkeep"), md, csv,
+    ResultFiles.write(outDir, SearchRunOptions.resultName("sse-upkeep", rows), md, csv,
         out);
   }
 }
