@@ -48,7 +48,7 @@ class CountLogBudgetTest {
       Exception refused = assertThrows(Exception.class, () -> fx.table.put(batch));
       assertTrue(messages(refused).contains("search-index entry counts were not written to cryptoworker_ids"),
           messages(refused));
-      assertTrue(messages(refused).contains("the most its heap share allows (cryptoworker.count-logs.heap-share=2.0E-6"),
+      assertTrue(messages(refused).contains("past the most its heap share allows (cryptoworker.count-logs.heap-share=2.0E-6"),
           messages(refused));
       for (int i = 0; i < 10; i++) {
         assertFalse(fx.table.exists(new Get(toBytes("b-" + i))), "the refused batch sent no row");

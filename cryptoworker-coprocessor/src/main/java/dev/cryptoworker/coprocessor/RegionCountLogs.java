@@ -134,6 +134,10 @@ final class RegionCountLogs {
    * Adds the log cells of files just bulk loaded into {@code region} ({@code loaded}: final paths
    * by family), read through the region within the files' time range. A record met again changes
    * nothing.
+   *
+   * @throws IOException if they cannot be read, or the server's count logs then hold more lanes
+   *     than its budget (a bulk load is not refused beforehand: the region then refuses lane count
+   *     requests until it reopens)
    */
   void addLoaded(Region region, Map<byte[], List<Path>> loaded) throws IOException {
     for (Map.Entry<byte[], List<Path>> e : loaded.entrySet()) {
@@ -146,6 +150,9 @@ final class RegionCountLogs {
           RegionCells.forEach(region, scan, this::add);
         }
       }
+    }
+    if (budget.exceeded()) {
+      throw new IOException("the count logs hold more lanes than " + budget.describe());
     }
   }
 

@@ -190,7 +190,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
           if (logs != null && !logs.admits(records)) {
             throw new DoNotRetryIOException("refused count log for region " + ctx.getEnvironment().getRegionInfo()
                 .getRegionNameAsString() + ": this region server's count logs hold " + laneBudget.held()
-                + " lanes, the most its heap share allows (" + laneBudget.describe() + "). Stored format 7 keeps every"
+                + " lanes and the cell may add " + records + ", past the most its heap share allows ("
+                + laneBudget.describe() + "). Stored format 7 keeps every"
                 + " lane in memory: write large SSE tables in stored format 6, or give the region servers more heap or"
                 + " a larger " + RegionCountLogs.HEAP_SHARE_KEY);
           }
@@ -246,6 +247,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
         LOG.error("Region {}: cannot read the count logs of bulk-loaded files; lane count requests on it will be refused"
             + " until it reopens", ctx.getEnvironment().getRegionInfo().getRegionNameAsString(), e);
         countLogs = null;
+        logs.release();
       }
     }
     RegionSearchIndex index = searchIndex;
