@@ -83,11 +83,23 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   /** The heap share of this region server's count logs, set by the first counter region to start here. */
   private static volatile RegionCountLogs.LaneBudget laneBudget;
 
-  private static synchronized RegionCountLogs.LaneBudget laneBudget(double share) {
-    if (laneBudget == null) {
-      laneBudget = new RegionCountLogs.LaneBudget(Runtime.getRuntime().maxMemory(), share);
+  /**
+   * Sets this server's lane budget once, from {@code share} (the configured value, or null for the
+   * default); a share that is no number in range is logged and the default taken, rather than fail
+   * the region.
+   */
+  private static synchronized void laneBudget(String share) {
+    if (laneBudget != null) {
+      return;
     }
-    return laneBudget;
+    try {
+      laneBudget = new RegionCountLogs.LaneBudget(Runtime.getRuntime().maxMemory(),
+          share == null ? RegionCountLogs.DEFAULT_HEAP_SHARE : Double.parseDouble(share.trim()));
+    } catch (IllegalArgumentException e) {
+      LOG.error("{} is a share of the heap above 0 and at most 1, not '{}'; taking the default, {}",
+          RegionCountLogs.HEAP_SHARE_KEY, share, RegionCountLogs.DEFAULT_HEAP_SHARE);
+      laneBudget = new RegionCountLogs.LaneBudget(Runtime.getRuntime().maxMemory(), RegionCountLogs.DEFAULT_HEAP_SHARE);
+    }
   }
 
   @Override
@@ -103,7 +115,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       searchable = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(SearchIndexCells.TABLE_ATTRIBUTE));
       logsCounts = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(CountLogCells.TABLE_ATTRIBUTE));
       if (logsCounts) {
-        laneBudget(env.getConfiguration().getDouble(RegionCountLogs.HEAP_SHARE_KEY, RegionCountLogs.DEFAULT_HEAP_SHARE));
+        laneBudget(env.getConfiguration().get(RegionCountLogs.HEAP_SHARE_KEY));
       }
     }
   }

@@ -196,7 +196,7 @@ public final class CellLayout implements StorageLayout {
 
   @Override
   public void put(List<Put> puts) throws IOException {
-    // A single put too waits for its search-index count cells (format 6) before its row goes out:
+    // A single put too waits for its search-index count cells (formats 6 and 7) before its row goes out:
     // sent at once, a writer that died between the two left a stored row no search finds.
     raw.put(encodeBatch(puts, encoder::encode));
   }
