@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.HashSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
@@ -16,7 +14,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.QualifierFilter;
 import org.apache.hadoop.hbase.regionserver.Region;
-import org.apache.hadoop.hbase.regionserver.StoreFile;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -140,17 +137,8 @@ final class RegionCountLogs {
    *     requests until it reopens)
    */
   void addLoaded(Region region, Map<byte[], List<Path>> loaded) throws IOException {
-    for (Map.Entry<byte[], List<Path>> e : loaded.entrySet()) {
-      Set<String> names = new HashSet<>();
-      e.getValue().forEach(p -> names.add(p.getName()));
-      for (StoreFile file : region.getStore(e.getKey()).getStorefiles()) {
-        if (names.contains(file.getPath().getName())) {
-          Scan scan = logCells().addFamily(e.getKey()).setTimeRange(file.getMinimumTimestamp().orElse(0),
-              file.getMaximumTimestamp().orElse(Long.MAX_VALUE - 1) + 1);
-          RegionCells.forEach(region, scan, this::add);
-        }
-      }
-    }
+    RegionCells.forEachLoadedFile(region, loaded,
+        (family, file) -> RegionCells.forEach(region, RegionCells.withinTimeRangeOf(logCells(), family, file), this::add));
     if (budget.exceeded()) {
       throw new IOException("the count logs hold more lanes than " + budget.describe());
     }

@@ -4,11 +4,9 @@ import dev.cryptoworker.region.IndexUpkeepRequest;
 import dev.cryptoworker.region.LoadedFiles;
 import dev.cryptoworker.region.SearchIndexCells;
 import java.io.IOException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
@@ -18,7 +16,6 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.Region;
-import org.apache.hadoop.hbase.regionserver.StoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreFileScanner;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -97,29 +94,20 @@ final class RegionSearchIndex {
    * before the load does not take the row for stale.
    */
   void addLoaded(Region region, Map<byte[], List<Path>> loaded) throws IOException {
-    for (Map.Entry<byte[], List<Path>> e : loaded.entrySet()) {
-      Set<String> names = new HashSet<>();
-      e.getValue().forEach(p -> names.add(p.getName()));
-      for (StoreFile file : region.getStore(e.getKey()).getStorefiles()) {
-        if (!names.contains(file.getPath().getName())) {
-          continue;
+    RegionCells.forEachLoadedFile(region, loaded, (family, file) -> {
+      long writeNumber = file.getMaxSequenceId() > 0 ? file.getMaxSequenceId() : WriteNumbers.UNKNOWN;
+      // HStoreFile is the one StoreFile HBase 2 has; its file info is read when the store opens it.
+      Optional<LoadedFiles.Mark> mark = file instanceof HStoreFile h
+          ? LoadedFiles.Mark.of(h.getMetadataValue(LoadedFiles.fileInfoKey())) : Optional.empty();
+      if (mark.isPresent()) {
+        if (mark.get() == LoadedFiles.Mark.READ_BACK) {
+          addFile((HStoreFile) file, writeNumber);
         }
-        long writeNumber = file.getMaxSequenceId() > 0 ? file.getMaxSequenceId() : WriteNumbers.UNKNOWN;
-        // HStoreFile is the one StoreFile HBase 2 has; its file info is read when the store opens it.
-        Optional<LoadedFiles.Mark> mark = file instanceof HStoreFile h
-            ? LoadedFiles.Mark.of(h.getMetadataValue(LoadedFiles.fileInfoKey())) : Optional.empty();
-        if (mark.isPresent()) {
-          if (mark.get() == LoadedFiles.Mark.READ_BACK) {
-            addFile((HStoreFile) file, writeNumber);
-          }
-          continue;
-        }
-        Scan scan = new Scan().addFamily(e.getKey()).setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix()))
-            .setTimeRange(file.getMinimumTimestamp().orElse(0), file.getMaximumTimestamp().orElse(Long.MAX_VALUE - 1) + 1)
-            .setCacheBlocks(false);
-        addAll(region, scan, writeNumber);
+        return;
       }
-    }
+      Scan scan = new Scan().setFilter(new ColumnPrefixFilter(SearchIndexCells.qualifierPrefix())).setCacheBlocks(false);
+      addAll(region, RegionCells.withinTimeRangeOf(scan, family, file), writeNumber);
+    });
   }
 
   /** Adds the index cells of one store file, read by itself (its cells are all visible: it was just loaded). */

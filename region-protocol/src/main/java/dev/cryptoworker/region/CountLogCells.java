@@ -10,8 +10,8 @@ import java.util.List;
  * counter table instead of one row per lane. The counter regions index these cells in memory, and
  * answer a {@link LaneCountRequest} from that index.
  *
- * <p>A log cell's row is random (a batch id, so logs spread over the counter regions and no two
- * writers share one), its qualifier is {@link #QUALIFIER}, and its value is {@code version (1) ||
+ * <p>A log cell's row is a batch id (a prefix drawn once per writer, so a writer's logs share a
+ * counter region, then random bytes per batch, so no two batches share a row), its qualifier is {@link #QUALIFIER}, and its value is {@code version (1) ||
  * records}, each record {@code counter name (16) || lane id (12) || stamp (8) || masked count
  * (8)}. Of two records of one lane, the one with the higher stamp holds: a writer stamps a lane's
  * counts increasing, so that is the higher count whichever cell lands last. The answer to a {@link

@@ -434,7 +434,7 @@ public class SearchCounters {
       for (Result r = answers.next(); r != null; r = answers.next()) {
         for (Cell c : r.rawCells()) {
           if (!CounterTakeRequest.isAnswer(CellUtil.cloneQualifier(c))) {
-            throw notAnswered(c);
+            throw notAnswered("entry take", "no take of it", c);
           }
           try {
             CounterTakeRequest.unpackAnswer(CellUtil.cloneValue(c), group.size(), (position, value) -> {
@@ -454,9 +454,10 @@ public class SearchCounters {
     }
   }
 
-  private IOException notAnswered(Cell c) {
-    return new IOException("the counter table " + counterTable.table() + " answered a search-index"
-        + " entry take with a cell that answers no take of it (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
+  /** The failure of a {@code request} to the counter table answered with {@code c}, a cell that answers {@code none}. */
+  private IOException notAnswered(String request, String none, Cell c) {
+    return new IOException("the counter table " + counterTable.table() + " answered a search-index " + request
+        + " with a cell that answers " + none + " (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
         + "): its regions need the observer " + counterTable.regionObserver());
   }
 
@@ -584,9 +585,7 @@ public class SearchCounters {
     for (CountLogCells.LaneCount c : answered) {
       latest.merge(PrfOutput.copyOf(laneRow(c)), c, (a, b) -> b.stamp() > a.stamp() ? b : a);
     }
-    for (CountLogCells.LaneCount c : latest.values()) {
-      found.accept(laneRow(c), c.maskedCount());
-    }
+    latest.forEach((row, c) -> found.accept(row.toByteArray(), c.maskedCount()));
   }
 
   private static byte[] laneRow(CountLogCells.LaneCount c) {
@@ -615,9 +614,7 @@ public class SearchCounters {
       for (Result r = rows.next(); r != null; r = rows.next()) {
         for (Cell c : r.rawCells()) {
           if (!Arrays.equals(CellUtil.cloneQualifier(c), LaneCountRequest.ANSWER_QUALIFIER)) {
-            throw new IOException("the counter table " + counterTable.table() + " answered a search-index lane count"
-                + " request with a cell that answers none (row " + Bytes.toStringBinary(CellUtil.cloneRow(c))
-                + "): its regions need the observer " + counterTable.regionObserver());
+            throw notAnswered("lane count request", "none", c);
           }
           try {
             out.addAll(CountLogCells.decode(CellUtil.cloneValue(c)));
