@@ -1,7 +1,7 @@
 package dev.cryptoworker.coprocessor;
 
 import dev.cryptoworker.cryptobox.ashe.AsheCell;
-import dev.cryptoworker.cryptobox.ashe.AsheSum;
+import dev.cryptoworker.cryptobox.ashe.GroupedAsheSums;
 import dev.cryptoworker.region.AggregationRequest;
 import dev.cryptoworker.sharing.PrimeShareSum;
 import java.nio.ByteBuffer;
@@ -26,7 +26,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 final class RegionAggregator {
   private final AggregationRequest request;
-  private final Map<byte[], AsheSum> ashe = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+  /** Each ASHE response qualifier's group in {@link #asheSums}. */
+  private final Map<byte[], Integer> asheGroups = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+  private final GroupedAsheSums asheSums = new GroupedAsheSums();
   private final Map<byte[], long[]> plain = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final Map<byte[], PrimeShareSum> shares = new TreeMap<>(Bytes.BYTES_COMPARATOR);
   private final Map<byte[], long[]> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
@@ -104,8 +106,8 @@ final class RegionAggregator {
       throw new DoNotRetryIOException(where(measure) + ": " + e.getMessage());
     }
     try {
-      ashe.computeIfAbsent(request.responseQualifier(group, slot, cell.keyId()), k -> new AsheSum(cell.keyId()))
-          .add(cell);
+      asheSums.add(asheGroups.computeIfAbsent(request.responseQualifier(group, slot, cell.keyId()),
+          k -> asheSums.newGroup(cell.keyId())), cell);
     } catch (IllegalArgumentException e) {
       throw new DoNotRetryIOException("ASHE identifier reused in this region: " + e.getMessage());
     }
@@ -146,9 +148,9 @@ final class RegionAggregator {
    */
   List<Cell> result() throws DoNotRetryIOException {
     Map<byte[], byte[]> values = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    for (Map.Entry<byte[], AsheSum> e : ashe.entrySet()) {
+    for (Map.Entry<byte[], Integer> e : asheGroups.entrySet()) {
       try {
-        values.put(e.getKey(), e.getValue().toBytes());
+        values.put(e.getKey(), asheSums.sum(e.getValue()).toBytes());
       } catch (IllegalArgumentException reused) {
         throw new DoNotRetryIOException("ASHE identifier reused in this region: " + reused.getMessage());
       }

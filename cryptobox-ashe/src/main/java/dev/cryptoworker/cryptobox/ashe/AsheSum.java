@@ -30,8 +30,13 @@ public final class AsheSum {
     if (cell.keyId() != keyId) {
       throw new IllegalArgumentException("cannot add values of key " + cell.keyId() + " to a sum of key " + keyId);
     }
-    ciphertext += cell.ciphertext(); // wraps: addition mod 2^64
-    ids.add(cell.nonce(), cell.id());
+    return add(cell.ciphertext(), cell.nonce(), cell.id());
+  }
+
+  /** Adds one value of this sum's key version. */
+  AsheSum add(long valueCiphertext, long nonce, long id) {
+    ids.add(nonce, id);
+    ciphertext += valueCiphertext; // wraps: addition mod 2^64
     count++;
     return this;
   }

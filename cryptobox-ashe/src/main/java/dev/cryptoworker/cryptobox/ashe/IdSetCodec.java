@@ -23,29 +23,64 @@ public final class IdSetCodec {
   private IdSetCodec() {}
 
   public static byte[] encode(IdSet set) {
-    ByteArrayOutputStream runs = new ByteArrayOutputStream();
-    runs.write(RUNS);
-    writeVarLong(runs, set.runCount());
+    int runs = set.runCount();
+    long size = set.size();
+    // Both layouts are sized first and only the smaller written: a group-by sum encodes a thousand
+    // sets per region, and writing both, a byte at a time, cost more than adding the values.
+    long runBytes = 1 + varLongSize(runs);
     long previous = 0;
-    for (int i = 0; i < set.runCount(); i++) {
-      writeVarLong(runs, set.runStart(i) - previous);
-      writeVarLong(runs, set.runEnd(i) - set.runStart(i));
+    for (int i = 0; i < runs; i++) {
+      runBytes += varLongSize(set.runStart(i) - previous) + varLongSize(set.runEnd(i) - set.runStart(i));
       previous = set.runEnd(i);
     }
-    if (set.size() > set.runCount() * 2L || set.size() > 1 << 20) {
-      return runs.toByteArray(); // dense: the gap form cannot be smaller
-    }
-    ByteArrayOutputStream gaps = new ByteArrayOutputStream();
-    gaps.write(GAPS);
-    writeVarLong(gaps, set.size());
-    previous = 0;
-    for (int i = 0; i < set.runCount(); i++) {
-      for (long id = set.runStart(i); id <= set.runEnd(i); id++) {
-        writeVarLong(gaps, id - previous);
-        previous = id;
+    long gapBytes = Long.MAX_VALUE; // dense: the gap form cannot be smaller
+    if (size <= runs * 2L && size <= 1 << 20) {
+      gapBytes = 1 + varLongSize(size);
+      previous = 0;
+      for (int i = 0; i < runs; i++) {
+        gapBytes += varLongSize(set.runStart(i) - previous) + (set.runEnd(i) - set.runStart(i)); // gaps of 1: a byte each
+        previous = set.runEnd(i);
       }
     }
-    return gaps.size() < runs.size() ? gaps.toByteArray() : runs.toByteArray();
+    boolean gaps = gapBytes < runBytes;
+    if (Math.min(gapBytes, runBytes) > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("identifier set too large to encode: " + runs + " runs");
+    }
+    byte[] out = new byte[(int) Math.min(gapBytes, runBytes)];
+    int pos = 0;
+    out[pos++] = (byte) (gaps ? GAPS : RUNS);
+    pos = writeVarLong(out, pos, gaps ? size : runs);
+    previous = 0;
+    for (int i = 0; i < runs; i++) {
+      long start = set.runStart(i);
+      long end = set.runEnd(i);
+      pos = writeVarLong(out, pos, start - previous);
+      if (gaps) {
+        for (long id = start; id < end; id++) {
+          out[pos++] = 1;
+        }
+      } else {
+        pos = writeVarLong(out, pos, end - start);
+      }
+      previous = end;
+    }
+    return out;
+  }
+
+  private static int varLongSize(long v) {
+    if (v < 0) {
+      throw new IllegalArgumentException("negative value in identifier set: " + v);
+    }
+    return v == 0 ? 1 : (63 - Long.numberOfLeadingZeros(v)) / 7 + 1;
+  }
+
+  private static int writeVarLong(byte[] out, int pos, long v) {
+    while ((v & ~0x7fL) != 0) {
+      out[pos++] = (byte) ((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    out[pos++] = (byte) v;
+    return pos;
   }
 
   /**
@@ -99,14 +134,9 @@ public final class IdSetCodec {
   }
 
   static void writeVarLong(ByteArrayOutputStream out, long v) {
-    if (v < 0) {
-      throw new IllegalArgumentException("negative value in identifier set: " + v);
-    }
-    while ((v & ~0x7fL) != 0) {
-      out.write((int) ((v & 0x7f) | 0x80));
-      v >>>= 7;
-    }
-    out.write((int) v);
+    byte[] b = new byte[varLongSize(v)];
+    writeVarLong(b, 0, v);
+    out.writeBytes(b);
   }
 
   static long readVarLong(byte[] b, int[] pos) {

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,6 +68,34 @@ class AsheBoxTest {
     assertTrue(a.ids().byNonce().get(77L).runCount() > 50);
     assertEquals(expected, box.decrypt(a.add(b)));
     assertEquals(1, a.ids().byNonce().get(77L).runCount(), "merged partials collapse into one run");
+  }
+
+  @Test
+  void sumsOfMoreRunsThanOneAesCallTakesDecrypt() throws Exception {
+    AsheBox box = box(new AtomicLong(), false);
+    SplittableRandom r = new SplittableRandom(6);
+    AsheSum sum = new AsheSum(5);
+    long expected = 0;
+    long id = 0;
+    for (int i = 0; i < 3000; i++) {
+      id += 1 + r.nextInt(3); // runs of one or two, starting at odd and even identifiers
+      long nonce = i % 2 == 0 ? 0x1234L : -0x55L; // two nonces, one of them above 2^63 unsigned
+      long m = r.nextLong();
+      sum.add(box.encrypt(m, nonce, id));
+      expected += m;
+    }
+    assertTrue(sum.ids().byNonce().get(0x1234L).runCount() > 1024, "runs span several AES calls");
+    assertEquals(expected, box.decrypt(sum));
+    assertEquals(expected, box.decrypt(AsheSum.parse(sum.toBytes())));
+  }
+
+  @Test
+  void codecWritesTheSmallerLayoutByteForByte() {
+    assertEquals("000205000202", HexFormat.of().formatHex(IdSetCodec.encode(new IdSet().add(5).addRun(7, 9))),
+        "a tie keeps the run layout");
+    assertEquals("01020307", HexFormat.of().formatHex(IdSetCodec.encode(new IdSet().add(3).add(10))));
+    assertEquals("0101c801", HexFormat.of().formatHex(IdSetCodec.encode(new IdSet().add(200))));
+    assertEquals("0001c8018f4e", HexFormat.of().formatHex(IdSetCodec.encode(new IdSet().addRun(200, 10_199))));
   }
 
   @Test
