@@ -6,7 +6,9 @@ import dev.cryptoworker.region.AggregationRequest;
 import dev.cryptoworker.sharing.PrimeShareSum;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,11 +29,11 @@ import org.apache.hadoop.hbase.util.Bytes;
 final class RegionAggregator {
   private final AggregationRequest request;
   /** Each ASHE response qualifier's group in {@link #asheSums}. */
-  private final Map<byte[], Integer> asheGroups = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+  private final Map<Qualifier, Integer> asheGroups = new HashMap<>();
   private final GroupedAsheSums asheSums = new GroupedAsheSums();
-  private final Map<byte[], long[]> plain = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-  private final Map<byte[], PrimeShareSum> shares = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-  private final Map<byte[], long[]> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+  private final Map<Qualifier, long[]> plain = new HashMap<>();
+  private final Map<Qualifier, PrimeShareSum> shares = new HashMap<>();
+  private final Map<Qualifier, long[]> rows = new HashMap<>();
   private byte[] firstRow;
   private byte[] responseFamily;
 
@@ -81,7 +83,33 @@ final class RegionAggregator {
       }
     }
     if (request.countsRows()) {
-      rows.computeIfAbsent(request.responseQualifier(group, request.rowCountSlot(), 0), k -> new long[1])[0]++;
+      rows.computeIfAbsent(qualifier(group, request.rowCountSlot(), 0), k -> new long[1])[0]++;
+    }
+  }
+
+  private Qualifier qualifier(List<byte[]> group, int slot, int keyId) {
+    return new Qualifier(request.responseQualifier(group, slot, keyId));
+  }
+
+  /**
+   * A response qualifier as a hash key. Every row looks its group up: in a tree of a thousand
+   * groups that took ten comparisons of DET ciphertexts that share their first bytes; results are
+   * put in qualifier order once, at the end.
+   */
+  private record Qualifier(byte[] bytes) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Qualifier q && Arrays.equals(bytes, q.bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(bytes);
+    }
+
+    @Override
+    public String toString() {
+      return Bytes.toStringBinary(bytes);
     }
   }
 
@@ -106,7 +134,7 @@ final class RegionAggregator {
       throw new DoNotRetryIOException(where(measure) + ": " + e.getMessage());
     }
     try {
-      asheSums.add(asheGroups.computeIfAbsent(request.responseQualifier(group, slot, cell.keyId()),
+      asheSums.add(asheGroups.computeIfAbsent(qualifier(group, slot, cell.keyId()),
           k -> asheSums.newGroup(cell.keyId())), cell);
     } catch (IllegalArgumentException e) {
       throw new DoNotRetryIOException("ASHE identifier reused in this region: " + e.getMessage());
@@ -122,14 +150,14 @@ final class RegionAggregator {
     } else {
       throw new DoNotRetryIOException(where(measure) + ": a plain sum needs 8- or 4-byte values, got " + value.length);
     }
-    long[] acc = plain.computeIfAbsent(request.responseQualifier(group, slot, 0), k -> new long[2]);
+    long[] acc = plain.computeIfAbsent(qualifier(group, slot, 0), k -> new long[2]);
     acc[0] += v;
     acc[1]++;
   }
 
   private void addShare(int slot, Cell measure, List<byte[]> group, byte[] value) throws DoNotRetryIOException {
     try {
-      shares.computeIfAbsent(request.responseQualifier(group, slot, 0), k -> new PrimeShareSum()).add(value);
+      shares.computeIfAbsent(qualifier(group, slot, 0), k -> new PrimeShareSum()).add(value);
     } catch (IllegalArgumentException e) {
       throw new DoNotRetryIOException(where(measure) + ": " + e.getMessage());
     }
@@ -148,16 +176,16 @@ final class RegionAggregator {
    */
   List<Cell> result() throws DoNotRetryIOException {
     Map<byte[], byte[]> values = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    for (Map.Entry<byte[], Integer> e : asheGroups.entrySet()) {
+    for (Map.Entry<Qualifier, Integer> e : asheGroups.entrySet()) {
       try {
-        values.put(e.getKey(), asheSums.sum(e.getValue()).toBytes());
+        values.put(e.getKey().bytes(), asheSums.sum(e.getValue()).toBytes());
       } catch (IllegalArgumentException reused) {
         throw new DoNotRetryIOException("ASHE identifier reused in this region: " + reused.getMessage());
       }
     }
-    shares.forEach((q, sum) -> values.put(q, sum.toBytes()));
-    plain.forEach((q, acc) -> values.put(q, ByteBuffer.allocate(16).putLong(acc[0]).putLong(acc[1]).array()));
-    rows.forEach((q, count) -> values.put(q, Bytes.toBytes(count[0])));
+    shares.forEach((q, sum) -> values.put(q.bytes(), sum.toBytes()));
+    plain.forEach((q, acc) -> values.put(q.bytes(), ByteBuffer.allocate(16).putLong(acc[0]).putLong(acc[1]).array()));
+    rows.forEach((q, count) -> values.put(q.bytes(), Bytes.toBytes(count[0])));
     List<Cell> out = new ArrayList<>();
     values.forEach((q, v) -> out.add(cell(q, v)));
     return out;
