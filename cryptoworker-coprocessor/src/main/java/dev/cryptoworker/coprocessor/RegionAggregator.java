@@ -118,18 +118,17 @@ final class RegionAggregator {
   }
 
   private void addMeasure(int slot, Cell measure, List<byte[]> group) throws DoNotRetryIOException {
-    byte[] value = CellUtil.cloneValue(measure);
     switch (request.measures().get(slot).mode()) {
-      case ASHE -> addAshe(slot, measure, group, value);
-      case SHAMIR_P127 -> addShare(slot, measure, group, value);
-      default -> addPlain(slot, measure, group, value);
+      case ASHE -> addAshe(slot, measure, group);
+      case SHAMIR_P127 -> addShare(slot, measure, group, CellUtil.cloneValue(measure));
+      default -> addPlain(slot, measure, group);
     }
   }
 
-  private void addAshe(int slot, Cell measure, List<byte[]> group, byte[] value) throws DoNotRetryIOException {
+  private void addAshe(int slot, Cell measure, List<byte[]> group) throws DoNotRetryIOException {
     AsheCell cell;
     try {
-      cell = AsheCell.parse(value);
+      cell = AsheCell.parse(RegionCells.value(measure));
     } catch (IllegalArgumentException e) {
       throw new DoNotRetryIOException(where(measure) + ": " + e.getMessage());
     }
@@ -141,14 +140,15 @@ final class RegionAggregator {
     }
   }
 
-  private void addPlain(int slot, Cell measure, List<byte[]> group, byte[] value) throws DoNotRetryIOException {
+  private void addPlain(int slot, Cell measure, List<byte[]> group) throws DoNotRetryIOException {
+    ByteBuffer value = RegionCells.value(measure);
     long v;
-    if (value.length == 8) {
-      v = Bytes.toLong(value);
-    } else if (value.length == 4) {
-      v = Bytes.toInt(value);
+    if (value.remaining() == 8) {
+      v = value.getLong(value.position());
+    } else if (value.remaining() == 4) {
+      v = value.getInt(value.position());
     } else {
-      throw new DoNotRetryIOException(where(measure) + ": a plain sum needs 8- or 4-byte values, got " + value.length);
+      throw new DoNotRetryIOException(where(measure) + ": a plain sum needs 8- or 4-byte values, got " + value.remaining());
     }
     long[] acc = plain.computeIfAbsent(qualifier(group, slot, 0), k -> new long[2]);
     acc[0] += v;

@@ -1,12 +1,14 @@
 package dev.cryptoworker.coprocessor;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.ByteBufferExtendedCell;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.regionserver.Region;
@@ -31,6 +33,19 @@ final class RegionCells {
    * Hands each store file of {@code region} that a bulk load just added ({@code loaded}: the files'
    * final paths by family, as {@code postBulkLoadHFile} gets them) to {@code visitor}.
    */
+  /**
+   * A cell's value where it lies, big-endian, from position to limit: no copy (a region's
+   * aggregation reads a value of every row), whether the cell is on the heap or in a block buffer.
+   */
+  static ByteBuffer value(Cell cell) {
+    if (cell instanceof ByteBufferExtendedCell b) {
+      ByteBuffer all = b.getValueByteBuffer().duplicate(); // big-endian, whatever the block's buffer says
+      all.limit(b.getValuePosition() + b.getValueLength()).position(b.getValuePosition());
+      return all;
+    }
+    return ByteBuffer.wrap(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
+  }
+
   static void forEachLoadedFile(Region region, Map<byte[], List<Path>> loaded, LoadedFileVisitor visitor)
       throws IOException {
     for (Map.Entry<byte[], List<Path>> e : loaded.entrySet()) {

@@ -20,11 +20,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The aggregation handler on cells, without a region server: keyless ciphertext algebra only. */
 class RegionAggregatorTest {
@@ -45,14 +48,17 @@ class RegionAggregatorTest {
         grouped ? F : new byte[0], grouped ? DEPT : new byte[0]);
   }
 
-  @Test
-  void asheCiphertextsAreAddedModTwoToTheSixtyFourPerGroupAndKeyVersion() throws Exception {
+  /** Two groups: values go straight to their sums; a hundred: they are held and sorted in (GroupedAsheSums). */
+  @ParameterizedTest
+  @ValueSource(ints = {2, 100})
+  void asheCiphertextsAreAddedModTwoToTheSixtyFourPerGroupAndKeyVersion(int groups) throws Exception {
     RegionAggregator a = new RegionAggregator(ashe(true));
     Map<String, long[]> expected = new HashMap<>(); // group/key -> {ciphertext sum, count}
     long id = 1;
-    for (int i = 0; i < 50; i++) {
-      String dept = i % 3 == 0 ? "cardio" : "neuro";
-      int keyId = i < 40 ? 7 : 8; // a rotation part-way
+    int rows = 25 * groups;
+    for (int i = 0; i < rows; i++) {
+      String dept = groups == 2 ? (i % 3 == 0 ? "cardio" : "neuro") : "dept-" + (i * 7919 % groups);
+      int keyId = i < rows * 4 / 5 ? 7 : 8; // a rotation part-way
       long c = Long.MAX_VALUE - i; // sums overflow: must wrap
       long nonce = i % 4 == 0 ? 0 : 1_000 + i % 3; // legacy cells and three leases, interleaved
       a.add(row("r" + i, AMOUNT, new AsheCell(keyId, c, nonce, id++).toBytes(), DEPT, Bytes.toBytes(dept)));
@@ -64,6 +70,9 @@ class RegionAggregatorTest {
     a.add(row("no-group", AMOUNT, new AsheCell(7, 1, 1_000, id++).toBytes()));
     List<Cell> result = a.result();
     assertEquals(expected.size(), result.size());
+    for (int i = 1; i < result.size(); i++) {
+      assertTrue(CellComparator.getInstance().compare(result.get(i - 1), result.get(i)) < 0, "results in qualifier order");
+    }
     for (Cell c : result) {
       byte[] q = CellUtil.cloneQualifier(c);
       String group = Bytes.toString(ashe(true).responseKey(q).group().get(0));
@@ -141,21 +150,13 @@ class RegionAggregatorTest {
         () -> a.add(row("bad-row", AMOUNT, Bytes.toBytes("plaintext?"))));
     assertTrue(e.getMessage().contains("bad-row") && e.getMessage().contains("m:amount"), e.getMessage());
 
-    // Values are sorted into their groups a batch at a time: a repeat is refused when the region answers.
-    for (long repeatedNonce : new long[] {0, 5}) {
-      RegionAggregator repeats = new RegionAggregator(ashe(false));
-      repeats.add(row("r1", AMOUNT, new AsheCell(7, 1, 0, 42).toBytes()));
-      repeats.add(row("r2", AMOUNT, new AsheCell(7, 1, 5, 42).toBytes())); // the same identifier under another nonce
-      repeats.add(row("r3", AMOUNT, new AsheCell(7, 1, 6, 42).toBytes()));
-      repeats.add(row("r4", AMOUNT, new AsheCell(7, 2, repeatedNonce, 42).toBytes()));
-      DoNotRetryIOException e2 = assertThrows(DoNotRetryIOException.class, repeats::result);
-      assertTrue(e2.getMessage().contains("ASHE identifier reused in this region"), e2.getMessage());
-    }
+    // One group: values go straight to their sum, and a repeat is refused as it is added.
     RegionAggregator b = new RegionAggregator(ashe(false));
     b.add(row("r1", AMOUNT, new AsheCell(7, 1, 0, 42).toBytes()));
-    b.add(row("r2", AMOUNT, new AsheCell(7, 1, 5, 42).toBytes()));
+    b.add(row("r2", AMOUNT, new AsheCell(7, 1, 5, 42).toBytes())); // the same identifier under another nonce
     b.add(row("r3", AMOUNT, new AsheCell(7, 1, 6, 42).toBytes()));
-    assertEquals(1, b.result().size(), "one identifier under three nonces is no repeat");
+    assertThrows(DoNotRetryIOException.class, () -> b.add(row("r4", AMOUNT, new AsheCell(7, 2, 5, 42).toBytes())));
+    assertThrows(DoNotRetryIOException.class, () -> b.add(row("r5", AMOUNT, new AsheCell(7, 2, 0, 42).toBytes())));
 
     // A 29-byte value whose nonce is 0 is no ASHE cell of any version: refused, not added as one.
     byte[] zeroNonce = ByteBuffer.allocate(AsheCell.LEASED_LENGTH).put((byte) 1).putInt(7).putLong(1).putLong(0)

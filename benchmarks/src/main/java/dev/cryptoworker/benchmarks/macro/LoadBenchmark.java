@@ -30,8 +30,6 @@ import java.util.stream.Stream;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
-import jdk.jfr.Configuration;
-import jdk.jfr.Recording;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -69,7 +67,7 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  * all-box variants and those named by {@code --threaded=det,sse,...}; the others run on one), {@code
  * --variants=all-boxes,std,...} (all), {@code --rounds=N} (1): every timed pair of loads N times, round
  * after round, with a table of each pair's medians after the rounds' lines, {@code
- * --profile} (CPU profiles of each secure load, of the client with JFR and of the HBase servers with
+ * --profile} (CPU profiles of each secure load, of the client and of the HBase servers, with
  * async-profiler, summarized in
  * {@code NAME-profile.md}), {@code
  * --warmup=N} (200,000; 0 for none) rows loaded into a throw-away plain and secure table of each
@@ -175,7 +173,7 @@ public final class LoadBenchmark {
 
   /** One load: rows per second and what it cost. */
   private record Load(double rowsPerSecond, CpuClock.Usage cpu, long rpcs, Stored stored, long counterRows,
-      List<Path> serverRecordings) {}
+      List<Path> clientRecordings, List<Path> serverRecordings) {}
 
   /** What the servers' profile tables list: CryptoWorker's and the region server's methods, and the JVM's own threads. */
   private static final List<String> SERVER_FRAMES = List.of("dev.cryptoworker", "org.apache.hadoop.hbase.regionserver",
@@ -296,7 +294,7 @@ public final class LoadBenchmark {
               createTables(admin, secure, plainName, schema, v);
               Callable<Load> plainLoad = () -> load(plainSide, admin, plainName,
                   () -> plainSide.getBufferedMutator(plainName), LoadBenchmark::row, 0, rows, threads, null);
-              Path recording = profile ? outDir.resolve("load-" + name + "-" + threads + ".jfr") : null;
+              Path recording = profile ? outDir.resolve("load-" + name + "-" + threads) : null;
               Callable<Load> secureLoad = () -> load(secureSide, admin, secureName,
                   () -> secureMutator(v, secure, secureSide, secureName), v::secureRow, 0, rows, threads, recording);
               // Which side loads first alternates from run to run: a run's second load meets a cluster
@@ -308,13 +306,15 @@ public final class LoadBenchmark {
                 secured = secureLoad.call();
               }
               if (recording != null) {
-                ProfileSummary p = ProfileSummary.read(recording, t -> true);
+                ProfileSummary p = ProfileSummary.readCollapsed(secured.clientRecordings());
                 ProfileSummary s = ProfileSummary.readCollapsed(secured.serverRecordings());
                 profiles.append(String.format(Locale.ROOT, "## %s, %d thread%s%n%n### Client (%,d CPU samples)%n%n%s%n%s%n"
                     + "### HBase servers (%,d CPU samples over the region servers, master and ZooKeeper)%n%n%s%n%s%n",
                     name, threads, threads == 1 ? "" : "s", p.samples(), p.inclusiveTable(25, List.of("dev.cryptoworker")),
                     p.selfTable(15), s.samples(), s.inclusiveTable(40, SERVER_FRAMES), s.selfTable(20)));
-                Files.delete(recording);
+                for (Path f : secured.clientRecordings()) {
+                  Files.delete(f);
+                }
                 for (Path f : secured.serverRecordings()) {
                   Files.delete(f);
                 }
@@ -378,10 +378,10 @@ public final class LoadBenchmark {
     ResultFiles.write(outDir, fileName, header + md + footer, csv, out);
     if (profile) {
       Files.writeString(outDir.resolve(fileName + "-profile.md"), "# CPU profiles of the secure loads\n\n"
-          + "For the client (JFR) and for the HBase server JVMs (async-profiler, a sample per millisecond of CPU of"
+          + "For the client JVM and the HBase server JVMs (async-profiler, a sample per millisecond of CPU of"
           + " every thread), the share of CPU samples with each method on the stack, then where the CPU was (leaf"
-          + " methods). The client's JFR samples Java frames only, so its JIT compilers and collector are not in its"
-          + " tables; the servers' tables have them (`VMThread` runs the serial collector, `CompileBroker` the JIT)."
+          + " methods), with the CryptoWorker method nearest each leaf on its stacks. The tables count every"
+          + " thread's samples: `VMThread` runs the serial collector, `CompileBroker` the JIT."
           + " Same run as " + fileName + ".md.\n\n" + profiles);
     }
   }
@@ -497,11 +497,11 @@ public final class LoadBenchmark {
       int threads, Path recording) throws Exception {
     long counterBefore = counterRows(connection, admin);
     long rpcsBefore = rpcs(connection);
-    Recording jfr = recording == null ? null : new Recording(Configuration.getConfiguration("profile"));
-    ServerRecordings servers = null;
-    if (jfr != null) {
-      jfr.start();
-      servers = ServerRecordings.start(serverPids);
+    CpuProfiles client = null;
+    CpuProfiles servers = null;
+    if (recording != null) {
+      client = CpuProfiles.start(List.of(ProcessHandle.current().pid()));
+      servers = CpuProfiles.start(serverPids);
     }
     CpuClock.Usage before = clock.now();
     long t0 = System.nanoTime();
@@ -527,13 +527,13 @@ public final class LoadBenchmark {
     }
     double rate = rows / ((System.nanoTime() - t0) / 1e9);
     CpuClock.Usage cpu = clock.now().minus(before);
+    List<Path> clientRecordings = List.of();
     List<Path> serverRecordings = List.of();
-    if (jfr != null) {
-      jfr.stop();
-      jfr.dump(recording);
-      jfr.close();
-      String file = recording.getFileName().toString();
-      serverRecordings = servers.stop(recording.toAbsolutePath().getParent(), file.substring(0, file.length() - 4) + "-server");
+    if (recording != null) {
+      Path dir = recording.toAbsolutePath().getParent();
+      String prefix = recording.getFileName().toString();
+      clientRecordings = client.stop(dir, prefix + "-client");
+      serverRecordings = servers.stop(dir, prefix + "-server");
     }
     long rpcs = rpcs(connection) - rpcsBefore;
     out.printf(Locale.ROOT, "loaded %,d rows into %s from %d thread%s: %,.0f rows/s%n", rows, table, threads,
@@ -545,7 +545,7 @@ public final class LoadBenchmark {
     if (counterRows > 0) {
       WritePathBenchmark.waitForCompaction(admin, TableName.valueOf("cryptoworker_ids"));
     }
-    return new Load(rate, cpu, rpcs, stored(connection, table), counterRows, serverRecordings);
+    return new Load(rate, cpu, rpcs, stored(connection, table), counterRows, clientRecordings, serverRecordings);
   }
 
   private static double serverMicros(Load load, int rows) {

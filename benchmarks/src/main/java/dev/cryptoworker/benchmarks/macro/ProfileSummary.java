@@ -23,8 +23,11 @@ import jdk.jfr.consumer.RecordingFile;
  * {@code java -cp benchmarks.jar ...ProfileSummary rec.jfr [top] [package prefix ...]}.
  */
 public final class ProfileSummary {
+  private static final String OWN_CODE = "(dev.cryptoworker";
   private final Map<String, Integer> inclusive = new HashMap<>();
   private final Map<String, Integer> self = new HashMap<>();
+  /** Per leaf method, the samples of each CryptoWorker method nearest it on its stacks. */
+  private final Map<String, Map<String, Integer>> selfCallers = new HashMap<>();
   private int samples;
 
   /** Reads every execution sample of {@code recording} whose thread {@code threads} accepts. */
@@ -80,6 +83,8 @@ public final class ProfileSummary {
     samples += other.samples;
     other.inclusive.forEach((k, v) -> inclusive.merge(k, v, Integer::sum));
     other.self.forEach((k, v) -> self.merge(k, v, Integer::sum));
+    other.selfCallers.forEach((leaf, callers) -> callers.forEach(
+        (caller, v) -> selfCallers.computeIfAbsent(leaf, l -> new HashMap<>()).merge(caller, v, Integer::sum)));
   }
 
   /**
@@ -116,6 +121,8 @@ public final class ProfileSummary {
       return;
     }
     self.merge(leafFirst.get(0), weight, Integer::sum);
+    leafFirst.stream().skip(1).filter(f -> f.contains(OWN_CODE)).findFirst().ifPresent(caller -> selfCallers
+        .computeIfAbsent(leafFirst.get(0), l -> new HashMap<>()).merge(caller, weight, Integer::sum));
     Set<String> seen = new HashSet<>();
     for (String name : leafFirst) {
       if (seen.add(name)) {
@@ -148,14 +155,26 @@ public final class ProfileSummary {
     return md.toString();
   }
 
-  /** A Markdown table of the {@code top} leaf methods (where the CPU was when sampled). */
+  /**
+   * A Markdown table of the {@code top} leaf methods (where the CPU was when sampled), each with the
+   * CryptoWorker method nearest it on most of its stacks and that method's share of its samples.
+   */
   String selfTable(int top) {
-    StringBuilder md = new StringBuilder("| leaf method | samples | share |\n|---|---:|---:|\n");
+    StringBuilder md = new StringBuilder(
+        "| leaf method | samples | share | nearest CryptoWorker method (its share of the leaf's samples) |\n"
+            + "|---|---:|---:|---|\n");
     self.entrySet().stream()
         .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
         .limit(top)
-        .forEach(e -> md.append(row(e)));
+        .forEach(e -> md.append(row(e).stripTrailing()).append(nearestCaller(e.getKey(), e.getValue())).append('\n'));
     return md.toString();
+  }
+
+  private String nearestCaller(String leaf, int leafSamples) {
+    return selfCallers.getOrDefault(leaf, Map.of()).entrySet().stream()
+        .max(Map.Entry.comparingByValue())
+        .map(c -> String.format(Locale.ROOT, " `%s` (%.0f%%) |", c.getKey(), 100.0 * c.getValue() / leafSamples))
+        .orElse(" |");
   }
 
   private String row(Map.Entry<String, Integer> e) {

@@ -2,6 +2,7 @@ package dev.cryptoworker.cryptobox.ashe;
 
 import dev.cryptoworker.cryptobox.KeyIdPrefix;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The stored form of one ASHE value, readable without a key. Two layouts, told apart by length
@@ -34,16 +35,28 @@ public record AsheCell(int keyId, long ciphertext, long nonce, long id) {
    * @throws IllegalArgumentException if it is not an ASHE cell
    */
   public static AsheCell parse(byte[] stored) {
-    if ((stored.length != LEGACY_LENGTH && stored.length != LEASED_LENGTH) || stored[0] != KeyIdPrefix.FORMAT) {
+    return parse(ByteBuffer.wrap(stored));
+  }
+
+  /**
+   * Parses a stored value, the bytes from {@code stored}'s position to its limit (read where they
+   * are: a region adding a million values copies none of them; the position does not move).
+   *
+   * @throws IllegalArgumentException if it is not an ASHE cell
+   */
+  public static AsheCell parse(ByteBuffer value) {
+    ByteBuffer stored = value.order() == ByteOrder.BIG_ENDIAN ? value : value.duplicate().order(ByteOrder.BIG_ENDIAN);
+    int at = stored.position();
+    int length = stored.remaining();
+    if ((length != LEGACY_LENGTH && length != LEASED_LENGTH) || stored.get(at) != KeyIdPrefix.FORMAT) {
       throw new IllegalArgumentException(
-          "not an ASHE value: " + stored.length + " bytes" + (stored.length > 0 ? ", format " + stored[0] : ""));
+          "not an ASHE value: " + length + " bytes" + (length > 0 ? ", format " + stored.get(at) : ""));
     }
-    ByteBuffer b = ByteBuffer.wrap(stored, 1, stored.length - 1);
-    int keyId = b.getInt();
-    long c = b.getLong();
-    long nonce = stored.length == LEASED_LENGTH ? b.getLong() : 0;
-    long id = b.getLong();
-    if (stored.length == LEASED_LENGTH && nonce == 0) {
+    int keyId = stored.getInt(at + 1);
+    long c = stored.getLong(at + 5);
+    long nonce = length == LEASED_LENGTH ? stored.getLong(at + 13) : 0;
+    long id = stored.getLong(at + length - 8);
+    if (length == LEASED_LENGTH && nonce == 0) {
       throw new IllegalArgumentException("not an ASHE value: a 29-byte value with lease nonce 0");
     }
     if (id <= 0) {

@@ -7,26 +7,27 @@ import java.util.List;
 import one.profiler.AsyncProfilerLoader;
 
 /**
- * CPU profiles of the HBase server JVMs during one load, taken with async-profiler (attached to
- * each process by {@code ap-loader}'s bundled {@code asprof}): a sample every millisecond of CPU of
- * every thread, the garbage collectors' and JIT compilers' included, which JFR's method samples
- * miss (they had a few hundred samples per load). Written as collapsed stacks, one line per stack.
- * Event {@code cpu} (perf events) where the kernel allows it, else {@code itimer}.
+ * CPU profiles of JVMs during one load (the HBase servers', the benchmark's own), taken with
+ * async-profiler (attached to each process by {@code ap-loader}'s bundled {@code asprof}): a sample
+ * every millisecond of CPU of every thread, the garbage collectors' and JIT compilers' included,
+ * which JFR's method samples miss (they had a thousand samples per load). Written as collapsed
+ * stacks, one line per stack. Event {@code cpu} (perf events) where the kernel allows it, else
+ * {@code itimer}.
  */
-final class ServerRecordings {
+final class CpuProfiles {
   private final List<Long> pids;
 
-  private ServerRecordings(List<Long> pids) {
+  private CpuProfiles(List<Long> pids) {
     this.pids = List.copyOf(pids);
   }
 
   /** Starts a profile in every JVM of {@code pids}. */
-  static ServerRecordings start(List<Long> pids) throws IOException {
+  static CpuProfiles start(List<Long> pids) throws IOException {
     if (!AsyncProfilerLoader.isSupported()) {
       throw new IOException("--profile: async-profiler has no build for this platform (" + System.getProperty("os.name")
           + " " + System.getProperty("os.arch") + ")");
     }
-    ServerRecordings r = new ServerRecordings(pids);
+    CpuProfiles r = new CpuProfiles(pids);
     for (long pid : pids) {
       r.asprof(pid, "start", "-e", "cpu", "-i", "1ms", Long.toString(pid));
     }
