@@ -108,16 +108,27 @@ public class SearchCounters {
    * and a range that now spans two regions is answered by both, one after the other.
    */
   private volatile List<byte[]> counterRegionStarts;
-  /** The lane each value's numbers taken ahead on this thread are in, by the value's counter name (format 6). */
-  private final ThreadLocal<Map<PrfOutput, ValueIndex>> lanesAhead = ThreadLocal.withInitial(HashMap::new);
   /** The count cells of this thread's batch, in flight until {@link #releaseTaken}. */
   private final ThreadLocal<List<CompletableFuture<Void>>> countsInFlight = ThreadLocal.withInitial(ArrayList::new);
   /** Whether this thread's batch keeps its count cells for {@link #releaseTakenForBulkLoad} instead of writing them. */
   private final ThreadLocal<Boolean> keepingCounts = ThreadLocal.withInitial(() -> false);
   /** The count cells this thread's batch kept. */
   private final ThreadLocal<List<Put>> keptCounts = ThreadLocal.withInitial(ArrayList::new);
-  /** Entry numbers taken ahead for the batch this thread is encoding, by counter name: {next, end}. */
-  private final ThreadLocal<Map<PrfOutput, long[]>> takenAhead = ThreadLocal.withInitial(HashMap::new);
+  /** Entry numbers taken ahead for the batch this thread is encoding, by counter name: one lookup per entry. */
+  private final ThreadLocal<Map<PrfOutput, Ahead>> takenAhead = ThreadLocal.withInitial(HashMap::new);
+
+  /** Numbers {@code [next, end)} of one value taken ahead, in {@code lane} (formats 6 and 7) or under its own counter (null). */
+  private static final class Ahead {
+    long next;
+    final long end;
+    final ValueIndex lane;
+
+    Ahead(long next, long end, ValueIndex lane) {
+      this.next = next;
+      this.end = end;
+      this.lane = lane;
+    }
+  }
   /** The index of each searchable cell of the batch this thread is encoding, derived once for both steps. */
   private final ThreadLocal<Map<Cell, ValueIndex>> indexedAhead = ThreadLocal.withInitial(IdentityHashMap::new);
 
@@ -164,13 +175,12 @@ public class SearchCounters {
    * before this returns (format 6); else taken from HBase.
    */
   public byte[] nextEntryKey(ValueIndex index) throws IOException {
-    long[] ahead = takenAhead.get().get(index.counterKey());
-    if (ahead != null && ahead[0] < ahead[1]) {
-      ValueIndex lane = lanesAhead.get().get(index.counterKey());
-      if (index.hasWriterLanes() != (lane != null)) {
+    Ahead ahead = takenAhead.get().get(index.counterKey());
+    if (ahead != null && ahead.next < ahead.end) {
+      if (index.hasWriterLanes() != (ahead.lane != null)) {
         throw new IllegalStateException("an entry number taken ahead outside the value's writer lane");
       }
-      return (lane == null ? index : lane).entryKey(ahead[0]++);
+      return (ahead.lane == null ? index : ahead.lane).entryKey(ahead.next++);
     }
     if (index.hasWriterLanes()) {
       WriterLanes.Numbered n = lanes.number(index, 1);
@@ -200,7 +210,7 @@ public class SearchCounters {
     for (PrfOutput key : byCounter.keySet()) {
       amounts.add(wanted.get(key));
     }
-    Map<PrfOutput, long[]> ahead = takenAhead.get();
+    Map<PrfOutput, Ahead> ahead = takenAhead.get();
     long laned = distinct.stream().filter(ValueIndex::hasWriterLanes).count();
     if (laned != 0 && laned != distinct.size()) {
       throw new IllegalArgumentException("one batch mixes indexes with and without writer lanes");
@@ -213,7 +223,7 @@ public class SearchCounters {
     for (int i = 0; i < distinct.size(); i++) {
       long last = distinct.get(i).entryNumber(stored[i]);
       // The batch's cells of one value share one take, so its numbers are one run.
-      ahead.put(distinct.get(i).counterKey(), new long[] {last - amounts.get(i) + 1, last + 1});
+      ahead.put(distinct.get(i).counterKey(), new Ahead(last - amounts.get(i) + 1, last + 1, null));
     }
   }
 
@@ -259,14 +269,12 @@ public class SearchCounters {
    * Numbers the entries of {@code values} (distinct, with writer lanes) in this writer's lanes and
    * sends their count cells, which {@link #releaseTaken} waits for.
    */
-  private void numberInLanes(List<ValueIndex> values, List<Integer> amounts, Map<PrfOutput, long[]> ahead) {
+  private void numberInLanes(List<ValueIndex> values, List<Integer> amounts, Map<PrfOutput, Ahead> ahead) {
     List<WriterLanes.Numbered> numbered = new ArrayList<>(values.size());
-    Map<PrfOutput, ValueIndex> inLane = lanesAhead.get();
     for (int i = 0; i < values.size(); i++) {
       ValueIndex value = values.get(i);
       WriterLanes.Numbered n = lanes.number(value, amounts.get(i));
-      ahead.put(value.counterKey(), new long[] {n.first(), n.count()});
-      inLane.put(value.counterKey(), n.lane());
+      ahead.put(value.counterKey(), new Ahead(n.first(), n.count(), n.lane()));
       numbered.add(n);
     }
     List<Put> cells = countCells(values, numbered);
@@ -348,7 +356,6 @@ public class SearchCounters {
   private List<CompletableFuture<Void>> dropTaken() {
     takenAhead.get().clear();
     indexedAhead.get().clear();
-    lanesAhead.get().clear();
     keptCounts.get().clear();
     List<CompletableFuture<Void>> inFlight = countsInFlight.get();
     List<CompletableFuture<Void>> waiting = new ArrayList<>(inFlight);

@@ -55,7 +55,8 @@ import org.apache.hadoop.hbase.util.VersionInfo;
  *
  * <p>Options: {@code --rows=N} (200,000) per table, {@code --regions=N} (4, every table pre-split),
  * {@code --sides=plain,...} (all: plain, format-1, format-2, sized-plain, sized-plain-in-order, det-field,
- * sse-field, det-field-and-count-rows; a dash for each space of a side's name), {@code --out=dir}.
+ * sse-field, det-field-and-count-rows; a dash for each space of a side's name), {@code --stored-format=N} of
+ * the det-field, sse-field and count-rows sides (the latest), {@code --out=dir}.
  */
 public final class WritePathBenchmark {
   private static final byte[] F = Bytes.toBytes("f");
@@ -85,6 +86,7 @@ public final class WritePathBenchmark {
       SSE_FIELD, DET_COUNTS);
   private static final String SECURE_FIELD = """
       table: NAME
+      FORMAT_LINE
       rowKey: { box: DET }
       families:
         f:
@@ -109,12 +111,24 @@ public final class WritePathBenchmark {
       """;
 
   private final PrintStream out = System.out;
+  /** The {@code storedFormat:} line of the field sides' schemas, or empty for the latest format. */
+  private final String formatLine;
+
+  private WritePathBenchmark(String formatLine) {
+    this.formatLine = formatLine;
+  }
+
+  /** The field sides' stored format, as the result names it. */
+  private String fieldFormat() {
+    return formatLine.isEmpty() ? "default format" : formatLine.replace("storedFormat: ", "stored format ");
+  }
 
   public static void main(String[] args) throws Exception {
     int rows = 200_000;
     int regions = 4;
     Path outDir = null;
     List<String> sides = SIDES;
+    String formatLine = "";
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       switch (kv[0]) {
@@ -122,8 +136,9 @@ public final class WritePathBenchmark {
         case "regions" -> regions = Integer.parseInt(kv[1]);
         case "out" -> outDir = Path.of(kv[1]);
         case "sides" -> sides = Stream.of(kv[1].split(",")).map(side -> side.replace('-', ' ')).toList();
+        case "stored-format" -> formatLine = "storedFormat: " + Integer.parseInt(kv[1]);
         default -> throw new IllegalArgumentException(
-            "unknown option " + a + " (options: --rows, --regions, --sides, --out)");
+            "unknown option " + a + " (options: --rows, --regions, --sides, --stored-format, --out)");
       }
     }
     if (rows < 1000 || regions < 1) {
@@ -132,7 +147,7 @@ public final class WritePathBenchmark {
     if (!sides.contains("plain") || !SIDES.containsAll(sides)) {
       throw new IllegalArgumentException("--sides: plain and any of " + SIDES + ", got " + sides);
     }
-    new WritePathBenchmark().run(rows, regions, sides, outDir == null ? RunDirectories.newRunDirectory() : outDir,
+    new WritePathBenchmark(formatLine).run(rows, regions, sides, outDir == null ? RunDirectories.newRunDirectory() : outDir,
         String.join(" ", args));
   }
 
@@ -244,7 +259,7 @@ public final class WritePathBenchmark {
   private record Timed(Loaded loaded, SecureBulkLoad.Report bulk) {}
 
   /** The tables of one run, keyed "method|side", their names starting with {@code prefix}. */
-  private static Map<String, TableSchema> schemas(String prefix, List<String> sides) {
+  private Map<String, TableSchema> schemas(String prefix, List<String> sides) {
     Map<String, TableSchema> schemas = new LinkedHashMap<>();
     for (String method : List.of("put", "bulk")) {
       schemas.put(method + "|plain", TableSchema.parse(PLAIN.replace("NAME", prefix + method + "_plain"), "plain"));
@@ -255,11 +270,11 @@ public final class WritePathBenchmark {
         schemas.put(method + "|format " + format, TableSchema.parse(SECURE.replace("NAME", prefix + method
             + "_secure_v" + format).replace("FORMAT", format), "secure format " + format));
       }
-      schemas.put(method + "|" + DET_FIELD, TableSchema.parse(SECURE_FIELD.replace("NAME", prefix + method + "_det_field")
+      schemas.put(method + "|" + DET_FIELD, TableSchema.parse(SECURE_FIELD.replace("FORMAT_LINE", formatLine).replace("NAME", prefix + method + "_det_field")
           .replace("BOX", "DET"), DET_FIELD));
-      schemas.put(method + "|" + SSE_FIELD, TableSchema.parse(SECURE_FIELD.replace("NAME", prefix + method + "_sse_field")
+      schemas.put(method + "|" + SSE_FIELD, TableSchema.parse(SECURE_FIELD.replace("FORMAT_LINE", formatLine).replace("NAME", prefix + method + "_sse_field")
           .replace("BOX", "SSE"), SSE_FIELD));
-      schemas.put(method + "|" + DET_COUNTS, TableSchema.parse(SECURE_FIELD.replace("NAME", prefix + method
+      schemas.put(method + "|" + DET_COUNTS, TableSchema.parse(SECURE_FIELD.replace("FORMAT_LINE", formatLine).replace("NAME", prefix + method
           + "_det_counts").replace("BOX", "DET"), DET_COUNTS));
     }
     schemas.keySet().removeIf(k -> !sides.contains(k.split("\\|")[1]));
@@ -439,7 +454,7 @@ public final class WritePathBenchmark {
             side.equals("plain") ? "plain" : side.equals(SIZED) ? "plain, padded to format 2's sizes and order"
                 : side.equals(SIZED_IN_ORDER) ? "plain, padded to format 2's sizes, in plain order"
                 : side.equals(DET_FIELD) || side.equals(SSE_FIELD) || side.equals(DET_COUNTS)
-                ? "secure, default format, " + side
+                ? "secure, " + fieldFormat() + ", " + side
                 : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
             l.storedBytes() / 1e6, (double) l.storedBytes() / p.storedBytes(), l.keyBytes(), l.valueBytes()));
         csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", method, side, rows,
@@ -457,7 +472,7 @@ public final class WritePathBenchmark {
         + " rows, encrypted on one thread per processor; before the timed loads, every table's method and side"
         + " loads " + String.format(Locale.ROOT, "%,d", WARM_UP_ROWS) + " untimed rows into a table dropped after,"
         + " so the client's JIT has compiled each path whichever side loads first; secure schema DET row key, STD values, in stored format 1 and 2 (format 3 stores STD"
-        + " and DET as format 2), and in the default format with field0 under DET (det field) or SSE (sse field, one"
+        + " and DET as format 2), and in the " + fieldFormat() + " with field0 under DET (det field) or SSE (sse field, one"
         + " index entry per row, its values unique), or the DET field with one count-cell-shaped put (40-byte random"
         + " row, 8-byte value) per row into cryptoworker_ids (det field and count rows: before each batch of puts, or"
         + " beside a bulk load in calls of 1,000, as an SSE load of unique values writes its count cells); the control table is plain, its rows padded with zeros to format 2's stored sizes"

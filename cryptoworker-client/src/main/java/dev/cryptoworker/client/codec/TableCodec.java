@@ -34,6 +34,7 @@ import dev.cryptoworker.searchindex.spi.SearchableTable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -72,8 +73,12 @@ public final class TableCodec implements SearchableTable {
   /** Boxes layouts seal their own stored units with, by key scope, built on first use. */
   private final Map<KeyScope, CryptoBox> layoutBoxes = new ConcurrentHashMap<>();
   private final Map<String, FamilyCodec> families = new HashMap<>();
-  /** The same families by their bytes, so a cell's family is found without decoding it. */
-  private final Map<ByteBuffer, FamilyCodec> familiesByBytes = new HashMap<>();
+  /**
+   * The same families' names as bytes, and their codecs at the same index: every cell looks its
+   * family up, and a scan of a few names costs less than hashing and comparing a wrapped buffer.
+   */
+  private final byte[][] familyNames;
+  private final FamilyCodec[] familyCodecs;
   /**
    * Families the schema does not list, met in cells, under {@code unlistedFamilies: PLAIN}; a
    * table has few families, and HBase refuses cells of families the table lacks.
@@ -184,10 +189,14 @@ public final class TableCodec implements SearchableTable {
       }
     };
     this.rowBox = boxes.create(rowPolicy, KeyScope.rowKey(table, rowPolicy.box()), identities, "row key");
+    this.familyNames = new byte[schema.families().size()][];
+    this.familyCodecs = new FamilyCodec[familyNames.length];
+    int listed = 0;
     for (FamilySchema family : schema.families().values()) {
       FamilyCodec codec = familyCodec(family, identities);
       families.put(family.name(), codec);
-      familiesByBytes.put(ByteBuffer.wrap(Bytes.toBytes(family.name())), codec);
+      familyNames[listed] = Bytes.toBytes(family.name());
+      familyCodecs[listed++] = codec;
     }
     this.searchIndexed = RegionSupport.anyBox(schema, kind -> registry.traits(kind).searchIndex());
   }
@@ -448,9 +457,10 @@ public final class TableCodec implements SearchableTable {
 
 
   private FamilyCodec familyCodec(byte[] family) throws UnsupportedSecureOperationException {
-    FamilyCodec codec = familiesByBytes.get(ByteBuffer.wrap(family));
-    if (codec != null) {
-      return codec;
+    for (int i = 0; i < familyNames.length; i++) {
+      if (Arrays.equals(familyNames[i], family)) {
+        return familyCodecs[i];
+      }
     }
     if (schema.unlistedFamilies() != UnlistedFamilies.PLAIN) {
       throw new UnsupportedSecureOperationException(
