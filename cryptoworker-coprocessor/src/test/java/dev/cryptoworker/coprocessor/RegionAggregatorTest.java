@@ -15,10 +15,12 @@ import dev.cryptoworker.sharing.SharingKind;
 import dev.cryptoworker.sharing.SharingParameters;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hbase.ByteBufferKeyValue;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
@@ -136,6 +138,48 @@ class RegionAggregatorTest {
         AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
     a.add(row("a", AMOUNT, Bytes.toBytes(5L), AMOUNT, Bytes.toBytes(1000L)));
     assertEquals(5, ByteBuffer.wrap(CellUtil.cloneValue(a.result().get(0))).getLong());
+  }
+
+  /**
+   * Cells in a block's buffer (off the heap, at an offset, the buffer little-endian) sum as cells
+   * on the heap: values are read where they lie, big-endian.
+   */
+  @Test
+  void cellsInBlockBuffersAreReadWhereTheyLie() throws Exception {
+    RegionAggregator onHeap = new RegionAggregator(ashe(false));
+    RegionAggregator inBuffers = new RegionAggregator(ashe(false));
+    RegionAggregator plainOnHeap = new RegionAggregator(
+        AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+    RegionAggregator plainInBuffers = new RegionAggregator(
+        AggregationRequest.ofOneMeasure(AggregationRequest.Mode.PLAIN, F, AMOUNT, new byte[0], new byte[0]));
+    long expected = 0;
+    for (int i = 0; i < 20; i++) {
+      expected += Long.MAX_VALUE - i; // wraps: addition mod 2^64
+      List<Cell> asheRow = row("r" + i, AMOUNT, new AsheCell(7, Long.MAX_VALUE - i, 9, i + 1).toBytes());
+      onHeap.add(asheRow);
+      inBuffers.add(inBlockBuffer(asheRow));
+      List<Cell> plainRow = row("r" + i, AMOUNT, i % 2 == 0 ? Bytes.toBytes(-5L * i) : Bytes.toBytes(3 * i));
+      plainOnHeap.add(plainRow);
+      plainInBuffers.add(inBlockBuffer(plainRow));
+    }
+    assertArrayEquals(CellUtil.cloneValue(onHeap.result().get(0)), CellUtil.cloneValue(inBuffers.result().get(0)));
+    assertArrayEquals(CellUtil.cloneValue(plainOnHeap.result().get(0)), CellUtil.cloneValue(plainInBuffers.result().get(0)));
+    AsheSum sum = AsheSum.parse(CellUtil.cloneValue(inBuffers.result().get(0)));
+    assertEquals(expected, sum.ciphertext());
+    assertEquals(20, sum.count());
+  }
+
+  /** {@code cells} copied into one direct, little-endian buffer, each at an offset, as a block's cells are. */
+  private static List<Cell> inBlockBuffer(List<Cell> cells) {
+    List<Cell> out = new ArrayList<>();
+    for (Cell c : cells) {
+      KeyValue kv = (KeyValue) c;
+      ByteBuffer block = ByteBuffer.allocateDirect(kv.getLength() + 13).order(ByteOrder.LITTLE_ENDIAN);
+      block.position(13);
+      block.put(kv.getBuffer(), kv.getOffset(), kv.getLength());
+      out.add(new ByteBufferKeyValue(block, 13, kv.getLength()));
+    }
+    return out;
   }
 
   @Test

@@ -472,7 +472,7 @@ public final class WritePathBenchmark {
         + " rows, encrypted on one thread per processor; before the timed loads, every table's method and side"
         + " loads " + String.format(Locale.ROOT, "%,d", WARM_UP_ROWS) + " untimed rows into a table dropped after,"
         + " so the client's JIT has compiled each path whichever side loads first; secure schema DET row key, STD values, in stored format 1 and 2 (format 3 stores STD"
-        + " and DET as format 2), and in the " + fieldFormat() + " with field0 under DET (det field) or SSE (sse field, one"
+        + " and DET as format 2), and in " + (formatLine.isEmpty() ? "the " : "") + fieldFormat() + " with field0 under DET (det field) or SSE (sse field, one"
         + " index entry per row, its values unique), or the DET field with one count-cell-shaped put (40-byte random"
         + " row, 8-byte value) per row into cryptoworker_ids (det field and count rows: before each batch of puts, or"
         + " beside a bulk load in calls of 1,000, as an SSE load of unique values writes its count cells); the control table is plain, its rows padded with zeros to format 2's stored sizes"
