@@ -7,9 +7,9 @@ import java.util.List;
 /**
  * The keyless ASHE sums of many groups, fed one value at a time in a region scan's order: what a
  * region adds for a {@code GROUP BY}. Past a few dozen groups, values are held in one buffer and
- * sorted into their groups' sums a batch at a time. Adding each straight to its group's sum touched that group's identifier
- * runs, which with a thousand groups were rarely in the CPU's cache: about 200 ns per value, more
- * than the region server spent reading the row.
+ * sorted into their groups' sums a batch at a time. Adding each straight to its group's sum
+ * touched that group's identifier runs, which with a thousand groups were rarely in the CPU's
+ * cache: about 200 ns per value, more than the region server spent reading the row.
  *
  * <p>Mutable and not thread-safe.
  */
