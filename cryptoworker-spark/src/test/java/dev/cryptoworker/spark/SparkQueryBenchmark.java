@@ -194,7 +194,7 @@ public final class SparkQueryBenchmark {
   private static final String CONTROL_LOOKUP = "the equality lookup on email through SecureTable.getScanner";
   private static final String CONTROL_SUM = "the sum and count of amount over every row through SecureTable.aggregate";
   private static final String CONTROL_ROWS = "a count of every row (COUNT(*), region-side) through SecureTable.aggregateRange:"
-      + " the rows read as the sum reads them, no ASHE value added";
+      + " every block of the table read, each row's first cell taken, no value added";
   private static final String CONTROL_GROUPED = "the sum of amount per customer (1,000 groups) through"
       + " SecureTable.aggregateBy: the top-10 query's region-side work";
 
