@@ -30,10 +30,6 @@ final class RegionCells {
   private RegionCells() {}
 
   /**
-   * Hands each store file of {@code region} that a bulk load just added ({@code loaded}: the files'
-   * final paths by family, as {@code postBulkLoadHFile} gets them) to {@code visitor}.
-   */
-  /**
    * A cell's value where it lies, big-endian, from position to limit: no copy (a region's
    * aggregation reads a value of every row), whether the cell is on the heap or in a block buffer.
    */
@@ -46,6 +42,10 @@ final class RegionCells {
     return ByteBuffer.wrap(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
   }
 
+  /**
+   * Hands each store file of {@code region} that a bulk load just added ({@code loaded}: the files'
+   * final paths by family, as {@code postBulkLoadHFile} gets them) to {@code visitor}.
+   */
   static void forEachLoadedFile(Region region, Map<byte[], List<Path>> loaded, LoadedFileVisitor visitor)
       throws IOException {
     for (Map.Entry<byte[], List<Path>> e : loaded.entrySet()) {

@@ -111,16 +111,22 @@ public final class WritePathBenchmark {
       """;
 
   private final PrintStream out = System.out;
-  /** The {@code storedFormat:} line of the field sides' schemas, or empty for the latest format. */
-  private final String formatLine;
+  /** The field sides' stored format, or 0 for the latest. */
+  private final int fieldFormat;
 
-  private WritePathBenchmark(String formatLine) {
-    this.formatLine = formatLine;
+  private WritePathBenchmark(int fieldFormat) {
+    this.fieldFormat = fieldFormat;
   }
 
   /** The field sides' stored format, as the result names it. */
-  private String fieldFormat() {
-    return formatLine.isEmpty() ? "default format" : formatLine.replace("storedFormat: ", "stored format ");
+  private String fieldFormatName() {
+    return fieldFormat == 0 ? "default format" : "stored format " + fieldFormat;
+  }
+
+  /** The schema of a field side: field0 under {@code box}, in the field sides' stored format. */
+  private TableSchema fieldSchema(String name, String box, String side) {
+    return TableSchema.parse(SECURE_FIELD.replace("FORMAT_LINE", fieldFormat == 0 ? "" : "storedFormat: " + fieldFormat)
+        .replace("NAME", name).replace("BOX", box), side);
   }
 
   public static void main(String[] args) throws Exception {
@@ -128,7 +134,7 @@ public final class WritePathBenchmark {
     int regions = 4;
     Path outDir = null;
     List<String> sides = SIDES;
-    String formatLine = "";
+    int fieldFormat = 0;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       switch (kv[0]) {
@@ -136,7 +142,7 @@ public final class WritePathBenchmark {
         case "regions" -> regions = Integer.parseInt(kv[1]);
         case "out" -> outDir = Path.of(kv[1]);
         case "sides" -> sides = Stream.of(kv[1].split(",")).map(side -> side.replace('-', ' ')).toList();
-        case "stored-format" -> formatLine = "storedFormat: " + Integer.parseInt(kv[1]);
+        case "stored-format" -> fieldFormat = Integer.parseInt(kv[1]);
         default -> throw new IllegalArgumentException(
             "unknown option " + a + " (options: --rows, --regions, --sides, --stored-format, --out)");
       }
@@ -147,7 +153,7 @@ public final class WritePathBenchmark {
     if (!sides.contains("plain") || !SIDES.containsAll(sides)) {
       throw new IllegalArgumentException("--sides: plain and any of " + SIDES + ", got " + sides);
     }
-    new WritePathBenchmark(formatLine).run(rows, regions, sides, outDir == null ? RunDirectories.newRunDirectory() : outDir,
+    new WritePathBenchmark(fieldFormat).run(rows, regions, sides, outDir == null ? RunDirectories.newRunDirectory() : outDir,
         String.join(" ", args));
   }
 
@@ -270,12 +276,9 @@ public final class WritePathBenchmark {
         schemas.put(method + "|format " + format, TableSchema.parse(SECURE.replace("NAME", prefix + method
             + "_secure_v" + format).replace("FORMAT", format), "secure format " + format));
       }
-      schemas.put(method + "|" + DET_FIELD, TableSchema.parse(SECURE_FIELD.replace("FORMAT_LINE", formatLine).replace("NAME", prefix + method + "_det_field")
-          .replace("BOX", "DET"), DET_FIELD));
-      schemas.put(method + "|" + SSE_FIELD, TableSchema.parse(SECURE_FIELD.replace("FORMAT_LINE", formatLine).replace("NAME", prefix + method + "_sse_field")
-          .replace("BOX", "SSE"), SSE_FIELD));
-      schemas.put(method + "|" + DET_COUNTS, TableSchema.parse(SECURE_FIELD.replace("FORMAT_LINE", formatLine).replace("NAME", prefix + method
-          + "_det_counts").replace("BOX", "DET"), DET_COUNTS));
+      schemas.put(method + "|" + DET_FIELD, fieldSchema(prefix + method + "_det_field", "DET", DET_FIELD));
+      schemas.put(method + "|" + SSE_FIELD, fieldSchema(prefix + method + "_sse_field", "SSE", SSE_FIELD));
+      schemas.put(method + "|" + DET_COUNTS, fieldSchema(prefix + method + "_det_counts", "DET", DET_COUNTS));
     }
     schemas.keySet().removeIf(k -> !sides.contains(k.split("\\|")[1]));
     return schemas;
@@ -454,7 +457,7 @@ public final class WritePathBenchmark {
             side.equals("plain") ? "plain" : side.equals(SIZED) ? "plain, padded to format 2's sizes and order"
                 : side.equals(SIZED_IN_ORDER) ? "plain, padded to format 2's sizes, in plain order"
                 : side.equals(DET_FIELD) || side.equals(SSE_FIELD) || side.equals(DET_COUNTS)
-                ? "secure, " + fieldFormat() + ", " + side
+                ? "secure, " + fieldFormatName() + ", " + side
                 : "secure, stored " + side, rows / l.seconds(), p.seconds() / l.seconds(),
             l.storedBytes() / 1e6, (double) l.storedBytes() / p.storedBytes(), l.keyBytes(), l.valueBytes()));
         csv.append(String.format(Locale.ROOT, "%s,%s,%d,%.3f,%.0f,%d,%.1f,%.1f%n", method, side, rows,
@@ -472,7 +475,7 @@ public final class WritePathBenchmark {
         + " rows, encrypted on one thread per processor; before the timed loads, every table's method and side"
         + " loads " + String.format(Locale.ROOT, "%,d", WARM_UP_ROWS) + " untimed rows into a table dropped after,"
         + " so the client's JIT has compiled each path whichever side loads first; secure schema DET row key, STD values, in stored format 1 and 2 (format 3 stores STD"
-        + " and DET as format 2), and in " + (formatLine.isEmpty() ? "the " : "") + fieldFormat() + " with field0 under DET (det field) or SSE (sse field, one"
+        + " and DET as format 2), and in " + (fieldFormat == 0 ? "the " : "") + fieldFormatName() + " with field0 under DET (det field) or SSE (sse field, one"
         + " index entry per row, its values unique), or the DET field with one count-cell-shaped put (40-byte random"
         + " row, 8-byte value) per row into cryptoworker_ids (det field and count rows: before each batch of puts, or"
         + " beside a bulk load in calls of 1,000, as an SSE load of unique values writes its count cells); the control table is plain, its rows padded with zeros to format 2's stored sizes"

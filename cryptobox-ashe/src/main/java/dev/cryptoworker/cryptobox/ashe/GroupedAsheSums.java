@@ -84,15 +84,14 @@ public final class GroupedAsheSums {
     if (held == 0) {
       return;
     }
-    int[] starts = new int[sums.size() + 1];
+    int[] next = new int[sums.size() + 1]; // counts, then each group's next place in order
     for (int i = 0; i < held; i++) {
-      starts[groups[i] + 1]++;
+      next[groups[i] + 1]++;
     }
     for (int g = 0; g < sums.size(); g++) {
-      starts[g + 1] += starts[g];
+      next[g + 1] += next[g];
     }
     int[] order = new int[held];
-    int[] next = Arrays.copyOf(starts, sums.size());
     for (int i = 0; i < held; i++) {
       order[next[groups[i]]++] = i;
     }
