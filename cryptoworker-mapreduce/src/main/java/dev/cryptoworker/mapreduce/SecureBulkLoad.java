@@ -42,6 +42,7 @@ import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
+import org.apache.hadoop.hbase.regionserver.StoreUtils;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -582,6 +583,9 @@ public final class SecureBulkLoad {
               .withCompression(cf.getCompressionType())
               .withDataBlockEncoding(cf.getDataBlockEncoding())
               .withBlockSize(cf.getBlocksize())
+              // the checksums HBase's own bulk load output writes: the configured algorithm
+              .withChecksumType(StoreUtils.getChecksumType(conf))
+              .withBytesPerCheckSum(StoreUtils.getBytesPerChecksum(conf))
               .withColumnFamily(cf.getName())
               .withIncludesTags(true)
               .withCreateTime(timestamp)

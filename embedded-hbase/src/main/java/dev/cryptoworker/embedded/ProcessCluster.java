@@ -316,6 +316,8 @@ public final class ProcessCluster implements AutoCloseable {
       p.put("zookeeper.session.timeout", "10000");
       // As in EmbeddedHBaseServer: Admin.flush takes HBase's older flush path.
       p.put("hbase.flush.procedure.enabled", "false");
+      // As in EmbeddedHBaseServer: block checksums in CRC32, which the JDK computes in hardware.
+      p.put("hbase.hstore.checksum.algorithm", "CRC32");
       StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
       p.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
           .append("</value></property>\n"));
