@@ -10,27 +10,138 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.embedded.EmbeddedHBase;
+import dev.cryptoworker.region.CountLogCells;
 import dev.cryptoworker.testing.OwnClusters;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Stored format 7's counter regions hold every lane in memory, up to a share of the region
- * server's heap: past it, a batch is refused before its rows are sent, naming the share, and what
- * was written before stays found.
+ * Stored format 7's counter regions hold lanes in memory, up to a share of the region server's
+ * heap, and compact them into lane rows: a log cell larger than the whole share is refused before
+ * its batch's rows are sent, naming the share; many more lanes than the share holds are written,
+ * compacted and found, by searches running meanwhile and after the counter regions reopen.
  */
 @OwnClusters
 class CountLogBudgetTest {
+  /**
+   * 3,000 lanes through a share that holds about 1,000 (each region compacting at 100): without
+   * compaction the writes past the share would be refused. A searcher runs while they are written,
+   * each search required to find exactly the rows acknowledged before it began.
+   */
+  @Test
+  void lanesPastTheHeapShareAreCompactedIntoLaneRowsAndSearchesFindEveryRowMeanwhile(@TempDir Path dir)
+      throws Exception {
+    int values = 3_000;
+    int batchSize = 30;
+    // about 370 MB of usable heap at 160 bytes per lane: a share of 4.2e-4 holds about 1,000 lanes
+    try (EmbeddedHBase hbase = EmbeddedHBase.builder().dataDir(dir).maxHeap("384m")
+            .setting("cryptoworker.count-logs.heap-share", "0.00042")
+            .setting("cryptoworker.count-logs.compact-lanes", "100").start();
+        Connection connection = ConnectionFactory.createConnection(
+            SecureFixture.clientConfiguration(hbase.zookeeperQuorum(), hbase.zookeeperPort(), 15, 100, 60_000))) {
+      SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(connection, "sse_compacted", "storedFormat: 7\n");
+      AtomicInteger acknowledged = new AtomicInteger();
+      AtomicBoolean written = new AtomicBoolean();
+      ExecutorService searcher = Executors.newSingleThreadExecutor();
+      Future<Integer> searches = searcher.submit(() -> {
+        Random random = new Random(5);
+        while (acknowledged.get() == 0 && !written.get()) {
+          Thread.sleep(5);
+        }
+        int done = 0;
+        for (; done < 200 && !written.get(); done++) {
+          int upTo = acknowledged.get();
+          int v = random.nextInt(upTo);
+          assertEquals(List.of("r-" + v), fx.search(tagIs("value-" + v)), "value-" + v + " after " + upTo + " rows");
+        }
+        return done;
+      });
+      try {
+        for (int from = 0; from < values; from += batchSize) {
+          List<Put> batch = new ArrayList<>();
+          for (int i = from; i < from + batchSize; i++) {
+            batch.add(new Put(toBytes("r-" + i)).addColumn(F, TAG, toBytes("value-" + i)));
+          }
+          fx.table.put(batch);
+          acknowledged.set(from + batchSize);
+        }
+      } finally {
+        written.set(true);
+        searcher.shutdown();
+      }
+      assertTrue(searches.get() > 0, "the searcher ran while the rows were written");
+
+      long[] cells = counterCells(connection);
+      assertTrue(cells[1] >= values - 1_000, "lane rows hold most lanes: " + cells[1]);
+      assertTrue(cells[0] < values / batchSize, "compaction deleted log cells: " + cells[0] + " of " + values / batchSize);
+      assertEveryValueFindsItsRow(fx, values);
+      try (Admin admin = connection.getAdmin()) {
+        admin.disableTable(HBaseIdentifierSource.TABLE);
+        admin.enableTable(HBaseIdentifierSource.TABLE);
+      }
+      assertEveryValueFindsItsRow(fx, values);
+    }
+  }
+
+  /** Searches every value, a hundred at a time (an OR of equalities), and requires exactly its row. */
+  private static void assertEveryValueFindsItsRow(SearchableColumnTest.Fixture fx, int values) throws IOException {
+    for (int from = 0; from < values; from += 100) {
+      List<Filter> anyOf = new ArrayList<>();
+      Set<String> expected = new HashSet<>();
+      for (int v = from; v < from + 100; v++) {
+        anyOf.add(tagIs("value-" + v));
+        expected.add("r-" + v);
+      }
+      assertEquals(expected, new HashSet<>(fx.search(new FilterList(FilterList.Operator.MUST_PASS_ONE, anyOf))),
+          "values " + from + " to " + (from + 99));
+    }
+  }
+
+  /** The counter table's log cells and lane rows. */
+  private static long[] counterCells(Connection connection) throws IOException {
+    long[] out = new long[2];
+    try (Table ids = connection.getTable(HBaseIdentifierSource.TABLE);
+        ResultScanner all = ids.getScanner(new Scan())) {
+      for (Result r : all) {
+        for (Cell c : r.rawCells()) {
+          if (CellUtil.matchingQualifier(c, CountLogCells.QUALIFIER)) {
+            out[0]++;
+          } else if (CellUtil.matchingQualifier(c, CountLogCells.LANE_ROW_QUALIFIER)) {
+            out[1]++;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   @Test
   void writesPastTheRegionServersHeapShareForCountLogsFailBeforeTheirRowsAreSent(@TempDir Path dir) throws Exception {
     // 384 MB of heap at 160 bytes per lane: a share of 2e-6 holds about 4 lanes.

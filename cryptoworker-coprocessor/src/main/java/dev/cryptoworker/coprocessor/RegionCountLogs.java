@@ -6,33 +6,49 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.QualifierFilter;
+import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One counter-table region's count logs (stored format 7, {@link CountLogCells}), indexed in
  * memory: counter name to the highest-stamped count of each of its lanes the region's log cells
- * hold. Built from the log cells when the region opens (a split's or merge's new regions from
- * their own cells), extended by every write and bulk load; it never forgets a lane, as the cells
- * are never deleted.
+ * hold. Built when the region opens from the log cells it holds (a split's or merge's new regions
+ * from their own cells), extended by every write and bulk load.
  *
  * <p>Held in an {@link EntryTable}, no object per lane: a name's lanes are one row of {@value
  * CountLogCells#LANE_RECORD_BYTES}-byte records ({@code lane id || stamp || masked count}), in
  * chunks of {@value #LANES_PER_CHUNK} lanes keyed by the name and the chunk's number. About 80 to
- * 130 bytes of heap per lane, and every lane stays (nothing compacts the logs yet), so the regions
- * of one server hold at most a share of its heap ({@link LaneBudget}; {@value #HEAP_SHARE_KEY},
- * default {@value #DEFAULT_HEAP_SHARE}): beyond it, log cells are refused before they are written,
- * and a region whose logs do not fit when it opens refuses lane count requests. Keyless: names,
- * lane ids and masked counts are pseudorandom to the region server.
+ * 130 bytes of heap per lane.
+ *
+ * <p><b>Compaction</b> keeps that memory bounded ({@link #compact}): once the region holds {@link
+ * #compactLanes} lanes, or its server's count logs fill half their share of the heap ({@link
+ * LaneBudget}; {@value #HEAP_SHARE_KEY}, default {@value #DEFAULT_HEAP_SHARE}), the lanes logged so
+ * far are written as format 6's lane rows ({@code name || lane id}, {@link
+ * CountLogCells#LANE_ROW_QUALIFIER}, the stamp as timestamp, the masked count), their log cells
+ * deleted and their memory freed. Until their rows are written they are held and answered as
+ * before, so a searcher that asks the regions first and reads the lane rows after finds every lane.
+ * Keyless: names, lane ids and masked counts are pseudorandom to the region server.
  */
 final class RegionCountLogs {
+  private static final Logger LOG = LoggerFactory.getLogger(RegionCountLogs.class);
   /** Lanes per chunk: 57,344 bytes, under the entry table's row limit. */
   static final int LANES_PER_CHUNK = 2048;
   private static final int LANE_ID = 0;
@@ -43,14 +59,40 @@ final class RegionCountLogs {
   /** The configuration key of the share of a region server's heap its count logs may hold. */
   static final String HEAP_SHARE_KEY = "cryptoworker.count-logs.heap-share";
   static final double DEFAULT_HEAP_SHARE = 0.25;
+  /** The configuration key of the lanes a region holds before it compacts its logs (default {@link LaneBudget#defaultCompactLanes}). */
+  static final String COMPACT_LANES_KEY = "cryptoworker.count-logs.compact-lanes";
 
-  private final EntryTable lanes = new EntryTable();
+  /** Lanes logged since the last compaction began. */
+  private volatile Generation active = new Generation();
+  /** Lanes being compacted (or whose compaction failed and is retried), answered until their rows are written. */
+  private volatile Generation compacting;
   private final LaneBudget budget;
-  /** Lanes this region holds, against {@link #budget}. */
-  private final AtomicLong held = new AtomicLong();
+  private final long compactLanes;
+  private final Runnable requestCompaction;
+  private boolean compactionRunning;
+  private boolean released;
 
-  RegionCountLogs(LaneBudget budget) {
+  /** One generation of lanes, with how many it holds. */
+  private static final class Generation {
+    final EntryTable lanes = new EntryTable();
+    final AtomicLong held = new AtomicLong();
+  }
+
+  /**
+   * @param compactLanes lanes logged since the last compaction at which the region compacts
+   * @param requestCompaction asks for {@link #compact} to run soon, on another thread; called
+   *     whenever this region should compact (also when its server's budget is half used)
+   */
+  RegionCountLogs(LaneBudget budget, long compactLanes, Runnable requestCompaction) {
     this.budget = budget;
+    this.compactLanes = compactLanes;
+    this.requestCompaction = requestCompaction;
+    budget.register(this);
+  }
+
+  /** Logs that never compact (tests). */
+  RegionCountLogs(LaneBudget budget) {
+    this(budget, Long.MAX_VALUE, () -> {});
   }
 
   /**
@@ -59,8 +101,9 @@ final class RegionCountLogs {
    * @throws IOException if the cells cannot be read, or hold more lanes than {@code budget} has left
    *     (then none is held)
    */
-  static RegionCountLogs build(Region region, LaneBudget budget) throws IOException {
-    RegionCountLogs logs = new RegionCountLogs(budget);
+  static RegionCountLogs build(Region region, LaneBudget budget, long compactLanes, Runnable requestCompaction)
+      throws IOException {
+    RegionCountLogs logs = new RegionCountLogs(budget, compactLanes, requestCompaction);
     try {
       RegionCells.forEach(region, logCells(), cell -> {
         logs.add(cell);
@@ -85,6 +128,9 @@ final class RegionCountLogs {
     private final long limit;
     private final String share;
 
+    /** The count logs of the server's open regions, which budget pressure asks to compact. */
+    private final Set<RegionCountLogs> open = ConcurrentHashMap.newKeySet();
+
     LaneBudget(long maxHeapBytes, double share) {
       if (!(share > 0 && share <= 1)) {
         throw new IllegalArgumentException(HEAP_SHARE_KEY + " is a share of the heap above 0 and at most 1, not " + share);
@@ -103,6 +149,33 @@ final class RegionCountLogs {
       return held.get() > limit;
     }
 
+    /** Whether the logs hold half the lanes the share allows: then every region holding lanes compacts. */
+    boolean halfUsed() {
+      return held.get() >= limit / 2;
+    }
+
+    /** The lanes one region holds before it compacts, unless configured: a 64th of the budget, at least 1024. */
+    long defaultCompactLanes() {
+      return Math.max(1024, limit / 64);
+    }
+
+    void register(RegionCountLogs logs) {
+      open.add(logs);
+    }
+
+    void unregister(RegionCountLogs logs) {
+      open.remove(logs);
+    }
+
+    /** Asks every region of the server that holds lanes to compact. */
+    void compactAll() {
+      for (RegionCountLogs logs : open) {
+        if (logs.active.held.get() > 0 || logs.compacting != null) {
+          logs.requestCompaction.run();
+        }
+      }
+    }
+
     long held() {
       return held.get();
     }
@@ -117,9 +190,125 @@ final class RegionCountLogs {
     return budget.admits(records);
   }
 
+  /**
+   * Whether a log cell of {@code records} records that does not fit now could fit once the
+   * server's count logs are compacted (which this asks for): the cell is then worth sending again.
+   */
+  boolean admitsAfterCompaction(int records) {
+    if (records > budget.limit) {
+      return false;
+    }
+    budget.compactAll();
+    return true;
+  }
+
   /** Gives this region's lanes back to the server's budget (the region closed, or failed to build). */
-  void release() {
-    budget.held.addAndGet(-held.getAndSet(0));
+  synchronized void release() {
+    released = true;
+    budget.unregister(this);
+    free(active);
+    Generation old = compacting;
+    if (old != null) {
+      free(old);
+    }
+  }
+
+  private void free(Generation g) {
+    budget.held.addAndGet(-g.held.getAndSet(0));
+  }
+
+  /**
+   * Moves the lanes logged so far out of memory, into lane rows: writes a lane row for every record
+   * of every log cell the region holds (through {@code connection}, to whichever counter region
+   * holds the row), deletes those log cells, then frees the lanes they were indexed from. Lanes
+   * logged meanwhile stay in memory for the next compaction. A record written again is harmless:
+   * a lane row keeps its highest timestamp, which is the stamp. If it fails, the lanes stay held
+   * and answered, and the next compaction starts over.
+   */
+  void compact(Region region, Connection connection) throws IOException {
+    synchronized (this) {
+      if (released || compactionRunning) {
+        return;
+      }
+      compactionRunning = true;
+      if (compacting == null) {
+        compacting = active; // set first: an answer reads active, then compacting
+        active = new Generation();
+      }
+    }
+    try {
+      // Writes that indexed their cells in the old generation are visible to the scan below.
+      ((HRegion) region).getMVCC().await();
+      LaneRows rows = new LaneRows(region, connection);
+      RegionCells.forEach(region, logCells(), rows::add);
+      rows.flush();
+      Generation done;
+      synchronized (this) {
+        done = compacting;
+        compacting = null;
+        if (!released) {
+          free(done);
+        }
+      }
+      LOG.debug("Region {}: compacted the count logs of {} lanes into lane rows ({} log cells)",
+          region.getRegionInfo().getEncodedName(), rows.records, rows.cells);
+    } finally {
+      synchronized (this) {
+        compactionRunning = false;
+      }
+    }
+  }
+
+  /** Lane rows of log cells, written a few thousand records at a time, each cell deleted after its rows. */
+  private static final class LaneRows {
+    private static final int RECORDS_PER_WRITE = 8192;
+    private final Region region;
+    private final Connection connection;
+    private final List<Put> puts = new ArrayList<>();
+    private final List<Mutation> deletes = new ArrayList<>();
+    long records;
+    long cells;
+
+    LaneRows(Region region, Connection connection) {
+      this.region = region;
+      this.connection = connection;
+    }
+
+    void add(Cell cell) throws IOException {
+      if (!isLogCell(cell)) {
+        return;
+      }
+      byte[] value = CellUtil.cloneValue(cell);
+      byte[] family = CellUtil.cloneFamily(cell);
+      int n = CountLogCells.records(value, 0, value.length);
+      for (int i = 0, at = CountLogCells.firstRecord(0); i < n; i++, at += CountLogCells.RECORD_BYTES) {
+        byte[] row = Arrays.copyOfRange(value, at, at + CountLogCells.NAME_BYTES + CountLogCells.LANE_BYTES);
+        long stamp = Bytes.toLong(value, at + CountLogCells.NAME_BYTES + CountLogCells.LANE_BYTES);
+        puts.add(new Put(row).addColumn(family, CountLogCells.LANE_ROW_QUALIFIER, stamp,
+            Arrays.copyOfRange(value, at + CountLogCells.RECORD_BYTES - Long.BYTES, at + CountLogCells.RECORD_BYTES)));
+      }
+      deletes.add(new Delete(CellUtil.cloneRow(cell)).addColumn(family, CountLogCells.QUALIFIER, cell.getTimestamp()));
+      records += n;
+      cells++;
+      if (puts.size() >= RECORDS_PER_WRITE) {
+        flush();
+      }
+    }
+
+    void flush() throws IOException {
+      if (puts.isEmpty() && deletes.isEmpty()) {
+        return;
+      }
+      try (Table table = connection.getTable(region.getTableDescriptor().getTableName())) {
+        table.batch(puts, new Object[puts.size()]);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while writing compacted lane rows");
+      }
+      region.batchMutate(deletes.toArray(new Mutation[0]));
+      puts.clear();
+      deletes.clear();
+    }
   }
 
   private static Scan logCells() {
@@ -159,7 +348,7 @@ final class RegionCountLogs {
     return CountLogCells.records(logCell.getValueArray(), logCell.getValueOffset(), logCell.getValueLength());
   }
 
-  /** Records the lane counts of {@code cell}, just written, if it is a log cell. */
+  /** Records the lane counts of {@code cell}, just written, if it is a log cell; asks for a compaction when due. */
   void add(Cell cell) {
     if (!isLogCell(cell)) {
       return;
@@ -167,21 +356,27 @@ final class RegionCountLogs {
     byte[] value = cell.getValueArray();
     int records = CountLogCells.records(value, cell.getValueOffset(), cell.getValueLength());
     int at = CountLogCells.firstRecord(cell.getValueOffset());
+    Generation into = active;
     for (int i = 0; i < records; i++, at += CountLogCells.RECORD_BYTES) {
-      merge(value, at);
+      merge(into, value, at);
+    }
+    if (into.held.get() >= compactLanes) {
+      requestCompaction.run();
+    } else if (budget.halfUsed()) {
+      budget.compactAll();
     }
   }
 
-  /** Merges the record at {@code record} of {@code bytes}: a new lane, or a higher stamp than the lane's. */
-  private void merge(byte[] bytes, int record) {
+  /** Merges the record at {@code record} of {@code bytes} into {@code into}: a new lane, or a higher stamp than the lane's. */
+  private void merge(Generation into, byte[] bytes, int record) {
     long high = Bytes.toLong(bytes, record);
     long low = Bytes.toLong(bytes, record + Long.BYTES);
     Merge merge = new Merge(bytes, record + CountLogCells.NAME_BYTES);
     for (int chunk = 0; !merge.done; chunk++) {
-      lanes.update(chunkKey(high, chunk), low, merge);
+      into.lanes.update(chunkKey(high, chunk), low, merge);
     }
     if (merge.added) {
-      held.incrementAndGet();
+      into.held.incrementAndGet();
       budget.held.incrementAndGet();
     }
   }
@@ -232,28 +427,42 @@ final class RegionCountLogs {
     }
   }
 
-  /** Every lane of {@code names} this region has logged, with its highest-stamped count, as a count log (no bytes if none). */
+  /**
+   * Every lane of {@code names} this region holds in memory, with its highest-stamped count in each
+   * generation, as a count log (no bytes if none). Lanes compacted before this began are in lane
+   * rows by then, which the asker reads after the regions answered.
+   */
   byte[] answer(List<byte[]> names) {
+    Generation newest = active; // first: a compaction sets compacting before it replaces active
+    Generation older = compacting;
     List<CountLogCells.LaneCount> out = new ArrayList<>();
     for (byte[] name : names) {
-      long high = Bytes.toLong(name, 0);
-      long low = Bytes.toLong(name, Long.BYTES);
-      for (int chunk = 0; ; chunk++) {
-        byte[] row = lanes.row(chunkKey(high, chunk), low);
-        if (row == null) {
-          break;
-        }
-        for (int at = 0; at < row.length; at += CountLogCells.LANE_RECORD_BYTES) {
-          out.add(new CountLogCells.LaneCount(name, Arrays.copyOfRange(row, at + LANE_ID, at + STAMP),
-              Bytes.toLong(row, at + STAMP), Bytes.toLong(row, at + STAMP + Long.BYTES)));
-        }
+      answer(newest, name, out);
+      if (older != null && older != newest) {
+        answer(older, name, out);
       }
     }
     return out.isEmpty() ? new byte[0] : CountLogCells.encode(out);
   }
 
-  /** Lanes held. */
+  private static void answer(Generation g, byte[] name, List<CountLogCells.LaneCount> out) {
+    long high = Bytes.toLong(name, 0);
+    long low = Bytes.toLong(name, Long.BYTES);
+    for (int chunk = 0; ; chunk++) {
+      byte[] row = g.lanes.row(chunkKey(high, chunk), low);
+      if (row == null) {
+        return;
+      }
+      for (int at = 0; at < row.length; at += CountLogCells.LANE_RECORD_BYTES) {
+        out.add(new CountLogCells.LaneCount(name, Arrays.copyOfRange(row, at + LANE_ID, at + STAMP),
+            Bytes.toLong(row, at + STAMP), Bytes.toLong(row, at + STAMP + Long.BYTES)));
+      }
+    }
+  }
+
+  /** Lanes held in memory. */
   long lanes() {
-    return held.get();
+    Generation older = compacting;
+    return active.held.get() + (older == null ? 0 : older.held.get());
   }
 }

@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CoprocessorEnvironment;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.RegionTooBusyException;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
@@ -80,6 +81,15 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   private volatile RegionCounters counters;
   private volatile boolean logsCounts;
   private volatile RegionCountLogs countLogs;
+  /** Compacts count logs out of memory ({@link RegionCountLogs#compact}), one region at a time per region server. */
+  private static final ExecutorService COUNT_LOG_COMPACTION = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "cryptoworker-count-log-compaction");
+    t.setDaemon(true);
+    return t;
+  });
+  private final AtomicBoolean compactionScheduled = new AtomicBoolean();
+  /** Lanes a region holds before it compacts its count logs; 0: the budget's default. */
+  private volatile long compactLanes;
   /** The heap share of this region server's count logs, set by the first counter region to start here. */
   private static volatile RegionCountLogs.LaneBudget laneBudget;
 
@@ -116,6 +126,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
       logsCounts = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(CountLogCells.TABLE_ATTRIBUTE));
       if (logsCounts) {
         laneBudget(env.getConfiguration().get(RegionCountLogs.HEAP_SHARE_KEY));
+        compactLanes = env.getConfiguration().getLong(RegionCountLogs.COMPACT_LANES_KEY, laneBudget.defaultCompactLanes());
       }
     }
   }
@@ -124,7 +135,8 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   public void postOpen(ObserverContext<RegionCoprocessorEnvironment> ctx) {
     if (logsCounts) {
       try {
-        countLogs = RegionCountLogs.build(ctx.getEnvironment().getRegion(), laneBudget);
+        RegionCoprocessorEnvironment env = ctx.getEnvironment();
+        countLogs = RegionCountLogs.build(env.getRegion(), laneBudget, compactLanes, () -> compactCountLogs(env));
       } catch (IOException | RuntimeException e) {
         // Lane count requests on this region are refused (see countLogs()) rather than answered incompletely.
         LOG.error("Region {}: cannot read its count logs; searches of stored format 7 will be refused",
@@ -144,6 +156,26 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
         searchIndex = null;
       }
     }
+  }
+
+  /** Compacts the region's count logs soon, on the compaction thread, unless that is already asked for. */
+  private void compactCountLogs(RegionCoprocessorEnvironment env) {
+    if (!compactionScheduled.compareAndSet(false, true)) {
+      return;
+    }
+    COUNT_LOG_COMPACTION.execute(() -> {
+      compactionScheduled.set(false);
+      RegionCountLogs logs = countLogs;
+      if (logs == null) {
+        return;
+      }
+      try {
+        logs.compact(env.getRegion(), env.getConnection());
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("Region {}: compacting its count logs failed; their lanes stay in memory until the next compaction",
+            env.getRegionInfo().getRegionNameAsString(), e);
+      }
+    });
   }
 
   /** Keeps the region's search index for the regions a split or merge makes of it ({@link ClosedRegionIndexes}). */
@@ -188,7 +220,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
    * one whose lanes would not fit this server's share of heap for them ({@code logs}' budget).
    */
   private static void checkCountLogs(ObserverContext<RegionCoprocessorEnvironment> ctx, Mutation put,
-      RegionCountLogs logs) throws DoNotRetryIOException {
+      RegionCountLogs logs) throws IOException {
     for (List<Cell> cells : put.getFamilyCellMap().values()) {
       for (Cell cell : cells) {
         if (RegionCountLogs.isLogCell(cell)) {
@@ -198,6 +230,13 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
           } catch (IllegalArgumentException e) {
             throw new DoNotRetryIOException("refused write to region " + ctx.getEnvironment().getRegionInfo()
                 .getRegionNameAsString() + ": a malformed count log: " + e.getMessage());
+          }
+          if (logs != null && !logs.admits(records) && logs.admitsAfterCompaction(records)) {
+            // as a region refuses writes while its memstore flushes: the client backs off and retries
+            throw new RegionTooBusyException("count log for region " + ctx.getEnvironment().getRegionInfo()
+                .getRegionNameAsString() + " waits: this region server's count logs hold " + laneBudget.held()
+                + " lanes, too many to add " + records + " more (" + laneBudget.describe()
+                + "), until their compaction frees some");
           }
           if (logs != null && !logs.admits(records)) {
             throw new DoNotRetryIOException("refused count log for region " + ctx.getEnvironment().getRegionInfo()

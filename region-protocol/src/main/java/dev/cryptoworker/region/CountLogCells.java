@@ -22,6 +22,12 @@ public final class CountLogCells {
   public static final String TABLE_ATTRIBUTE = "cryptoworker.count-logs";
   /** The qualifier of log cells, one no other counter-table cell has. */
   public static final byte[] QUALIFIER = {0, 'c', 'o', 'u', 'n', 't', '-', 'l', 'o', 'g'};
+  /**
+   * The qualifier of a lane row ({@code name || lane id}, the masked count, the stamp as its
+   * timestamp): stored format 6 writes one per lane, and a counter region compacting its count logs
+   * writes them too.
+   */
+  public static final byte[] LANE_ROW_QUALIFIER = {'s', 's', 'e'};
   /** Bytes of a counter name. */
   public static final int NAME_BYTES = 16;
   /** Bytes of a lane id. */
@@ -84,7 +90,16 @@ public final class CountLogCells {
       throw new IllegalArgumentException("a count log holds 1 to " + MAX_RECORDS + " records of " + RECORD_BYTES
           + " bytes, not " + (length - 1) + " bytes");
     }
-    return (length - 1) / RECORD_BYTES;
+    int n = (length - 1) / RECORD_BYTES;
+    for (int i = 0, stamp = firstRecord(offset) + NAME_BYTES + LANE_BYTES; i < n; i++, stamp += RECORD_BYTES) {
+      long s = ByteBuffer.wrap(value, stamp, Long.BYTES).getLong();
+      if (s < 0 || s == Long.MAX_VALUE) {
+        // a compaction writes the stamp as a lane row's timestamp
+        throw new IllegalArgumentException("record " + i + "'s stamp is " + s + ", not a timestamp (0 to "
+            + (Long.MAX_VALUE - 1) + ")");
+      }
+    }
+    return n;
   }
 
   /** Where the first record of a value starting at {@code offset} is. */

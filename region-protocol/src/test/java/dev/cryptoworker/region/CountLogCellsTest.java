@@ -48,6 +48,13 @@ class CountLogCellsTest {
     assertThrows(IllegalArgumentException.class, () -> CountLogCells.records(new byte[] {1}, 0, 1), "no records");
     assertThrows(IllegalArgumentException.class, () -> CountLogCells.encode(List.of()));
     assertThrows(IllegalArgumentException.class, () -> new CountLogCells.LaneCount(filled(15, 0), filled(12, 0), 0, 0));
+    // a compaction writes stamps as timestamps: a record's stamp must be one
+    for (long stamp : new long[] {-1, Long.MIN_VALUE, Long.MAX_VALUE}) {
+      byte[] log = CountLogCells.encode(List.of(new CountLogCells.LaneCount(filled(16, 1), filled(12, 2), 5, 2),
+          new CountLogCells.LaneCount(filled(16, 1), filled(12, 3), stamp, 2)));
+      assertTrue(assertThrows(IllegalArgumentException.class, () -> CountLogCells.records(log, 0, log.length))
+          .getMessage().contains("record 1's stamp is " + stamp + ", not a timestamp"), "stamp " + stamp);
+    }
   }
 
   @Test
