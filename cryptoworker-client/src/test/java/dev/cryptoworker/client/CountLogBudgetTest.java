@@ -17,6 +17,7 @@ import dev.cryptoworker.testing.OwnClusters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -33,12 +34,14 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.Filter;
 import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,7 +56,9 @@ class CountLogBudgetTest {
   /**
    * 3,000 lanes through a share that holds about 1,000 (each region compacting at 100): without
    * compaction the writes past the share would be refused. A searcher runs while they are written,
-   * each search required to find exactly the rows acknowledged before it began.
+   * each search required to find exactly the rows acknowledged before it began; afterwards every
+   * value finds its row, after the counter regions reopen, and after the region holding the
+   * compacted lanes splits through them.
    */
   @Test
   void lanesPastTheHeapShareAreCompactedIntoLaneRowsAndSearchesFindEveryRowMeanwhile(@TempDir Path dir)
@@ -98,13 +103,20 @@ class CountLogBudgetTest {
       }
       assertTrue(searches.get() > 0, "the searcher ran while the rows were written");
 
-      long[] cells = counterCells(connection);
-      assertTrue(cells[1] >= values - 1_000, "lane rows hold most lanes: " + cells[1]);
-      assertTrue(cells[0] < values / batchSize, "compaction deleted log cells: " + cells[0] + " of " + values / batchSize);
+      CounterCells cells = counterCells(connection);
+      assertTrue(cells.lanes >= values - 1_000, "compacted lanes hold most lanes: " + cells.lanes);
+      assertTrue(cells.logs < values / batchSize, "compaction deleted log cells: " + cells.logs + " of " + values / batchSize);
       assertEveryValueFindsItsRow(fx, values);
       try (Admin admin = connection.getAdmin()) {
         admin.disableTable(HBaseIdentifierSource.TABLE);
         admin.enableTable(HBaseIdentifierSource.TABLE);
+        assertEveryValueFindsItsRow(fx, values);
+        // Split the compacted lanes between two regions: the upper one finds them under an anchor
+        // that is not its own.
+        byte[] splitPoint = Bytes.add(cells.firstAnchor, new byte[] {(byte) 0x80});
+        try (RegionLocator locator = connection.getRegionLocator(HBaseIdentifierSource.TABLE)) {
+          admin.splitRegionAsync(locator.getRegionLocation(splitPoint).getRegion().getRegionName(), splitPoint).get();
+        }
       }
       assertEveryValueFindsItsRow(fx, values);
     }
@@ -124,22 +136,29 @@ class CountLogBudgetTest {
     }
   }
 
-  /** The counter table's log cells and lane rows. */
-  private static long[] counterCells(Connection connection) throws IOException {
-    long[] out = new long[2];
+  /** The counter table's log cells and compacted lanes, and the anchor of its first compacted lane. */
+  private record CounterCells(long logs, long lanes, byte[] firstAnchor) {}
+
+  private static CounterCells counterCells(Connection connection) throws IOException {
+    long logs = 0;
+    long lanes = 0;
+    byte[] firstAnchor = null;
     try (Table ids = connection.getTable(HBaseIdentifierSource.TABLE);
         ResultScanner all = ids.getScanner(new Scan())) {
       for (Result r : all) {
         for (Cell c : r.rawCells()) {
           if (CellUtil.matchingQualifier(c, CountLogCells.QUALIFIER)) {
-            out[0]++;
-          } else if (CellUtil.matchingQualifier(c, CountLogCells.LANE_ROW_QUALIFIER)) {
-            out[1]++;
+            logs++;
+          } else if (CellUtil.matchingFamily(c, CountLogCells.LANE_FAMILY)) {
+            lanes++;
+            if (firstAnchor == null) {
+              firstAnchor = Arrays.copyOf(CellUtil.cloneRow(c), CountLogCells.ANCHOR_BYTES);
+            }
           }
         }
       }
     }
-    return out;
+    return new CounterCells(logs, lanes, firstAnchor);
   }
 
   @Test

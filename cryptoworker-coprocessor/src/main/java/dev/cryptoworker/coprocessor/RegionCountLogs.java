@@ -8,21 +8,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.QualifierFilter;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.OperationStatus;
 import org.apache.hadoop.hbase.regionserver.Region;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +65,12 @@ final class RegionCountLogs {
   /** The configuration key of the lanes a region holds before it compacts its logs (default {@link LaneBudget#defaultCompactLanes}). */
   static final String COMPACT_LANES_KEY = "cryptoworker.count-logs.compact-lanes";
 
+  /** The greatest lane id: a name's compacted lanes are the rows from {@code anchor || name} to {@code anchor || name || this}. */
+  private static final byte[] LAST_LANE = filled(CountLogCells.LANE_BYTES, (byte) 0xff);
+  /** This region, or null for logs that never compact (tests). */
+  private final Region region;
+  /** Anchors of the compacted lanes this region holds (normally one; a merge leaves its parents'). */
+  private final List<byte[]> anchors = new CopyOnWriteArrayList<>();
   /** Lanes logged since the last compaction began. */
   private volatile Generation active = new Generation();
   /** Lanes being compacted (or whose compaction failed and is retried), answered until their rows are written. */
@@ -83,7 +92,8 @@ final class RegionCountLogs {
    * @param requestCompaction asks for {@link #compact} to run soon, on another thread; called
    *     whenever this region should compact (also when its server's budget is half used)
    */
-  RegionCountLogs(LaneBudget budget, long compactLanes, Runnable requestCompaction) {
+  RegionCountLogs(Region region, LaneBudget budget, long compactLanes, Runnable requestCompaction) {
+    this.region = region;
     this.budget = budget;
     this.compactLanes = compactLanes;
     this.requestCompaction = requestCompaction;
@@ -92,7 +102,13 @@ final class RegionCountLogs {
 
   /** Logs that never compact (tests). */
   RegionCountLogs(LaneBudget budget) {
-    this(budget, Long.MAX_VALUE, () -> {});
+    this(null, budget, Long.MAX_VALUE, () -> {});
+  }
+
+  private static byte[] filled(int length, byte b) {
+    byte[] out = new byte[length];
+    Arrays.fill(out, b);
+    return out;
   }
 
   /**
@@ -103,9 +119,10 @@ final class RegionCountLogs {
    */
   static RegionCountLogs build(Region region, LaneBudget budget, long compactLanes, Runnable requestCompaction)
       throws IOException {
-    RegionCountLogs logs = new RegionCountLogs(budget, compactLanes, requestCompaction);
+    RegionCountLogs logs = new RegionCountLogs(region, budget, compactLanes, requestCompaction);
     try {
-      RegionCells.forEach(region, logCells(), cell -> {
+      logs.anchors.addAll(anchorsIn(region));
+      RegionCells.forEach(region, logCellsOf(region), cell -> {
         logs.add(cell);
         if (budget.exceeded()) {
           throw new IOException("the count logs hold more lanes than " + budget.describe());
@@ -120,8 +137,8 @@ final class RegionCountLogs {
 
   /**
    * The lanes the count logs of all regions of one region server hold, against a share of its heap:
-   * format 7 holds every lane in memory, so a server refuses log cells beyond the share rather
-   * than run out of heap.
+   * format 7 holds lanes in memory until their region compacts, so a server holds back log cells
+   * beyond the share (and has its regions compact) rather than run out of heap.
    */
   static final class LaneBudget {
     private final AtomicLong held = new AtomicLong();
@@ -167,13 +184,16 @@ final class RegionCountLogs {
       open.remove(logs);
     }
 
-    /** Asks every region of the server that holds lanes to compact. */
-    void compactAll() {
+    /** Asks every region of the server that holds lanes to compact; returns whether any can. */
+    boolean compactAll() {
+      boolean any = false;
       for (RegionCountLogs logs : open) {
-        if (logs.active.held.get() > 0 || logs.compacting != null) {
+        if ((logs.active.held.get() > 0 || logs.compacting != null) && logs.canCompact()) {
           logs.requestCompaction.run();
+          any = true;
         }
       }
+      return any;
     }
 
     long held() {
@@ -195,11 +215,7 @@ final class RegionCountLogs {
    * server's count logs are compacted (which this asks for): the cell is then worth sending again.
    */
   boolean admitsAfterCompaction(int records) {
-    if (records > budget.limit) {
-      return false;
-    }
-    budget.compactAll();
-    return true;
+    return records <= budget.limit && budget.compactAll();
   }
 
   /** Gives this region's lanes back to the server's budget (the region closed, or failed to build). */
@@ -218,14 +234,20 @@ final class RegionCountLogs {
   }
 
   /**
-   * Moves the lanes logged so far out of memory, into lane rows: writes a lane row for every record
-   * of every log cell the region holds (through {@code connection}, to whichever counter region
-   * holds the row), deletes those log cells, then frees the lanes they were indexed from. Lanes
-   * logged meanwhile stay in memory for the next compaction. A record written again is harmless:
-   * a lane row keeps its highest timestamp, which is the stamp. If it fails, the lanes stay held
-   * and answered, and the next compaction starts over.
+   * Moves the lanes logged so far out of memory, into rows of {@link CountLogCells#LANE_FAMILY} in
+   * this region: a row {@code anchor || name || lane id} for every record of every log cell the
+   * region holds, then deletes those log cells, then frees the lanes they were indexed from. Lanes
+   * logged meanwhile stay in memory for the next compaction. A record written again is harmless: a
+   * lane's cell keeps its highest timestamp, which is the stamp. If it fails, the lanes stay held
+   * and answered, and the next compaction starts over. Does nothing if the region cannot compact
+   * ({@link #canCompact}).
    */
-  void compact(Region region, Connection connection) throws IOException {
+  void compact() throws IOException {
+    byte[] anchor = canCompact() ? laneAnchor(region.getRegionInfo().getStartKey(), region.getRegionInfo().getEndKey())
+        : null;
+    if (anchor == null) {
+      return;
+    }
     synchronized (this) {
       if (released || compactionRunning) {
         return;
@@ -237,21 +259,21 @@ final class RegionCountLogs {
       }
     }
     try {
+      addAnchor(anchor); // before any row: an answer that misses a freed generation finds its rows
       // Writes that indexed their cells in the old generation are visible to the scan below.
       ((HRegion) region).getMVCC().await();
-      LaneRows rows = new LaneRows(region, connection);
-      RegionCells.forEach(region, logCells(), rows::add);
+      LaneRows rows = new LaneRows(region, anchor);
+      RegionCells.forEach(region, logCellsOf(region), rows::add);
       rows.flush();
-      Generation done;
       synchronized (this) {
-        done = compacting;
+        Generation done = compacting;
         compacting = null;
         if (!released) {
           free(done);
         }
       }
-      LOG.debug("Region {}: compacted the count logs of {} lanes into lane rows ({} log cells)",
-          region.getRegionInfo().getEncodedName(), rows.records, rows.cells);
+      LOG.debug("Region {}: compacted the count logs of {} lanes ({} log cells)", region.getRegionInfo().getEncodedName(),
+          rows.records, rows.cells);
     } finally {
       synchronized (this) {
         compactionRunning = false;
@@ -259,19 +281,98 @@ final class RegionCountLogs {
     }
   }
 
-  /** Lane rows of log cells, written a few thousand records at a time, each cell deleted after its rows. */
+  /**
+   * Whether this region can move lanes out of memory: its table has {@link
+   * CountLogCells#LANE_FAMILY} (CryptoWorker adds it to the counter table) and the region spans a
+   * whole anchor (every region but one narrower than 2^-32 of the key space).
+   */
+  boolean canCompact() {
+    return region != null && region.getTableDescriptor().hasColumnFamily(CountLogCells.LANE_FAMILY)
+        && laneAnchor(region.getRegionInfo().getStartKey(), region.getRegionInfo().getEndKey()) != null;
+  }
+
+  private synchronized void addAnchor(byte[] anchor) {
+    for (byte[] a : anchors) {
+      if (Arrays.equals(a, anchor)) {
+        return;
+      }
+    }
+    anchors.add(anchor);
+  }
+
+  /**
+   * The anchor of the lanes a region {@code [start, end)} compacts: the first {@value
+   * CountLogCells#ANCHOR_BYTES}-byte prefix all of whose rows lie in the region, or null if none
+   * does.
+   */
+  static byte[] laneAnchor(byte[] start, byte[] end) {
+    long prefix = 0;
+    for (int i = 0; i < CountLogCells.ANCHOR_BYTES; i++) {
+      prefix = (prefix << 8) | (i < start.length ? start[i] & 0xff : 0);
+    }
+    for (int i = CountLogCells.ANCHOR_BYTES; i < start.length; i++) {
+      if (start[i] != 0) {
+        prefix++; // the start's own prefix has rows before the start
+        break;
+      }
+    }
+    long last = (1L << (8 * CountLogCells.ANCHOR_BYTES)) - 1;
+    if (prefix > last || end.length != 0 && (prefix == last || Bytes.compareTo(anchorBytes(prefix + 1), end) > 0)) {
+      return null;
+    }
+    return anchorBytes(prefix);
+  }
+
+  private static byte[] anchorBytes(long prefix) {
+    return Arrays.copyOfRange(Bytes.toBytes(prefix), Long.BYTES - CountLogCells.ANCHOR_BYTES, Long.BYTES);
+  }
+
+  /**
+   * The anchors of the compacted lanes {@code region} holds: one seek per anchor, not a read of
+   * every lane (a split or merge leaves a region with its parents' anchors).
+   */
+  private static List<byte[]> anchorsIn(Region region) throws IOException {
+    List<byte[]> out = new ArrayList<>();
+    if (!region.getTableDescriptor().hasColumnFamily(CountLogCells.LANE_FAMILY)) {
+      return out;
+    }
+    Scan scan = new Scan().addFamily(CountLogCells.LANE_FAMILY).setFilter(new KeyOnlyFilter()).setCacheBlocks(false);
+    try (RegionScanner scanner = region.getScanner(scan)) {
+      List<Cell> cells = new ArrayList<>();
+      boolean more;
+      do {
+        cells.clear();
+        more = scanner.nextRaw(cells);
+        if (cells.isEmpty()) {
+          continue;
+        }
+        Cell first = cells.get(0);
+        byte[] anchor = Arrays.copyOfRange(first.getRowArray(), first.getRowOffset(),
+            first.getRowOffset() + CountLogCells.ANCHOR_BYTES);
+        out.add(anchor);
+        long prefix = Bytes.toLong(Bytes.padHead(anchor, Long.BYTES));
+        if (prefix == (1L << (8 * CountLogCells.ANCHOR_BYTES)) - 1) {
+          break;
+        }
+        scanner.reseek(anchorBytes(prefix + 1));
+      } while (more);
+    }
+    return out;
+  }
+
+  /** Lanes of log cells as rows of this region, written a few thousand at a time, each cell deleted after its rows. */
   private static final class LaneRows {
     private static final int RECORDS_PER_WRITE = 8192;
     private final Region region;
-    private final Connection connection;
-    private final List<Put> puts = new ArrayList<>();
+    private final byte[] anchor;
+    private final List<Mutation> puts = new ArrayList<>();
     private final List<Mutation> deletes = new ArrayList<>();
     long records;
     long cells;
 
-    LaneRows(Region region, Connection connection) {
+    LaneRows(Region region, byte[] anchor) {
       this.region = region;
-      this.connection = connection;
+      this.anchor = anchor;
     }
 
     void add(Cell cell) throws IOException {
@@ -279,15 +380,18 @@ final class RegionCountLogs {
         return;
       }
       byte[] value = CellUtil.cloneValue(cell);
-      byte[] family = CellUtil.cloneFamily(cell);
       int n = CountLogCells.records(value, 0, value.length);
       for (int i = 0, at = CountLogCells.firstRecord(0); i < n; i++, at += CountLogCells.RECORD_BYTES) {
-        byte[] row = Arrays.copyOfRange(value, at, at + CountLogCells.NAME_BYTES + CountLogCells.LANE_BYTES);
-        long stamp = Bytes.toLong(value, at + CountLogCells.NAME_BYTES + CountLogCells.LANE_BYTES);
-        puts.add(new Put(row).addColumn(family, CountLogCells.LANE_ROW_QUALIFIER, stamp,
-            Arrays.copyOfRange(value, at + CountLogCells.RECORD_BYTES - Long.BYTES, at + CountLogCells.RECORD_BYTES)));
+        int laneEnd = at + CountLogCells.NAME_BYTES + CountLogCells.LANE_BYTES;
+        byte[] row = Bytes.add(anchor, Arrays.copyOfRange(value, at, laneEnd));
+        if (!region.getRegionInfo().containsRow(row)) {
+          throw new IOException("the compacted lane row " + Bytes.toStringBinary(row) + " lies outside the region");
+        }
+        puts.add(new Put(row).addColumn(CountLogCells.LANE_FAMILY, CountLogCells.LANE_QUALIFIER, Bytes.toLong(value, laneEnd),
+            Arrays.copyOfRange(value, laneEnd + Long.BYTES, laneEnd + 2 * Long.BYTES)));
       }
-      deletes.add(new Delete(CellUtil.cloneRow(cell)).addColumn(family, CountLogCells.QUALIFIER, cell.getTimestamp()));
+      deletes.add(new Delete(CellUtil.cloneRow(cell)).addColumn(CellUtil.cloneFamily(cell), CountLogCells.QUALIFIER,
+          cell.getTimestamp()));
       records += n;
       cells++;
       if (puts.size() >= RECORDS_PER_WRITE) {
@@ -296,24 +400,39 @@ final class RegionCountLogs {
     }
 
     void flush() throws IOException {
-      if (puts.isEmpty() && deletes.isEmpty()) {
+      write(puts);
+      write(deletes); // only after their lanes' rows
+    }
+
+    private void write(List<Mutation> mutations) throws IOException {
+      if (mutations.isEmpty()) {
         return;
       }
-      try (Table table = connection.getTable(region.getTableDescriptor().getTableName())) {
-        table.batch(puts, new Object[puts.size()]);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while writing compacted lane rows");
+      OperationStatus[] done = region.batchMutate(mutations.toArray(new Mutation[0]));
+      for (OperationStatus status : done) {
+        if (status.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS) {
+          throw new IOException("writing compacted lanes failed: " + status.getOperationStatusCode() + " "
+              + status.getExceptionMsg());
+        }
       }
-      region.batchMutate(deletes.toArray(new Mutation[0]));
-      puts.clear();
-      deletes.clear();
+      mutations.clear();
     }
   }
 
   private static Scan logCells() {
     return new Scan().setFilter(new QualifierFilter(CompareOperator.EQUAL, new BinaryComparator(CountLogCells.QUALIFIER)))
         .setCacheBlocks(false);
+  }
+
+  /** {@link #logCells()} of the families that hold them: not the compacted lanes'. */
+  private static Scan logCellsOf(Region r) {
+    Scan scan = logCells();
+    for (byte[] family : r.getTableDescriptor().getColumnFamilyNames()) {
+      if (!Arrays.equals(family, CountLogCells.LANE_FAMILY)) {
+        scan.addFamily(family);
+      }
+    }
+    return scan;
   }
 
   /**
@@ -428,11 +547,11 @@ final class RegionCountLogs {
   }
 
   /**
-   * Every lane of {@code names} this region holds in memory, with its highest-stamped count in each
-   * generation, as a count log (no bytes if none). Lanes compacted before this began are in lane
-   * rows by then, which the asker reads after the regions answered.
+   * Every lane of {@code names} this region holds, in memory or compacted, with its highest-stamped
+   * count in each place, as a count log (no bytes if none): memory first, then the compacted rows,
+   * so a lane freed from memory meanwhile is found in its row.
    */
-  byte[] answer(List<byte[]> names) {
+  byte[] answer(List<byte[]> names) throws IOException {
     Generation newest = active; // first: a compaction sets compacting before it replaces active
     Generation older = compacting;
     List<CountLogCells.LaneCount> out = new ArrayList<>();
@@ -440,6 +559,16 @@ final class RegionCountLogs {
       answer(newest, name, out);
       if (older != null && older != newest) {
         answer(older, name, out);
+      }
+    }
+    for (byte[] anchor : anchors) {
+      for (byte[] name : names) {
+        byte[] prefix = Bytes.add(anchor, name);
+        Scan rows = new Scan().addFamily(CountLogCells.LANE_FAMILY).withStartRow(prefix)
+            .withStopRow(Bytes.add(prefix, LAST_LANE), true);
+        RegionCells.forEach(region, rows, c -> out.add(new CountLogCells.LaneCount(name,
+            Arrays.copyOfRange(c.getRowArray(), c.getRowOffset() + prefix.length, c.getRowOffset() + c.getRowLength()),
+            c.getTimestamp(), Bytes.toLong(c.getValueArray(), c.getValueOffset()))));
       }
     }
     return out.isEmpty() ? new byte[0] : CountLogCells.encode(out);

@@ -170,7 +170,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
         return;
       }
       try {
-        logs.compact(env.getRegion(), env.getConnection());
+        logs.compact();
       } catch (IOException | RuntimeException e) {
         LOG.warn("Region {}: compacting its count logs failed; their lanes stay in memory until the next compaction",
             env.getRegionInfo().getRegionNameAsString(), e);

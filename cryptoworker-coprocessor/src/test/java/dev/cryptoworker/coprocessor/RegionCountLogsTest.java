@@ -1,7 +1,9 @@
 package dev.cryptoworker.coprocessor;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,7 +33,7 @@ class RegionCountLogsTest {
    * its highest stamp.
    */
   @Test
-  void eachLaneAnswersOnceWithItsHighestStampedCount() {
+  void eachLaneAnswersOnceWithItsHighestStampedCount() throws Exception {
     Random random = new Random(7);
     RegionCountLogs logs = new RegionCountLogs(new RegionCountLogs.LaneBudget(1L << 30, 1));
     Map<String, CountLogCells.LaneCount> oracle = new HashMap<>();
@@ -112,6 +114,23 @@ class RegionCountLogsTest {
       out.add(new CountLogCells.LaneCount(name, lane, i, i));
     }
     return out;
+  }
+
+  /** Compacted lanes go under a 4-byte prefix all of whose rows lie in the region. */
+  @Test
+  void anAnchorIsTheFirstFourBytePrefixWholeInTheRegion() {
+    byte ff = (byte) 0xff;
+    assertArrayEquals(new byte[] {0, 0, 0, 0}, RegionCountLogs.laneAnchor(new byte[0], new byte[] {0x10}));
+    assertArrayEquals(new byte[] {0x10, 0, 0, 0}, RegionCountLogs.laneAnchor(new byte[] {0x10}, new byte[] {0x20}));
+    assertArrayEquals(new byte[] {0x10, 0, 0, 0}, RegionCountLogs.laneAnchor(new byte[] {0x10, 0, 0, 0}, new byte[0]));
+    assertArrayEquals(new byte[] {0x10, 0, 0, 0}, RegionCountLogs.laneAnchor(new byte[] {0x10}, new byte[] {0x10, 0, 0, 1}),
+        "the next prefix is the region's end");
+    assertArrayEquals(new byte[] {0x10, 0, 0, 1}, RegionCountLogs.laneAnchor(new byte[] {0x10, 0, 0, 0, 5}, new byte[] {0x20}),
+        "a start inside a prefix: the next one");
+    assertArrayEquals(new byte[] {ff, ff, ff, ff}, RegionCountLogs.laneAnchor(new byte[] {ff, ff, ff, ff}, new byte[0]));
+    assertNull(RegionCountLogs.laneAnchor(new byte[] {0x10, 0, 0, 0, 5}, new byte[] {0x10, 0, 0, 1, 0}),
+        "a region narrower than one prefix has none");
+    assertNull(RegionCountLogs.laneAnchor(new byte[] {ff, ff, ff, ff, 1}, new byte[0]), "past the last prefix");
   }
 
   @Test

@@ -23,11 +23,16 @@ public final class CountLogCells {
   /** The qualifier of log cells, one no other counter-table cell has. */
   public static final byte[] QUALIFIER = {0, 'c', 'o', 'u', 'n', 't', '-', 'l', 'o', 'g'};
   /**
-   * The qualifier of a lane row ({@code name || lane id}, the masked count, the stamp as its
-   * timestamp): stored format 6 writes one per lane, and a counter region compacting its count logs
-   * writes them too.
+   * The counter table's family of compacted lanes: a counter region moves the lanes of its log
+   * cells out of memory into rows {@code anchor (4) || counter name || lane id} of this family,
+   * qualifier {@link #LANE_QUALIFIER}, the stamp as timestamp (the highest stays) and the masked
+   * count as value. The anchor is a 4-byte prefix whose rows all lie in the compacting region.
    */
-  public static final byte[] LANE_ROW_QUALIFIER = {'s', 's', 'e'};
+  public static final byte[] LANE_FAMILY = {'l'};
+  /** The qualifier of compacted lanes' cells. */
+  public static final byte[] LANE_QUALIFIER = {'c'};
+  /** Bytes of an anchor, the first of a compacted lane's row. */
+  public static final int ANCHOR_BYTES = 4;
   /** Bytes of a counter name. */
   public static final int NAME_BYTES = 16;
   /** Bytes of a lane id. */

@@ -8,10 +8,9 @@ import java.util.List;
 /**
  * Asks each counter region of a scan for the lanes it has logged of some counter names (stored
  * format 7, {@link CountLogCells}). Each region answers with one cell ({@link #ANSWER_QUALIFIER})
- * whose value is a count log of the highest-stamped count of every lane of those names it holds in
- * memory (no bytes if none; a lane may come twice while the region compacts). A search asks every
- * counter region (a batch's log cell lands in whichever holds its writer's prefix), then reads the
- * lane rows ({@link CountLogCells#LANE_ROW_QUALIFIER}) the regions compacted their logs into. Keyless: names and counts are PRF outputs and masked numbers to the region.
+ * whose value is a count log of the highest-stamped count of every lane of those names its log
+ * cells hold (no bytes if none). A search asks every counter region: a batch's log cell lands in
+ * whichever holds its writer's prefix. Keyless: names and counts are PRF outputs and masked numbers to the region.
  *
  * <p>Encoding: {@code version (1) || names (4) || names, {@value CountLogCells#NAME_BYTES} bytes each}.
  */

@@ -69,14 +69,12 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Values whose index has {@link ValueIndex#hasCountLogs count logs} (stored format 7) are
  * numbered in lanes the same way, but a batch writes the counts of all its lanes as one cell
  * ({@link CountLogCells}) in a row of its own (a random batch id, with a prefix per writer), instead
- * of a row per lane. The counter regions index their log cells in memory and compact them into lane
- * rows; a search asks every counter region at once for the lanes it holds ({@link
- * LaneCountRequest}), then reads the lane rows; of a lane found more than once it takes the count
- * with the highest stamp. Thread-safe.
+ * of a row per lane. The counter regions index their log cells in memory, and a search asks every
+ * counter region at once for the lanes of its values ({@link LaneCountRequest}); of a lane logged
+ * more than once it takes the count with the highest stamp. Thread-safe.
  */
 public class SearchCounters {
-  /** The qualifier of counter cells: lane rows' (formats 6 and 7), and before them a value's counter. */
-  static final byte[] QUALIFIER = CountLogCells.LANE_ROW_QUALIFIER;
+  static final byte[] QUALIFIER = Bytes.toBytes("sse");
   private static final int REMEMBERED_COUNTERS = 1 << 16;
   private static final int MAX_TAKERS = 32;
 
@@ -533,17 +531,10 @@ public class SearchCounters {
       (same.get(0).hasCountLogs() ? loggedNames : rowNames).add(same.get(0).counterName());
     }
     if (!rowNames.isEmpty()) {
-      laneRows(rowNames, (row, stamp, masked) -> found.accept(row, masked));
+      laneRows(rowNames, found);
     }
     if (!loggedNames.isEmpty()) {
-      Map<PrfOutput, long[]> latest = new LinkedHashMap<>(); // lane row: {stamp, masked count}
-      LaneVisitor keepLatest = (row, stamp, masked) -> latest.merge(PrfOutput.copyOf(row), new long[] {stamp, masked},
-          (a, b) -> b[0] > a[0] ? b : a);
-      loggedLanes(loggedNames, keepLatest);
-      // Then the lane rows counter regions compacted their logs into. Only after every region has
-      // answered: a lane a region no longer holds was in its row before the region answered.
-      laneRows(loggedNames, keepLatest);
-      latest.forEach((row, c) -> found.accept(row.toByteArray(), c[1]));
+      loggedLanes(loggedNames, found);
     }
     // A lane gone from the table (restored from before it existed) is missed as silently as a count
     // gone down: each value's number of lanes only grows too.
@@ -559,13 +550,8 @@ public class SearchCounters {
     return out;
   }
 
-  /** Receives a lane: its row ({@code name || lane id}), the stamp of its count, and the masked count. */
-  private interface LaneVisitor {
-    void visit(byte[] row, long stamp, long maskedCount);
-  }
-
-  /** Hands each lane row under {@code names} (counter names as prefixes), its timestamp and its stored count to {@code found}. */
-  private void laneRows(List<byte[]> names, LaneVisitor found) throws IOException {
+  /** Hands each lane row under {@code names} (counter names as prefixes) and its stored count to {@code found}. */
+  private void laneRows(List<byte[]> names, BiConsumer<byte[], Long> found) throws IOException {
     List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>();
     for (byte[] prefix : names) {
       ranges.add(new MultiRowRangeFilter.RowRange(prefix, true, afterPrefix(prefix), false));
@@ -579,18 +565,17 @@ public class SearchCounters {
     try (Table counters = connection.getTable(counterTable.table());
         ResultScanner rows = counters.getScanner(scan)) {
       for (Result r = rows.next(); r != null; r = rows.next()) {
-        Cell c = r.getColumnLatestCell(counterTable.family(), QUALIFIER);
-        found.visit(r.getRow(), c.getTimestamp(), Bytes.toLong(CellUtil.cloneValue(c)));
+        found.accept(r.getRow(), Bytes.toLong(r.getValue(counterTable.family(), QUALIFIER)));
       }
     }
   }
 
   /**
-   * Hands each lane of {@code names} the counter regions hold in memory, as the row {@code name ||
-   * lane id} of format 6, with its stamp and count (a lane may come more than once), to {@code
-   * found}: one {@link LaneCountRequest} per counter region, all at once.
+   * Hands each lane of {@code names} the counter regions have logged, as the row {@code name ||
+   * lane id} of format 6, with its highest-stamped count, to {@code found}: one {@link
+   * LaneCountRequest} per counter region, all at once.
    */
-  private void loggedLanes(List<byte[]> names, LaneVisitor found) throws IOException {
+  private void loggedLanes(List<byte[]> names, BiConsumer<byte[], Long> found) throws IOException {
     byte[] request = RegionRequests.encode(new LaneCountRequest(names));
     List<byte[]> starts = counterRegionStarts();
     List<Future<?>> asked = new ArrayList<>(starts.size());
@@ -603,9 +588,11 @@ public class SearchCounters {
       asked.add(takers.submit(() -> answered.addAll(laneCountsIn(scan))));
     }
     awaitAll(asked, "interrupted while reading search-index lane counts");
+    Map<PrfOutput, CountLogCells.LaneCount> latest = new LinkedHashMap<>();
     for (CountLogCells.LaneCount c : answered) {
-      found.visit(laneRow(c), c.stamp(), c.maskedCount());
+      latest.merge(PrfOutput.copyOf(laneRow(c)), c, (a, b) -> b.stamp() > a.stamp() ? b : a);
     }
+    latest.forEach((row, c) -> found.accept(row.toByteArray(), c.maskedCount()));
   }
 
   private static byte[] laneRow(CountLogCells.LaneCount c) {

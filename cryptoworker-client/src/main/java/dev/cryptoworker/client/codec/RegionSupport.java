@@ -74,6 +74,7 @@ public final class RegionSupport {
       }
       admin.createTable(TableDescriptorBuilder.newBuilder(HBaseIdentifierSource.TABLE)
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(HBaseIdentifierSource.FAMILY))
+          .setColumnFamily(ColumnFamilyDescriptorBuilder.of(CountLogCells.LANE_FAMILY))
           .setValue(CountLogCells.TABLE_ATTRIBUTE, "true").build(), splits);
     } catch (TableExistsException e) {
       // created concurrently by another client: fine
@@ -84,16 +85,21 @@ public final class RegionSupport {
    * Creates the counter table with the region-side observer, or gives an existing one the observer,
    * which takes search-index entry numbers in one batch per region ({@code CounterTakeRequest}),
    * and the attribute that makes its regions index count logs ({@link CountLogCells}, stored format
-   * 7). Its regions reopen once when either is added.
+   * 7), with the family they compact their logs into ({@link CountLogCells#LANE_FAMILY}). Its
+   * regions reopen once when any is added.
    */
   public static void prepareCounterTable(Admin admin) throws IOException {
     createCounterTable(admin);
     TableDescriptor current = admin.getDescriptor(HBaseIdentifierSource.TABLE);
-    if (!current.hasCoprocessor(REGION_OBSERVER) || !"true".equals(current.getValue(CountLogCells.TABLE_ATTRIBUTE))) {
+    if (!current.hasCoprocessor(REGION_OBSERVER) || !"true".equals(current.getValue(CountLogCells.TABLE_ATTRIBUTE))
+        || !current.hasColumnFamily(CountLogCells.LANE_FAMILY)) {
       TableDescriptorBuilder updated = TableDescriptorBuilder.newBuilder(current)
           .setValue(CountLogCells.TABLE_ATTRIBUTE, "true");
       if (!current.hasCoprocessor(REGION_OBSERVER)) {
         updated.setCoprocessor(REGION_OBSERVER);
+      }
+      if (!current.hasColumnFamily(CountLogCells.LANE_FAMILY)) {
+        updated.setColumnFamily(ColumnFamilyDescriptorBuilder.of(CountLogCells.LANE_FAMILY));
       }
       admin.modifyTable(updated.build());
     }
