@@ -328,7 +328,7 @@ final class RegionCountLogs {
   }
 
   /**
-   * The anchors of the compacted lanes {@code region} holds: one seek per anchor, not a read of
+   * The anchors of the compacted lanes {@code region} holds: one scanner per anchor, not a read of
    * every lane (a split or merge leaves a region with its parents' anchors).
    */
   private static List<byte[]> anchorsIn(Region region) throws IOException {
@@ -336,28 +336,31 @@ final class RegionCountLogs {
     if (!region.getTableDescriptor().hasColumnFamily(CountLogCells.LANE_FAMILY)) {
       return out;
     }
-    Scan scan = new Scan().addFamily(CountLogCells.LANE_FAMILY).setFilter(new KeyOnlyFilter()).setCacheBlocks(false);
-    try (RegionScanner scanner = region.getScanner(scan)) {
+    byte[] from = region.getRegionInfo().getStartKey();
+    while (true) {
+      // a scanner per anchor, from the next anchor's first row on: its first row is enough
+      Scan first = new Scan().addFamily(CountLogCells.LANE_FAMILY).withStartRow(from).setFilter(new KeyOnlyFilter())
+          .setCacheBlocks(false);
       List<Cell> cells = new ArrayList<>();
-      boolean more;
-      do {
-        cells.clear();
-        more = scanner.nextRaw(cells);
-        if (cells.isEmpty()) {
-          continue;
-        }
-        Cell first = cells.get(0);
-        byte[] anchor = Arrays.copyOfRange(first.getRowArray(), first.getRowOffset(),
-            first.getRowOffset() + CountLogCells.ANCHOR_BYTES);
-        out.add(anchor);
-        long prefix = Bytes.toLong(Bytes.padHead(anchor, Long.BYTES));
-        if (prefix == (1L << (8 * CountLogCells.ANCHOR_BYTES)) - 1) {
-          break;
-        }
-        scanner.reseek(anchorBytes(prefix + 1));
-      } while (more);
+      try (RegionScanner scanner = region.getScanner(first)) {
+        scanner.nextRaw(cells);
+      }
+      if (cells.isEmpty()) {
+        return out;
+      }
+      byte[] anchor = Arrays.copyOf(CellUtil.cloneRow(cells.get(0)), CountLogCells.ANCHOR_BYTES);
+      // (the first may lie before the region's start: a split through a parent's anchor)
+      if (out.stream().anyMatch(a -> Arrays.equals(a, anchor))) {
+        throw new IOException("the compacted lanes after " + Bytes.toStringBinary(from) + " start with anchor "
+            + Bytes.toStringBinary(anchor) + ", met before");
+      }
+      out.add(anchor);
+      long prefix = Bytes.toInt(anchor) & 0xFFFFFFFFL; // ANCHOR_BYTES is 4
+      if (prefix == (1L << (8 * CountLogCells.ANCHOR_BYTES)) - 1) {
+        return out;
+      }
+      from = anchorBytes(prefix + 1);
     }
-    return out;
   }
 
   /** Lanes of log cells as rows of this region, written a few thousand at a time, each cell deleted after its rows. */
@@ -564,6 +567,9 @@ final class RegionCountLogs {
     for (byte[] anchor : anchors) {
       for (byte[] name : names) {
         byte[] prefix = Bytes.add(anchor, name);
+        if (!region.getRegionInfo().containsRow(prefix)) {
+          continue; // a split put these rows in the other region, which answers for them
+        }
         Scan rows = new Scan().addFamily(CountLogCells.LANE_FAMILY).withStartRow(prefix)
             .withStopRow(Bytes.add(prefix, LAST_LANE), true);
         RegionCells.forEach(region, rows, c -> out.add(new CountLogCells.LaneCount(name,
