@@ -36,7 +36,8 @@ import java.util.stream.Collectors;
  *       #writerLanes}), each lane's count a row of the counter table.
  *   <li>{@link #V7}: format 6, with the lane counts of a batch in one count-log cell of the counter
  *       table ({@link #countLogs}), which its regions index in memory, instead of a row per lane.
- *       Opt-in: the counter regions hold every lane in memory, up to a share of their heap.
+ *       Opt-in: its counter regions compact those logs into rows, which costs them about as much per
+ *       new lane as format 6's rows (docs/performance.md).
  * </ul>
  *
  * ASHE and SSE cells keep format 1's header in all five: region servers parse them.

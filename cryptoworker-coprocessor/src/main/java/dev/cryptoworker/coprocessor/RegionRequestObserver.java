@@ -71,27 +71,28 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   private volatile boolean searchable;
   private volatile RegionSearchIndex searchIndex;
   /** Compacts search indexes after major compactions, one region at a time per region server. */
-  private static final ExecutorService INDEX_UPKEEP = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "cryptoworker-search-index-upkeep");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService INDEX_UPKEEP = backgroundThread("cryptoworker-search-index-upkeep");
   private final AtomicBoolean upkeepScheduled = new AtomicBoolean();
   /** The counters of this region, once it has answered a counter take (only the counter table's regions do). */
   private volatile RegionCounters counters;
   private volatile boolean logsCounts;
   private volatile RegionCountLogs countLogs;
   /** Compacts count logs out of memory ({@link RegionCountLogs#compact}), one region at a time per region server. */
-  private static final ExecutorService COUNT_LOG_COMPACTION = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "cryptoworker-count-log-compaction");
-    t.setDaemon(true);
-    return t;
-  });
+  private static final ExecutorService COUNT_LOG_COMPACTION = backgroundThread("cryptoworker-count-log-compaction");
   private final AtomicBoolean compactionScheduled = new AtomicBoolean();
   /** Lanes a region holds before it compacts its count logs; 0: the budget's default. */
   private volatile long compactLanes;
   /** The heap share of this region server's count logs, set by the first counter region to start here. */
   private static volatile RegionCountLogs.LaneBudget laneBudget;
+
+  /** One daemon thread that runs background work in order. */
+  private static ExecutorService backgroundThread(String name) {
+    return Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
+  }
 
   /**
    * Sets this server's lane budget once, from {@code share} (the configured value, or null for the
