@@ -567,11 +567,15 @@ final class RegionCountLogs {
     for (byte[] anchor : anchors) {
       for (byte[] name : names) {
         byte[] prefix = Bytes.add(anchor, name);
-        if (!region.getRegionInfo().containsRow(prefix)) {
-          continue; // a split put these rows in the other region, which answers for them
+        byte[] last = Bytes.add(prefix, LAST_LANE);
+        byte[] start = region.getRegionInfo().getStartKey();
+        byte[] end = region.getRegionInfo().getEndKey();
+        if (Bytes.compareTo(last, start) < 0 || end.length != 0 && Bytes.compareTo(prefix, end) >= 0) {
+          continue; // a split put these rows in another region, which answers for them
         }
-        Scan rows = new Scan().addFamily(CountLogCells.LANE_FAMILY).withStartRow(prefix)
-            .withStopRow(Bytes.add(prefix, LAST_LANE), true);
+        // a split may also fall between a name's lanes: read the part inside this region
+        Scan rows = new Scan().addFamily(CountLogCells.LANE_FAMILY)
+            .withStartRow(Bytes.compareTo(prefix, start) < 0 ? start : prefix).withStopRow(last, true);
         RegionCells.forEach(region, rows, c -> out.add(new CountLogCells.LaneCount(name,
             Arrays.copyOfRange(c.getRowArray(), c.getRowOffset() + prefix.length, c.getRowOffset() + c.getRowLength()),
             c.getTimestamp(), Bytes.toLong(c.getValueArray(), c.getValueOffset()))));
