@@ -80,7 +80,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   /** Compacts count logs out of memory ({@link RegionCountLogs#compact}), one region at a time per region server. */
   private static final ExecutorService COUNT_LOG_COMPACTION = backgroundThread("cryptoworker-count-log-compaction");
   private final AtomicBoolean compactionScheduled = new AtomicBoolean();
-  /** Lanes a region holds before it compacts its count logs; 0: the budget's default. */
+  /** Lanes a region holds before it compacts its count logs ({@value RegionCountLogs#COMPACT_LANES_KEY}, else the budget's default). */
   private volatile long compactLanes;
   /** The heap share of this region server's count logs, set by the first counter region to start here. */
   private static volatile RegionCountLogs.LaneBudget laneBudget;
