@@ -10,23 +10,34 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.BinaryComparator;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.QualifierFilter;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.OperationStatus;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.Store;
+import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
+import org.apache.hadoop.hbase.regionserver.StoreUtils;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,10 +55,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>Compaction</b> keeps that memory bounded ({@link #compact}): once the region holds {@link
  * #compactLanes} lanes, or its server's count logs fill half their share of the heap ({@link
  * LaneBudget}; {@value #HEAP_SHARE_KEY}, default {@value #DEFAULT_HEAP_SHARE}), the lanes logged so
- * far are written as format 6's lane rows ({@code name || lane id}, {@link
- * CountLogCells#LANE_ROW_QUALIFIER}, the stamp as timestamp, the masked count), their log cells
- * deleted and their memory freed. Until their rows are written they are held and answered as
- * before, so a searcher that asks the regions first and reads the lane rows after finds every lane.
+ * far are moved into this region's {@link CountLogCells#LANE_FAMILY}: a row {@code anchor || name},
+ * a cell per lane (qualifier the lane id, the stamp as timestamp, the masked count as value),
+ * sorted into a store file that the region bulk loads (no write-ahead log, no memstore). Then their
+ * log cells are deleted and their memory freed. Until then they are held and answered as before;
+ * an answer reads memory first and the compacted rows after, so it finds every lane.
  * Keyless: names, lane ids and masked counts are pseudorandom to the region server.
  */
 final class RegionCountLogs {
@@ -65,8 +77,6 @@ final class RegionCountLogs {
   /** The configuration key of the lanes a region holds before it compacts its logs (default {@link LaneBudget#defaultCompactLanes}). */
   static final String COMPACT_LANES_KEY = "cryptoworker.count-logs.compact-lanes";
 
-  /** The greatest lane id: a name's compacted lanes are the rows from {@code anchor || name} to {@code anchor || name || this}. */
-  private static final byte[] LAST_LANE = filled(CountLogCells.LANE_BYTES, (byte) 0xff);
   /** This region, or null for logs that never compact (tests). */
   private final Region region;
   /** Anchors of the compacted lanes this region holds (normally one; a merge leaves its parents'). */
@@ -103,12 +113,6 @@ final class RegionCountLogs {
   /** Logs that never compact (tests). */
   RegionCountLogs(LaneBudget budget) {
     this(null, budget, Long.MAX_VALUE, () -> {});
-  }
-
-  private static byte[] filled(int length, byte b) {
-    byte[] out = new byte[length];
-    Arrays.fill(out, b);
-    return out;
   }
 
   /**
@@ -235,7 +239,7 @@ final class RegionCountLogs {
 
   /**
    * Moves the lanes logged so far out of memory, into rows of {@link CountLogCells#LANE_FAMILY} in
-   * this region: a row {@code anchor || name || lane id} for every record of every log cell the
+   * this region: a cell of row {@code anchor || name} for every record of every log cell the
    * region holds, then deletes those log cells, then frees the lanes they were indexed from. Lanes
    * logged meanwhile stay in memory for the next compaction. A record written again is harmless: a
    * lane's cell keeps its highest timestamp, which is the stamp. If it fails, the lanes stay held
@@ -363,18 +367,21 @@ final class RegionCountLogs {
     }
   }
 
-  /** Lanes of log cells as rows of this region, written a few thousand at a time, each cell deleted after its rows. */
+  /**
+   * Lanes of log cells as rows of this region, a file at a time: sorted, written as a store file and
+   * bulk loaded into the region (no write-ahead log, no memstore), then their log cells deleted.
+   */
   private static final class LaneRows {
-    private static final int RECORDS_PER_WRITE = 8192;
-    private final Region region;
+    private static final int LANES_PER_FILE = 1 << 16;
+    private final HRegion region;
     private final byte[] anchor;
-    private final List<Mutation> puts = new ArrayList<>();
+    private final List<KeyValue> lanes = new ArrayList<>();
     private final List<Mutation> deletes = new ArrayList<>();
     long records;
     long cells;
 
     LaneRows(Region region, byte[] anchor) {
-      this.region = region;
+      this.region = (HRegion) region;
       this.anchor = anchor;
     }
 
@@ -385,40 +392,82 @@ final class RegionCountLogs {
       byte[] value = CellUtil.cloneValue(cell);
       int n = CountLogCells.records(value, 0, value.length);
       for (int i = 0, at = CountLogCells.firstRecord(0); i < n; i++, at += CountLogCells.RECORD_BYTES) {
-        int laneEnd = at + CountLogCells.NAME_BYTES + CountLogCells.LANE_BYTES;
-        byte[] row = Bytes.add(anchor, Arrays.copyOfRange(value, at, laneEnd));
+        int nameEnd = at + CountLogCells.NAME_BYTES;
+        int laneEnd = nameEnd + CountLogCells.LANE_BYTES;
+        byte[] row = Bytes.add(anchor, Arrays.copyOfRange(value, at, nameEnd));
         if (!region.getRegionInfo().containsRow(row)) {
           throw new IOException("the compacted lane row " + Bytes.toStringBinary(row) + " lies outside the region");
         }
-        puts.add(new Put(row).addColumn(CountLogCells.LANE_FAMILY, CountLogCells.LANE_QUALIFIER, Bytes.toLong(value, laneEnd),
-            Arrays.copyOfRange(value, laneEnd + Long.BYTES, laneEnd + 2 * Long.BYTES)));
+        lanes.add(new KeyValue(row, CountLogCells.LANE_FAMILY, Arrays.copyOfRange(value, nameEnd, laneEnd),
+            Bytes.toLong(value, laneEnd), Arrays.copyOfRange(value, laneEnd + Long.BYTES, laneEnd + 2 * Long.BYTES)));
       }
       deletes.add(new Delete(CellUtil.cloneRow(cell)).addColumn(CellUtil.cloneFamily(cell), CountLogCells.QUALIFIER,
           cell.getTimestamp()));
       records += n;
       cells++;
-      if (puts.size() >= RECORDS_PER_WRITE) {
+      if (lanes.size() >= LANES_PER_FILE) {
         flush();
       }
     }
 
     void flush() throws IOException {
-      write(puts);
-      write(deletes); // only after their lanes' rows
+      if (!lanes.isEmpty()) {
+        load(write());
+      }
+      if (!deletes.isEmpty()) { // only after their lanes are loaded
+        OperationStatus[] done = region.batchMutate(deletes.toArray(new Mutation[0]));
+        for (OperationStatus status : done) {
+          if (status.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS) {
+            throw new IOException("deleting compacted log cells failed: " + status.getOperationStatusCode() + " "
+                + status.getExceptionMsg());
+          }
+        }
+        deletes.clear();
+      }
     }
 
-    private void write(List<Mutation> mutations) throws IOException {
-      if (mutations.isEmpty()) {
-        return;
-      }
-      OperationStatus[] done = region.batchMutate(mutations.toArray(new Mutation[0]));
-      for (OperationStatus status : done) {
-        if (status.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS) {
-          throw new IOException("writing compacted lanes failed: " + status.getOperationStatusCode() + " "
-              + status.getExceptionMsg());
+    /** Writes the lanes, sorted, to a file in the region's temporary directory. */
+    private Path write() throws IOException {
+      lanes.sort(CellComparator.getInstance());
+      ColumnFamilyDescriptor family = region.getTableDescriptor().getColumnFamily(CountLogCells.LANE_FAMILY);
+      // the family's own settings (its row-prefix Bloom filter's length) over the server's
+      Configuration conf = new Configuration(region.getReadOnlyConfiguration());
+      family.getConfiguration().forEach(conf::set);
+      Path file = region.getRegionFileSystem().createTempName();
+      StoreFileWriter writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED,
+          region.getRegionFileSystem().getFileSystem())
+          .withFilePath(file)
+          .withBloomType(family.getBloomFilterType())
+          .withFileContext(new HFileContextBuilder()
+              .withCompression(family.getCompressionType())
+              .withDataBlockEncoding(family.getDataBlockEncoding())
+              .withBlockSize(family.getBlocksize())
+              .withChecksumType(StoreUtils.getChecksumType(conf))
+              .withBytesPerCheckSum(StoreUtils.getBytesPerChecksum(conf))
+              .withColumnFamily(CountLogCells.LANE_FAMILY)
+              .withCreateTime(System.currentTimeMillis())
+              .build())
+          .build();
+      try {
+        for (KeyValue lane : lanes) {
+          writer.append(lane);
         }
+      } finally {
+        writer.close();
       }
-      mutations.clear();
+      lanes.clear();
+      return file;
+    }
+
+    private void load(Path file) throws IOException {
+      Map<byte[], List<Path>> loaded = region.bulkLoadHFiles(
+          List.of(new Pair<>(CountLogCells.LANE_FAMILY, file.toString())), false, null);
+      if (loaded == null || loaded.isEmpty()) {
+        throw new IOException("bulk loading compacted lanes into the region failed");
+      }
+      // Nothing flushes this family, so nothing else would ask HBase to merge its files.
+      region.requestCompaction(CountLogCells.LANE_FAMILY, "compacted count logs", Store.NO_PRIORITY, false,
+          CompactionLifeCycleTracker.DUMMY);
     }
   }
 
@@ -566,19 +615,14 @@ final class RegionCountLogs {
     }
     for (byte[] anchor : anchors) {
       for (byte[] name : names) {
-        byte[] prefix = Bytes.add(anchor, name);
-        byte[] last = Bytes.add(prefix, LAST_LANE);
-        byte[] start = region.getRegionInfo().getStartKey();
-        byte[] end = region.getRegionInfo().getEndKey();
-        if (Bytes.compareTo(last, start) < 0 || end.length != 0 && Bytes.compareTo(prefix, end) >= 0) {
-          continue; // a split put these rows in another region, which answers for them
+        byte[] row = Bytes.add(anchor, name);
+        if (!region.getRegionInfo().containsRow(row)) {
+          continue; // a split put it in the other region, which answers for it
         }
-        // a split may also fall between a name's lanes: read the part inside this region
-        Scan rows = new Scan().addFamily(CountLogCells.LANE_FAMILY)
-            .withStartRow(Bytes.compareTo(prefix, start) < 0 ? start : prefix).withStopRow(last, true);
-        RegionCells.forEach(region, rows, c -> out.add(new CountLogCells.LaneCount(name,
-            Arrays.copyOfRange(c.getRowArray(), c.getRowOffset() + prefix.length, c.getRowOffset() + c.getRowLength()),
-            c.getTimestamp(), Bytes.toLong(c.getValueArray(), c.getValueOffset()))));
+        for (Cell c : region.get(new Get(row).addFamily(CountLogCells.LANE_FAMILY)).rawCells()) {
+          out.add(new CountLogCells.LaneCount(name, CellUtil.cloneQualifier(c), c.getTimestamp(),
+              Bytes.toLong(c.getValueArray(), c.getValueOffset())));
+        }
       }
     }
     return out.isEmpty() ? new byte[0] : CountLogCells.encode(out);

@@ -24,13 +24,11 @@ public final class CountLogCells {
   public static final byte[] QUALIFIER = {0, 'c', 'o', 'u', 'n', 't', '-', 'l', 'o', 'g'};
   /**
    * The counter table's family of compacted lanes: a counter region moves the lanes of its log
-   * cells out of memory into rows {@code anchor (4) || counter name || lane id} of this family,
-   * qualifier {@link #LANE_QUALIFIER}, the stamp as timestamp (the highest stays) and the masked
-   * count as value. The anchor is a 4-byte prefix whose rows all lie in the compacting region.
+   * cells out of memory into rows {@code anchor (4) || counter name} of this family, a cell per
+   * lane: the lane id as qualifier, the stamp as timestamp (the highest stays) and the masked count
+   * as value. The anchor is a 4-byte prefix whose rows all lie in the compacting region.
    */
   public static final byte[] LANE_FAMILY = {'l'};
-  /** The qualifier of compacted lanes' cells. */
-  public static final byte[] LANE_QUALIFIER = {'c'};
   /** Bytes of an anchor, the first of a compacted lane's row. */
   public static final int ANCHOR_BYTES = 4;
   /** Bytes of a counter name. */
