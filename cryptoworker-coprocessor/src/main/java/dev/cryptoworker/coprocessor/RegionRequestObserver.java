@@ -36,6 +36,7 @@ import org.apache.hadoop.hbase.regionserver.StoreFile;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 import org.apache.hadoop.hbase.util.Pair;
+import org.apache.hadoop.hbase.wal.WALEdit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +70,7 @@ import org.slf4j.LoggerFactory;
 public class RegionRequestObserver implements RegionCoprocessor, RegionObserver {
   private static final Logger LOG = LoggerFactory.getLogger(RegionRequestObserver.class);
   private volatile boolean searchable;
+  private volatile CountCellsWriter countCellsFirst;
   private volatile RegionSearchIndex searchIndex;
   /** Compacts search indexes after major compactions, one region at a time per region server. */
   private static final ExecutorService INDEX_UPKEEP = backgroundThread("cryptoworker-search-index-upkeep");
@@ -123,6 +125,7 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
   public void start(CoprocessorEnvironment env) {
     if (env instanceof RegionCoprocessorEnvironment) {
       RegionCoprocessorEnvironment region = (RegionCoprocessorEnvironment) env;
+      countCellsFirst = new CountCellsWriter(region);
       searchable = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(SearchIndexCells.TABLE_ATTRIBUTE));
       logsCounts = Boolean.parseBoolean(region.getRegion().getTableDescriptor().getValue(CountLogCells.TABLE_ATTRIBUTE));
       if (logsCounts) {
@@ -191,6 +194,15 @@ public class RegionRequestObserver implements RegionCoprocessor, RegionObserver 
     if (index != null && !abortRequested) {
       ClosedRegionIndexes.SERVER.keep(ctx.getEnvironment().getRegion(), index);
     }
+  }
+
+  /**
+   * Writes the count cells a put carries before its row ({@link CountCellsWriter}); before the row's
+   * locks are taken and its families checked, so the carrying family never reaches the region.
+   */
+  @Override
+  public void prePut(ObserverContext<RegionCoprocessorEnvironment> ctx, Put put, WALEdit edit) throws IOException {
+    countCellsFirst.writeFirst(put);
   }
 
   /** Gives the Puts of counter takes their values, under their row locks ({@link RegionCounters#apply}). */

@@ -18,6 +18,7 @@ import dev.cryptoworker.client.spi.PreparedBatch;
 import dev.cryptoworker.client.spi.StorageLayout;
 import dev.cryptoworker.cryptobox.expansion.FamilyExpansion.CellValue;
 import dev.cryptoworker.cryptobox.expansion.Recount;
+import dev.cryptoworker.region.CountCellsFirst;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
@@ -46,6 +47,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.coprocessor.Batch;
 import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
 import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -196,9 +198,51 @@ public final class CellLayout implements StorageLayout {
 
   @Override
   public void put(List<Put> puts) throws IOException {
-    // A single put too waits for its search-index count cells (formats 6 and 7) before its row goes out:
-    // sent at once, a writer that died between the two left a stored row no search finds.
+    if (puts.size() == 1 && codec.hasSearchIndex()) {
+      putCarryingCountCells(puts.get(0));
+      return;
+    }
+    // A batch waits for its search-index count cells (formats 6 and 7) before its rows go out: sent
+    // at once, a writer that died between the two would leave stored rows no search finds.
     raw.put(encodeBatch(puts, encoder::encode));
+  }
+
+  /**
+   * One put on a table with a search index, in one round trip: the count cells its entries need
+   * stored before the row (formats 6 and 7) travel in the put, and its region writes them first
+   * ({@link CountCellsFirst}).
+   */
+  private void putCarryingCountCells(Put put) throws IOException {
+    List<Put> encoded = takingSearchEntries(List.of(put), true, () -> encodeAll(List.of(put), encoder::encode));
+    encoder.endBatch();
+    Optional<BulkLoadBatch.CellsOfTable> first = encoder.releaseSearchEntriesForBulkLoad();
+    Put row = encoded.get(0);
+    if (first.isPresent()) {
+      List<CountCellsFirst.CounterCell> cells = new ArrayList<>();
+      for (Put count : first.get().cells()) {
+        for (List<Cell> family : count.getFamilyCellMap().values()) {
+          for (Cell c : family) {
+            cells.add(new CountCellsFirst.CounterCell(CellUtil.cloneRow(c), CellUtil.cloneFamily(c),
+                CellUtil.cloneQualifier(c), c.getTimestamp(), CellUtil.cloneValue(c)));
+          }
+        }
+      }
+      byte[] counterTable;
+      try (Table counters = first.get().table()) {
+        counterTable = counters.getName().getName();
+      }
+      row.addColumn(CountCellsFirst.FAMILY, counterTable, CountCellsFirst.encode(cells));
+    }
+    try {
+      raw.put(row);
+    } catch (NoSuchColumnFamilyException e) {
+      if (first.isEmpty() || !String.valueOf(e.getMessage()).contains(Bytes.toString(CountCellsFirst.FAMILY))) {
+        throw e;
+      }
+      throw new UnsupportedSecureOperationException(codec.table(), "its searchable columns",
+          "the region servers run a CryptoWorker observer older than this client, which cannot write a put's count"
+              + " cells before its row; nothing was stored. Deploy this version's cryptoworker-coprocessor jar");
+    }
   }
 
   /** Encodes a batch, taking the search-index entry numbers of all its puts in one round trip. */

@@ -1,0 +1,106 @@
+package dev.cryptoworker.client;
+
+import static dev.cryptoworker.client.SearchableColumnTest.F;
+import static dev.cryptoworker.client.SearchableColumnTest.TAG;
+import static dev.cryptoworker.client.SearchableColumnTest.tagIs;
+import static dev.cryptoworker.testing.CauseChain.messages;
+import static org.apache.hadoop.hbase.util.Bytes.toBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptoworker.client.codec.HBaseIdentifierSource;
+import dev.cryptoworker.client.codec.RegionSupport;
+import dev.cryptoworker.region.CountCellsFirst;
+import dev.cryptoworker.testing.SharedHBaseCluster;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.ConnectionImplementation;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.MetricsConnection;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A single put on a table with a search index (stored formats 6 and 7) sends one request: its count
+ * cells travel in the put and its region writes them before the row ({@code CountCellsFirst}), so a
+ * stored row is always one a search finds.
+ */
+@ExtendWith(SharedHBaseCluster.class)
+class OneRoundTripPutTest {
+
+  @ParameterizedTest
+  @ValueSource(ints = {6, 7})
+  void aSinglePutSendsOneRequestAndASearchRightAfterFindsItsRow(int format, Configuration conf) throws Exception {
+    Configuration metered = new Configuration(conf);
+    metered.setBoolean(MetricsConnection.CLIENT_SIDE_METRICS_ENABLED_KEY, true);
+    try (Connection hbase = ConnectionFactory.createConnection(metered)) {
+      SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "one_trip_" + format,
+          "storedFormat: " + format + "\n");
+      for (int i = 0; i < 3; i++) { // region locations cached, of the counter table too
+        fx.table.put(new Put(toBytes("warm-" + i)).addColumn(F, TAG, toBytes("warm-" + i)));
+      }
+      for (int i = 0; i < 5; i++) {
+        long before = rpcs(hbase);
+        fx.table.put(new Put(toBytes("r-" + i)).addColumn(F, TAG, toBytes("measles-" + i)));
+        assertEquals(1, rpcs(hbase) - before, "requests sent by put " + i);
+        assertEquals(List.of("r-" + i), fx.search(tagIs("measles-" + i)), "a search right after put " + i);
+      }
+      assertEquals(List.of("r-0"), fx.search(tagIs("measles-0")), "the first row, after the others");
+    }
+  }
+
+  /** Requests this connection has sent, every kind. */
+  private static long rpcs(Connection hbase) {
+    return ((ConnectionImplementation) hbase).getConnectionMetrics().getRpcCounters().values().stream()
+        .mapToLong(c -> c.getCount()).sum();
+  }
+
+  @Test
+  void aPutCarryingCountCellsForATableThatIsNoCounterTableOrMalformedOnesStoresNoRow(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "one_trip_refused", "storedFormat: 7\n");
+    byte[] cells = CountCellsFirst.encode(
+        List.of(new CountCellsFirst.CounterCell(toBytes("x"), F, toBytes("q"), 1L, toBytes(7L))));
+    byte[] dataTable = fx.table.getName().getName();
+    try (Table raw = hbase.getTable(fx.table.getName())) {
+      IOException notCounter = assertThrows(IOException.class, () -> raw.put(
+          new Put(toBytes("a")).addColumn(F, toBytes("v"), toBytes("v")).addColumn(CountCellsFirst.FAMILY, dataTable, cells)));
+      assertTrue(messages(notCounter).contains("which is no counter table"), messages(notCounter));
+      IOException malformed = assertThrows(IOException.class, () -> raw.put(new Put(toBytes("b"))
+          .addColumn(F, toBytes("v"), toBytes("v"))
+          .addColumn(CountCellsFirst.FAMILY, HBaseIdentifierSource.TABLE.getName(), new byte[] {1, 0, 0})));
+      assertTrue(messages(malformed).contains("count cells carried in the put are malformed"), messages(malformed));
+      assertTrue(raw.get(new Get(toBytes("a"))).isEmpty(), "row a stored without its count cells");
+      assertTrue(raw.get(new Get(toBytes("b"))).isEmpty(), "row b stored without its count cells");
+    }
+  }
+
+  @Test
+  void regionsWithoutTheObserverRefuseTheSinglePutNamingWhyAndStoreNothing(Connection hbase) throws Exception {
+    SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "one_trip_old", "storedFormat: 7\n");
+    TableName name = fx.table.getName();
+    try (Admin admin = hbase.getAdmin()) {
+      admin.modifyTable(TableDescriptorBuilder.newBuilder(admin.getDescriptor(name))
+          .removeCoprocessor(RegionSupport.REGION_OBSERVER).build());
+    }
+    UnsupportedSecureOperationException e = assertThrows(UnsupportedSecureOperationException.class,
+        () -> fx.table.put(new Put(toBytes("r")).addColumn(F, TAG, toBytes("mumps"))));
+    assertTrue(e.getMessage().contains("older than this client") && e.getMessage().contains(name.getNameAsString()),
+        e.getMessage());
+    try (Table raw = hbase.getTable(name); ResultScanner all = raw.getScanner(new Scan())) {
+      assertEquals(null, all.next(), "nothing stored");
+    }
+  }
+}
