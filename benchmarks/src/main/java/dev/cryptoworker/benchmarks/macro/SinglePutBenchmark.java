@@ -32,11 +32,11 @@ import org.apache.hadoop.hbase.util.VersionInfo;
 /**
  * The latency of one {@code put(Put)} per call, from one thread, on an otherwise idle HBase: plain,
  * a DET column, an SSE column, and two controls that keep DET's row but add what an SSE put adds
- * on the wire: one count-cell-sized blind put to the counter table, written before the row (as an
- * SSE put writes its writer lane's count cell, on the same thread pool) or sent beside it and
- * awaited with it (one round trip, which a writer killed between the two writes could leave as a
- * stored row no search finds). If the first control's latency is SSE's, a single SSE put costs its
- * second write, not its encryption or its index.
+ * on the wire: one count-cell-sized blind put to the counter table, written before the row (as SSE
+ * puts wrote their writer lane's count cell until the put carried it, on the same thread pool) or
+ * sent beside it and awaited with it (one round trip, which a writer killed between the two writes
+ * could leave as a stored row no search finds). An SSE put now sends its count cell inside the
+ * row's put, and the row's region writes it first ({@code CountCellsFirst}).
  *
  * <p>Rows are {@link WritePathBenchmark#row}'s (8-byte keys, 10 fields of 100 bytes; field0 is the
  * DET or SSE column, unique per row). Sides take turns within each round, in an order rotated per
@@ -222,7 +222,8 @@ public final class SinglePutBenchmark {
         + " rows of 8-byte sequential keys and 10 fields of 100 bytes (field0 unique per row); secure tables: DET"
         + " row key, STD values, field0 under DET or SSE (default stored format); the controls are DET tables whose"
         + " puts add one blind put of a count cell's shape (40-byte random row, 8-byte value) to the counter table %s:"
-        + " written first, then the row (%s, as an SSE put writes its writer lane's count cell), or sent beside the"
+        + " written first, then the row (%s, as SSE puts wrote their writer lane's count cell before the put carried it"
+        + " to the row's region), or sent beside the"
         + " row and awaited with it (%s, one round trip); no table pre-split. HBase %s, %s. %s. Arguments: %s%n",
         puts, rounds, puts, HBaseIdentifierSource.TABLE, CONTROL_FIRST, CONTROL,
         VersionInfo.getVersion(), cluster, RunInfo.describe(),
