@@ -4,18 +4,22 @@ import dev.cryptoworker.region.CountCellsFirst;
 import dev.cryptoworker.region.CountLogCells;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
@@ -31,13 +35,16 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>A counter region open on this server is written directly. When it shares the row's
  * write-ahead log, its edits are appended without a sync of their own: the row's edits come after
  * them in the same log, so whenever the row is durable, so are they. Other counter regions are
- * written through the server's connection, synced as any client write. Cells go only to a table
- * marked as the counter table ({@link CountLogCells#TABLE_ATTRIBUTE}): a client allowed to write a
- * data table cannot write other tables through it.
+ * written through the server's connection, synced as any client write (clients carry count cells
+ * only for counter regions their cached locations put on the row's server, so this is the case of
+ * a region that moved meanwhile). Cells go only to a table marked as the counter table ({@link
+ * CountLogCells#TABLE_ATTRIBUTE}), never to its family of compacted lanes: a client allowed to
+ * write a data table cannot write other tables through it. Under HBase's access control, the
+ * counter table's write permission is checked against this server, not the client.
  */
 final class CountCellsWriter {
-  /** Whether each table met is a counter table, for the ones written remotely (one descriptor read each). */
-  private static final Map<TableName, Boolean> COUNTER_TABLES = new ConcurrentHashMap<>();
+  /** Counter tables met that are written remotely (one descriptor read each). */
+  private static final Set<TableName> COUNTER_TABLES = ConcurrentHashMap.newKeySet();
   /** How long a write to a counter region on another server may take, retries included. */
   private static final int REMOTE_TIMEOUT_MS = 10_000;
   private final RegionCoprocessorEnvironment env;
@@ -66,7 +73,12 @@ final class CountCellsWriter {
       } catch (IllegalArgumentException e) {
         throw new DoNotRetryIOException(where(put) + ": count cells carried in the put are malformed: " + e.getMessage());
       }
-      write(table, cells, put);
+      try {
+        write(table, cells, put);
+      } catch (RuntimeException e) {
+        // A runtime exception out of an observer aborts the region server (hbase.coprocessor.abortonerror).
+        throw new DoNotRetryIOException(where(put) + ": its count cells could not be written: " + e, e);
+      }
     }
   }
 
@@ -84,6 +96,11 @@ final class CountCellsWriter {
     Map<Region, List<Mutation>> local = new LinkedHashMap<>();
     List<Put> remote = new ArrayList<>();
     for (CountCellsFirst.CounterCell cell : cells) {
+      if (Arrays.equals(cell.family(), CountLogCells.LANE_FAMILY)) {
+        // compacted lanes are the counter regions' own: a stamp here could shadow a lane for good
+        throw new DoNotRetryIOException(where(row) + ": the put carries a cell of the counter table's family "
+            + Bytes.toStringBinary(CountLogCells.LANE_FAMILY) + ", which only its regions write");
+      }
       Put put = new Put(cell.row()).addColumn(cell.family(), cell.qualifier(), cell.timestamp(), cell.value());
       Region region = regionOf(open, cell.row());
       if (region == null) {
@@ -93,13 +110,20 @@ final class CountCellsWriter {
       }
     }
     for (Map.Entry<Region, List<Mutation>> e : local.entrySet()) {
-      if (sharesLogOf(e.getKey(), row)) {
-        e.getValue().forEach(m -> m.setDurability(Durability.ASYNC_WAL));
+      boolean unsynced = sharesLogOf(e.getKey(), row);
+      OperationStatus[] done;
+      try {
+        done = e.getKey().batchMutate(e.getValue().stream()
+            .map(m -> unsynced ? m.setDurability(Durability.ASYNC_WAL) : m).toArray(Mutation[]::new));
+      } catch (NotServingRegionException closing) {
+        // closed since it was looked up (a move or split): written where it goes next, synced
+        e.getValue().forEach(m -> remote.add((Put) m.setDurability(Durability.USE_DEFAULT)));
+        continue;
       }
-      for (OperationStatus status : e.getKey().batchMutate(e.getValue().toArray(new Mutation[0]))) {
+      for (OperationStatus status : done) {
         if (status.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS) {
-          throw new IOException(where(row) + ": writing its count cells first failed: " + status.getOperationStatusCode()
-              + " " + status.getExceptionMsg());
+          throw new DoNotRetryIOException(where(row) + ": search-index entry counts were not written to " + table
+              + ", so the row was not stored either: " + status.getOperationStatusCode() + " " + status.getExceptionMsg());
         }
       }
     }
@@ -118,7 +142,7 @@ final class CountCellsWriter {
 
   private static Region regionOf(List<? extends Region> regions, byte[] row) {
     for (Region r : regions) {
-      if (r.getRegionInfo().containsRow(row)) {
+      if (r.getRegionInfo().getReplicaId() == RegionInfo.DEFAULT_REPLICA_ID && r.getRegionInfo().containsRow(row)) {
         return r;
       }
     }
@@ -129,14 +153,17 @@ final class CountCellsWriter {
     if (!open.isEmpty()) {
       return isCounterTable(open.get(0).getTableDescriptor());
     }
-    Boolean known = COUNTER_TABLES.get(table);
-    if (known == null) {
-      try (var admin = env.getConnection().getAdmin()) {
-        known = isCounterTable(admin.getDescriptor(table));
-      }
-      COUNTER_TABLES.put(table, known);
+    if (COUNTER_TABLES.contains(table)) {
+      return true;
     }
-    return known;
+    boolean counter;
+    try (var admin = env.getConnection().getAdmin()) {
+      counter = isCounterTable(admin.getDescriptor(table));
+    }
+    if (counter) { // only yes is kept: a table may become the counter table, not stop being it
+      COUNTER_TABLES.add(table);
+    }
+    return counter;
   }
 
   private static boolean isCounterTable(TableDescriptor descriptor) {

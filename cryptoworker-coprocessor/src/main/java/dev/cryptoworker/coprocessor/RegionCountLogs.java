@@ -36,6 +36,7 @@ import org.apache.hadoop.hbase.regionserver.Store;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.hbase.regionserver.StoreUtils;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
+import org.apache.hadoop.hbase.security.EncryptionUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.Pair;
 import org.slf4j.Logger;
@@ -412,7 +413,16 @@ final class RegionCountLogs {
 
     void flush() throws IOException {
       if (!lanes.isEmpty()) {
-        load(write());
+        Path file = write();
+        boolean loaded = false;
+        try {
+          load(file);
+          loaded = true;
+        } finally {
+          if (!loaded) {
+            deleteQuietly(file);
+          }
+        }
       }
       if (!deletes.isEmpty()) { // only after their lanes are loaded
         OperationStatus[] done = region.batchMutate(deletes.toArray(new Mutation[0]));
@@ -426,34 +436,47 @@ final class RegionCountLogs {
       }
     }
 
-    /** Writes the lanes, sorted, to a file in the region's temporary directory. */
+    /**
+     * Writes the lanes, sorted, to a file in the region's temporary directory, with the settings of
+     * the family's store (the server's, the table's and the family's: checksums, Bloom filter,
+     * encryption); deleted again if writing fails.
+     */
     private Path write() throws IOException {
       lanes.sort(CellComparator.getInstance());
       ColumnFamilyDescriptor family = region.getTableDescriptor().getColumnFamily(CountLogCells.LANE_FAMILY);
-      // the family's own settings (its row-prefix Bloom filter's length) over the server's
-      Configuration conf = new Configuration(region.getReadOnlyConfiguration());
-      family.getConfiguration().forEach(conf::set);
+      Configuration conf = region.getStore(CountLogCells.LANE_FAMILY).getReadOnlyConfiguration();
       Path file = region.getRegionFileSystem().createTempName();
-      StoreFileWriter writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED,
-          region.getRegionFileSystem().getFileSystem())
-          .withFilePath(file)
-          .withBloomType(family.getBloomFilterType())
-          .withFileContext(new HFileContextBuilder()
-              .withCompression(family.getCompressionType())
-              .withDataBlockEncoding(family.getDataBlockEncoding())
-              .withBlockSize(family.getBlocksize())
-              .withChecksumType(StoreUtils.getChecksumType(conf))
-              .withBytesPerCheckSum(StoreUtils.getBytesPerChecksum(conf))
-              .withColumnFamily(CountLogCells.LANE_FAMILY)
-              .withCreateTime(System.currentTimeMillis())
-              .build())
-          .build();
+      boolean written = false;
       try {
-        for (KeyValue lane : lanes) {
-          writer.append(lane);
+        StoreFileWriter writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED,
+            region.getRegionFileSystem().getFileSystem())
+            .withFilePath(file)
+            .withBloomType(family.getBloomFilterType())
+            .withMaxKeyCount(lanes.size())
+            .withFileContext(new HFileContextBuilder()
+                .withCompression(family.getCompressionType())
+                .withDataBlockEncoding(family.getDataBlockEncoding())
+                .withBlockSize(family.getBlocksize())
+                .withChecksumType(StoreUtils.getChecksumType(conf))
+                .withBytesPerCheckSum(StoreUtils.getBytesPerChecksum(conf))
+                .withEncryptionContext(EncryptionUtil.createEncryptionContext(conf, family))
+                .withColumnFamily(CountLogCells.LANE_FAMILY)
+                .withTableName(region.getTableDescriptor().getTableName().getName())
+                .withCreateTime(System.currentTimeMillis())
+                .build())
+            .build();
+        try {
+          for (KeyValue lane : lanes) {
+            writer.append(lane);
+          }
+        } finally {
+          writer.close();
         }
+        written = true;
       } finally {
-        writer.close();
+        if (!written) {
+          deleteQuietly(file);
+        }
       }
       lanes.clear();
       return file;
@@ -468,6 +491,14 @@ final class RegionCountLogs {
       // Nothing flushes this family, so nothing else would ask HBase to merge its files.
       region.requestCompaction(CountLogCells.LANE_FAMILY, "compacted count logs", Store.NO_PRIORITY, false,
           CompactionLifeCycleTracker.DUMMY);
+    }
+
+    private void deleteQuietly(Path file) {
+      try {
+        region.getRegionFileSystem().getFileSystem().delete(file, false);
+      } catch (IOException e) {
+        LOG.warn("Region {}: could not delete the unloaded lane file {}", region.getRegionInfo().getEncodedName(), file, e);
+      }
     }
   }
 

@@ -72,6 +72,12 @@ public final class CountCellsFirst {
         byte[] family = bytes(in, in.get());
         byte[] qualifier = bytes(in, in.getShort());
         long timestamp = in.getLong();
+        if (row.length == 0 || family.length == 0) {
+          throw new IllegalArgumentException("count cell " + i + " has an empty row or family");
+        }
+        if (timestamp < 0) { // Long.MAX_VALUE is HBase's "the server's clock", as a log cell's
+          throw new IllegalArgumentException("count cell " + i + "'s timestamp is " + timestamp + ", below 0");
+        }
         out.add(new CounterCell(row, family, qualifier, timestamp, bytes(in, in.getInt())));
       }
       if (in.hasRemaining()) {

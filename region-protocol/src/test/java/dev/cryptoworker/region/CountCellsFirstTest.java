@@ -19,7 +19,7 @@ class CountCellsFirstTest {
   void cellsRoundTripFieldByField() {
     List<CountCellsFirst.CounterCell> cells = List.of(
         new CountCellsFirst.CounterCell(bytes("row-1"), bytes("c"), bytes("sse"), 1_700_000_000_000L, new byte[] {1, 2}),
-        new CountCellsFirst.CounterCell(bytes("batch"), bytes("c"), CountLogCells.QUALIFIER, -1L, new byte[0]));
+        new CountCellsFirst.CounterCell(bytes("batch"), bytes("c"), CountLogCells.QUALIFIER, 0L, new byte[0]));
     List<CountCellsFirst.CounterCell> back = CountCellsFirst.decode(CountCellsFirst.encode(cells));
     assertEquals(cells.size(), back.size());
     for (int i = 0; i < cells.size(); i++) {
@@ -49,5 +49,14 @@ class CountCellsFirstTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> CountCellsFirst.decode(none))
         .getMessage().contains("not 0"));
     assertThrows(IllegalArgumentException.class, () -> CountCellsFirst.encode(List.of()));
+    // a Put refuses these with a runtime exception, which a region observer must never throw
+    byte[] emptyRow = CountCellsFirst.encode(
+        List.of(new CountCellsFirst.CounterCell(new byte[0], bytes("c"), bytes("q"), 5L, bytes("v"))));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> CountCellsFirst.decode(emptyRow))
+        .getMessage().contains("empty row or family"));
+    byte[] negative = CountCellsFirst.encode(
+        List.of(new CountCellsFirst.CounterCell(bytes("r"), bytes("c"), bytes("q"), -1L, bytes("v"))));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> CountCellsFirst.decode(negative))
+        .getMessage().contains("timestamp is -1"));
   }
 }

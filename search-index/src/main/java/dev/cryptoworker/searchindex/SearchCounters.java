@@ -62,8 +62,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * each lane's count as a plain cell (row {@code name || lane id}, masked count, timestamps growing
  * with the count, so the highest count stays whichever write lands last). The cells of a batch are sent
  * while its rows are encoded, and {@link #releaseTaken} waits for them, so a batch's rows reach
- * HBase only after their counts, a single put's too; a bulk load keeps them instead ({@link
- * #takeAheadForBulkLoad}) and loads them as files before its rows. A search reads every
+ * HBase only after their counts; a bulk load keeps them instead ({@link #takeAheadForBulkLoad}) and
+ * loads them as files before its rows, and so does a single put, whose region writes them before
+ * its row. A search reads every
  * lane of a value with one scan of its counter name as prefix.
  *
  * <p>Values whose index has {@link ValueIndex#hasCountLogs count logs} (stored format 7) are

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.client.Append;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.CheckAndMutateResult;
@@ -38,6 +39,7 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException;
@@ -69,9 +71,16 @@ public final class CellLayout implements StorageLayout {
   private final ResultDecoder decoder;
   private final AggregationClient aggregations;
   private final RegionFanOut regions;
+  private final boolean countsBesideRows;
 
-  public CellLayout(Table raw, TableCodec codec, SecureTableOptions options, ExecutorService pool) {
+  /**
+   * @param countsBesideRows whether the table is on the cluster of the counter table, so that a
+   *     single put's count cells can travel to its region ({@link #putCarryingCountCells})
+   */
+  public CellLayout(Table raw, TableCodec codec, SecureTableOptions options, ExecutorService pool,
+      boolean countsBesideRows) {
     this.raw = raw;
+    this.countsBesideRows = countsBesideRows;
     this.codec = codec;
     FilterTranslator filters = new FilterTranslator(codec, options);
     this.encoder = new OperationEncoder(codec, filters);
@@ -198,7 +207,7 @@ public final class CellLayout implements StorageLayout {
 
   @Override
   public void put(List<Put> puts) throws IOException {
-    if (puts.size() == 1 && codec.hasSearchIndex()) {
+    if (puts.size() == 1 && codec.hasSearchIndex() && countsBesideRows) {
       putCarryingCountCells(puts.get(0));
       return;
     }
@@ -208,9 +217,12 @@ public final class CellLayout implements StorageLayout {
   }
 
   /**
-   * One put on a table with a search index, in one round trip: the count cells its entries need
-   * stored before the row (formats 6 and 7) travel in the put, and its region writes them first
-   * ({@link CountCellsFirst}).
+   * One put on a table with a search index, in one round trip when it can: the count cells its
+   * entries need stored before the row (formats 6 and 7) travel in the put, and its region writes
+   * them first ({@link CountCellsFirst}), if their counter regions are on the row's server (by the
+   * cached locations). Otherwise this writes them, then the row: from another server the region's
+   * write would cost what this one does (single-put-processes-8896d62.md) and hold one of its
+   * handlers meanwhile.
    */
   private void putCarryingCountCells(Put put) throws IOException {
     List<Put> encoded = takingSearchEntries(List.of(put), true, () -> encodeAll(List.of(put), encoder::encode));
@@ -218,20 +230,19 @@ public final class CellLayout implements StorageLayout {
     Optional<BulkLoadBatch.CellsOfTable> first = encoder.releaseSearchEntriesForBulkLoad();
     Put row = encoded.get(0);
     if (first.isPresent()) {
-      List<CountCellsFirst.CounterCell> cells = new ArrayList<>();
-      for (Put count : first.get().cells()) {
-        for (List<Cell> family : count.getFamilyCellMap().values()) {
-          for (Cell c : family) {
-            cells.add(new CountCellsFirst.CounterCell(CellUtil.cloneRow(c), CellUtil.cloneFamily(c),
-                CellUtil.cloneQualifier(c), c.getTimestamp(), CellUtil.cloneValue(c)));
-          }
-        }
-      }
-      byte[] counterTable;
       try (Table counters = first.get().table()) {
-        counterTable = counters.getName().getName();
+        if (!onServerOf(row, counters, first.get().cells())) {
+          try {
+            counters.put(first.get().cells());
+          } catch (IOException e) {
+            throw new IOException("table " + codec.table() + ": search-index entry counts were not written to "
+                + counters.getName() + ", so the row was not sent", e);
+          }
+          raw.put(row);
+          return;
+        }
+        row.addColumn(CountCellsFirst.FAMILY, counters.getName().getName(), CountCellsFirst.encode(cellsOf(first.get())));
       }
-      row.addColumn(CountCellsFirst.FAMILY, counterTable, CountCellsFirst.encode(cells));
     }
     try {
       raw.put(row);
@@ -243,6 +254,32 @@ public final class CellLayout implements StorageLayout {
           "the region servers run a CryptoWorker observer older than this client, which cannot write a put's count"
               + " cells before its row; nothing was stored. Deploy this version's cryptoworker-coprocessor jar");
     }
+  }
+
+  /** Whether the cached locations put every one of {@code counts}' counter regions on {@code row}'s server. */
+  private boolean onServerOf(Put row, Table counters, List<Put> counts) throws IOException {
+    try (RegionLocator rows = raw.getRegionLocator(); RegionLocator counterRegions = counters.getRegionLocator()) {
+      ServerName server = rows.getRegionLocation(row.getRow()).getServerName();
+      for (Put count : counts) {
+        if (!server.equals(counterRegions.getRegionLocation(count.getRow()).getServerName())) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private static List<CountCellsFirst.CounterCell> cellsOf(BulkLoadBatch.CellsOfTable counts) {
+    List<CountCellsFirst.CounterCell> cells = new ArrayList<>();
+    for (Put count : counts.cells()) {
+      for (List<Cell> family : count.getFamilyCellMap().values()) {
+        for (Cell c : family) {
+          cells.add(new CountCellsFirst.CounterCell(CellUtil.cloneRow(c), CellUtil.cloneFamily(c),
+              CellUtil.cloneQualifier(c), c.getTimestamp(), CellUtil.cloneValue(c)));
+        }
+      }
+    }
+    return cells;
   }
 
   /** Encodes a batch, taking the search-index entry numbers of all its puts in one round trip. */

@@ -37,7 +37,8 @@ public final class CellLayoutProvider extends CellLayoutDefinition implements La
       // A migration moving rows to new stored keys: both forms, one cell per cell.
       return new MovingRowsLayout(stored, context.codec(), context.options(), context.pool());
     }
-    return new CellLayout(stored, context.codec(), context.options(), context.pool());
+    return new CellLayout(stored, context.codec(), context.options(), context.pool(),
+        context.homeCluster() == context.defaultCluster());
   }
 
   @Override

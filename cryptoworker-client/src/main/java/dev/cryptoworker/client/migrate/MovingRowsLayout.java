@@ -76,8 +76,9 @@ public final class MovingRowsLayout implements StorageLayout {
     this.raw = raw;
     this.codec = codec;
     this.options = options;
-    this.current = new CellLayout(raw, codec, options, pool);
-    this.previous = new CellLayout(raw, codec.previousForm().orElseThrow(), options, pool);
+    // Single puts take the batch path while rows move (no count cells carried).
+    this.current = new CellLayout(raw, codec, options, pool, false);
+    this.previous = new CellLayout(raw, codec.previousForm().orElseThrow(), options, pool, false);
   }
 
   private UnsupportedSecureOperationException refused(String operation) {
