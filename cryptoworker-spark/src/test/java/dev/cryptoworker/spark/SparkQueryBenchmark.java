@@ -59,7 +59,8 @@ import org.apache.spark.sql.SparkSession;
  *
  * <p>Run: {@code ./mvnw -q -DskipTests -pl cryptoworker-spark -am package exec:exec@spark-bench
  * -Dbench.args="--rows=100000"}. Options: {@code --rows=N} (100000), {@code --rounds=N} (5),
- * {@code --regions=N} (8), {@code --name=prefix} of the result files ({@code spark-<rows>}),
+ * {@code --regions=N} (8), {@code --analytics-family} (the dimensions, timestamp and measure in a
+ * family of their own on both sides; default one family), {@code --name=prefix} of the result files ({@code spark-<rows>}),
  * {@code --out=dir} (default: a new {@code benchmarks/runs/<yyyyMMdd-HHmmss>/}; {@code
  * --out=benchmarks/results} refreshes the committed results).
  */
@@ -78,7 +79,30 @@ public final class SparkQueryBenchmark {
             amount: { box: %5$s, type: long }
             note: { box: %1$s, type: string }
       """;
+  /**
+   * With {@code --analytics-family}: the dimensions, timestamp and measure in a family of their own
+   * on both sides, as a table built for analytics keeps them, so aggregations read only them.
+   */
+  private static final String ANALYTICS_SCHEMA = """
+      table: NAME
+      rowKey: { box: PLAIN, type: string }
+      families:
+        m:
+          default: { box: %1$s }
+          columns:
+            region: { box: %2$s, type: string }
+            customer: { box: %2$s, type: string }
+            ts: { box: %4$s, type: long }
+            amount: { box: %5$s, type: long }
+        f:
+          default: { box: %1$s }
+          columns:
+            email: { box: %3$s, type: string }
+            note: { box: %1$s, type: string }
+      """;
   private static final byte[] F = Bytes.toBytes("f");
+  /** The family of the dimensions, timestamp and measure: {@link #F}, or {@code m} with {@code --analytics-family}. */
+  private final byte[] m;
   private static final int MATCHES_PER_EMAIL = 10;
   private static final long TS_RANGE = 1_000_000_000L;
   /** Distinct customers, drawn uniformly: with 1M rows, every one occurs. */
@@ -92,10 +116,14 @@ public final class SparkQueryBenchmark {
   private final int rounds;
   private final int regions;
 
-  private SparkQueryBenchmark(int rows, int rounds, int regions) {
+  private final boolean analyticsFamily;
+
+  private SparkQueryBenchmark(int rows, int rounds, int regions, boolean analyticsFamily) {
     this.rows = rows;
     this.rounds = rounds;
     this.regions = regions;
+    this.analyticsFamily = analyticsFamily;
+    this.m = analyticsFamily ? Bytes.toBytes("m") : F;
   }
 
   public static void main(String[] args) throws Exception {
@@ -104,6 +132,7 @@ public final class SparkQueryBenchmark {
     int regions = 8;
     String name = null;
     Path outDir = null;
+    boolean analyticsFamily = false;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       switch (kv[0]) {
@@ -112,8 +141,9 @@ public final class SparkQueryBenchmark {
         case "regions" -> regions = Integer.parseInt(kv[1]);
         case "name" -> name = kv[1];
         case "out" -> outDir = Path.of(kv[1]);
+        case "analytics-family" -> analyticsFamily = true;
         default -> throw new IllegalArgumentException("unknown option " + a
-            + " (options: --rows, --rounds, --regions, --name, --out)");
+            + " (options: --rows, --rounds, --regions, --analytics-family, --name, --out)");
       }
     }
     if (rows < 100 * MATCHES_PER_EMAIL || rounds < 3 || regions < 1) {
@@ -126,7 +156,7 @@ public final class SparkQueryBenchmark {
       outDir = Path.of("benchmarks", "runs",
           DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).format(LocalDateTime.now()));
     }
-    new SparkQueryBenchmark(rows, rounds, regions).run(outDir, name, String.join(" ", args));
+    new SparkQueryBenchmark(rows, rounds, regions, analyticsFamily).run(outDir, name, String.join(" ", args));
     System.exit(0); // Spark's and HBase's non-daemon threads
   }
 
@@ -254,11 +284,11 @@ public final class SparkQueryBenchmark {
           long t0 = System.nanoTime();
           int found = count(table, new Scan().setFilter(equal));
           long t1 = System.nanoTime();
-          long values = table.aggregate(new Scan(), F, Bytes.toBytes("amount")).count();
+          long values = table.aggregate(new Scan(), m, Bytes.toBytes("amount")).count();
           long t2 = System.nanoTime();
           long counted = table.aggregateRange(new Scan(), AggregateQuery.rowCount(), new byte[0], new byte[0]).get(0).rows();
           long t3 = System.nanoTime();
-          int groups = table.aggregateBy(new Scan(), F, Bytes.toBytes("amount"), F, Bytes.toBytes("customer")).size();
+          int groups = table.aggregateBy(new Scan(), m, Bytes.toBytes("amount"), m, Bytes.toBytes("customer")).size();
           long t4 = System.nanoTime();
           boolean groupsDisagree = customersSeen[1 - s] != 0 && groups != customersSeen[1 - s];
           if (found != MATCHES_PER_EMAIL || values != rows || counted != rows || groupsDisagree) {
@@ -320,11 +350,11 @@ public final class SparkQueryBenchmark {
   /** Row {@code i}; {@code r} draws its dimensions, timestamp and amount in row order. */
   private Put row(int i, SplittableRandom r) {
     return new Put(Bytes.toBytes(String.format(Locale.ROOT, "r%09d", i)))
-        .addColumn(F, Bytes.toBytes("region"), Bytes.toBytes("region-" + r.nextInt(8)))
-        .addColumn(F, Bytes.toBytes("customer"), Bytes.toBytes(String.format(Locale.ROOT, "c%04d", r.nextInt(CUSTOMERS))))
+        .addColumn(m, Bytes.toBytes("region"), Bytes.toBytes("region-" + r.nextInt(8)))
+        .addColumn(m, Bytes.toBytes("customer"), Bytes.toBytes(String.format(Locale.ROOT, "c%04d", r.nextInt(CUSTOMERS))))
         .addColumn(F, Bytes.toBytes("email"), Bytes.toBytes(email(i % (rows / MATCHES_PER_EMAIL))))
-        .addColumn(F, Bytes.toBytes("ts"), Bytes.toBytes(r.nextLong(TS_RANGE)))
-        .addColumn(F, Bytes.toBytes("amount"), Bytes.toBytes(r.nextLong(-1_000, 100_000)))
+        .addColumn(m, Bytes.toBytes("ts"), Bytes.toBytes(r.nextLong(TS_RANGE)))
+        .addColumn(m, Bytes.toBytes("amount"), Bytes.toBytes(r.nextLong(-1_000, 100_000)))
         .addColumn(F, Bytes.toBytes("note"), Bytes.toBytes("order note " + i + " " + "x".repeat(r.nextInt(40))));
   }
 
@@ -381,10 +411,11 @@ public final class SparkQueryBenchmark {
     }
   }
 
-  private static TableSchema schemaFile(Path dir, String name, String std, String det, String sse, String ope,
+  private TableSchema schemaFile(Path dir, String name, String std, String det, String sse, String ope,
       String ashe) throws IOException {
     Path file = dir.resolve(name + ".yaml");
-    Files.writeString(file, SCHEMA.replace("NAME", name).formatted(std, det, sse, ope, ashe));
+    Files.writeString(file, (analyticsFamily ? ANALYTICS_SCHEMA : SCHEMA).replace("NAME", name)
+        .formatted(std, det, sse, ope, ashe));
     return TableSchema.load(file);
   }
 
@@ -428,11 +459,13 @@ public final class SparkQueryBenchmark {
         + " both tables pre-split into %d regions (PLAIN row keys `r%%09d`), the same rows in each, loaded by"
         + " SecureBulkLoad (plain %.0f s, secure %.0f s), flushed and major-compacted (compactions waited for) before measuring. Columns:"
         + " region (8 values) and customer (1,000 values) DET, email SSE (%d rows per value), ts OPE, amount ASHE,"
-        + " note STD (16-55 bytes); on the plain side all PLAIN. %d rounds after one warm-up of each query per side;"
+        + " note STD (16-55 bytes); on the plain side all PLAIN; %s. %d rounds after one warm-up of each query per side;"
         + " each round runs every query on both sides, the side going first alternating. Times are the driver's"
         + " wall clock of `collect()` of the whole query.%n%n",
         org.apache.spark.package$.MODULE$.SPARK_VERSION(), regions, loadSeconds.get("spark_bench_plain"),
-        loadSeconds.get("spark_bench_secure"), MATCHES_PER_EMAIL, rounds));
+        loadSeconds.get("spark_bench_secure"), MATCHES_PER_EMAIL,
+        analyticsFamily ? "region, customer, ts and amount in family m, email and note in family f, on both sides"
+            : "every column in one family, on both sides", rounds));
     md.append("Command: `./mvnw -q -DskipTests -pl cryptoworker-spark -am package exec:exec@spark-bench")
         .append(args.isEmpty() ? "" : " -Dbench.args=\"" + args + "\"").append("`  \n");
     md.append(String.format(Locale.ROOT, "Commit: %s  %nJVM: %s %s  %nMachine: %d cores, %.0f GiB, %s%n", commit(),
