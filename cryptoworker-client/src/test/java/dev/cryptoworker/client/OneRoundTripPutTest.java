@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptoworker.client.codec.HBaseIdentifierSource;
 import dev.cryptoworker.client.codec.RegionSupport;
 import dev.cryptoworker.region.CountCellsFirst;
+import dev.cryptoworker.region.CountLogCells;
 import dev.cryptoworker.embedded.EmbeddedHBase;
 import dev.cryptoworker.testing.OwnClusters;
 import java.io.IOException;
@@ -102,7 +103,7 @@ class OneRoundTripPutTest {
   }
 
   @Test
-  void aPutCarryingCountCellsForATableThatIsNoCounterTableOrMalformedOnesStoresNoRow() throws Exception {
+  void aPutCarryingCountCellsForATableThatIsNoCounterTableForCompactedLanesOrMalformedOnesStoresNoRow() throws Exception {
     Connection hbase = connection;
     SearchableColumnTest.Fixture fx = new SearchableColumnTest.Fixture(hbase, "one_trip_refused", "storedFormat: 7\n");
     byte[] cells = CountCellsFirst.encode(
@@ -116,8 +117,15 @@ class OneRoundTripPutTest {
           .addColumn(F, toBytes("v"), toBytes("v"))
           .addColumn(CountCellsFirst.FAMILY, HBaseIdentifierSource.TABLE.getName(), new byte[] {1, 0, 0})));
       assertTrue(messages(malformed).contains("count cells carried in the put are malformed"), messages(malformed));
-      assertTrue(raw.get(new Get(toBytes("a"))).isEmpty(), "row a stored without its count cells");
-      assertTrue(raw.get(new Get(toBytes("b"))).isEmpty(), "row b stored without its count cells");
+      byte[] lane = CountCellsFirst.encode(List.of(
+          new CountCellsFirst.CounterCell(toBytes("x"), CountLogCells.LANE_FAMILY, toBytes("q"), 1L, toBytes(7L))));
+      IOException compactedLane = assertThrows(IOException.class, () -> raw.put(new Put(toBytes("c"))
+          .addColumn(F, toBytes("v"), toBytes("v"))
+          .addColumn(CountCellsFirst.FAMILY, HBaseIdentifierSource.TABLE.getName(), lane)));
+      assertTrue(messages(compactedLane).contains("which only its regions write"), messages(compactedLane));
+      for (String row : List.of("a", "b", "c")) {
+        assertTrue(raw.get(new Get(toBytes(row))).isEmpty(), "row " + row + " stored without its count cells");
+      }
     }
   }
 
