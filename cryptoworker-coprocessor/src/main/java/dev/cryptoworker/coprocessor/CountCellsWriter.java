@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
-import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.NotServingRegionException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Durability;
@@ -120,11 +119,10 @@ final class CountCellsWriter {
         e.getValue().forEach(m -> remote.add((Put) m.setDurability(Durability.USE_DEFAULT)));
         continue;
       }
-      for (OperationStatus status : done) {
-        if (status.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS) {
-          throw new DoNotRetryIOException(where(row) + ": search-index entry counts were not written to " + table
-              + ", so the row was not stored either: " + status.getOperationStatusCode() + " " + status.getExceptionMsg());
-        }
+      String failed = RegionCells.firstFailure(done);
+      if (failed != null) {
+        throw new DoNotRetryIOException(where(row) + ": search-index entry counts were not written to " + table
+            + ", so the row was not stored either: " + failed);
       }
     }
     if (!remote.isEmpty()) {

@@ -10,7 +10,9 @@ import java.util.Set;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.ByteBufferExtendedCell;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.regionserver.OperationStatus;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.StoreFile;
@@ -28,6 +30,19 @@ final class RegionCells {
   }
 
   private RegionCells() {}
+
+  /**
+   * The first failure among a batch's statuses, as {@code code message}, or null if every
+   * mutation succeeded.
+   */
+  static String firstFailure(OperationStatus[] statuses) {
+    for (OperationStatus status : statuses) {
+      if (status.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS) {
+        return status.getOperationStatusCode() + " " + status.getExceptionMsg();
+      }
+    }
+    return null;
+  }
 
   /**
    * A cell's value where it lies, big-endian, from position to limit: no copy (a region's

@@ -16,7 +16,6 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Delete;
@@ -29,7 +28,6 @@ import org.apache.hadoop.hbase.filter.QualifierFilter;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.regionserver.HRegion;
-import org.apache.hadoop.hbase.regionserver.OperationStatus;
 import org.apache.hadoop.hbase.regionserver.Region;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.Store;
@@ -58,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * LaneBudget}; {@value #HEAP_SHARE_KEY}, default {@value #DEFAULT_HEAP_SHARE}), the lanes logged so
  * far are moved into this region's {@link CountLogCells#LANE_FAMILY}: a row {@code anchor || name},
  * a cell per lane (qualifier the lane id, the stamp as timestamp, the masked count as value),
- * sorted into a store file that the region bulk loads (no write-ahead log, no memstore). Then their
+ * sorted into a store file that the region bulk loads (no memstore; one write-ahead-log marker per
+ * file instead of an edit per lane). Then their
  * log cells are deleted and their memory freed. Until then they are held and answered as before;
  * an answer reads memory first and the compacted rows after, so it finds every lane.
  * Keyless: names, lane ids and masked counts are pseudorandom to the region server.
@@ -370,7 +369,8 @@ final class RegionCountLogs {
 
   /**
    * Lanes of log cells as rows of this region, a file at a time: sorted, written as a store file and
-   * bulk loaded into the region (no write-ahead log, no memstore), then their log cells deleted.
+   * bulk loaded into the region (no memstore, one write-ahead-log marker per file), then their log
+   * cells deleted.
    */
   private static final class LaneRows {
     private static final int LANES_PER_FILE = 1 << 16;
@@ -413,73 +413,61 @@ final class RegionCountLogs {
 
     void flush() throws IOException {
       if (!lanes.isEmpty()) {
-        Path file = write();
+        Path file = region.getRegionFileSystem().createTempName();
         boolean loaded = false;
         try {
+          write(file);
           load(file);
           loaded = true;
         } finally {
-          if (!loaded) {
+          if (!loaded) { // written in part, or not taken by the region
             deleteQuietly(file);
           }
         }
       }
       if (!deletes.isEmpty()) { // only after their lanes are loaded
-        OperationStatus[] done = region.batchMutate(deletes.toArray(new Mutation[0]));
-        for (OperationStatus status : done) {
-          if (status.getOperationStatusCode() != HConstants.OperationStatusCode.SUCCESS) {
-            throw new IOException("deleting compacted log cells failed: " + status.getOperationStatusCode() + " "
-                + status.getExceptionMsg());
-          }
+        String failed = RegionCells.firstFailure(region.batchMutate(deletes.toArray(new Mutation[0])));
+        if (failed != null) {
+          throw new IOException("deleting compacted log cells failed: " + failed);
         }
         deletes.clear();
       }
     }
 
     /**
-     * Writes the lanes, sorted, to a file in the region's temporary directory, with the settings of
-     * the family's store (the server's, the table's and the family's: checksums, Bloom filter,
-     * encryption); deleted again if writing fails.
+     * Writes the lanes, sorted, to {@code file} in the region's temporary directory, with the
+     * settings of the family's store (the server's, the table's and the family's: checksums, Bloom
+     * filter, encryption).
      */
-    private Path write() throws IOException {
+    private void write(Path file) throws IOException {
       lanes.sort(CellComparator.getInstance());
       ColumnFamilyDescriptor family = region.getTableDescriptor().getColumnFamily(CountLogCells.LANE_FAMILY);
       Configuration conf = region.getStore(CountLogCells.LANE_FAMILY).getReadOnlyConfiguration();
-      Path file = region.getRegionFileSystem().createTempName();
-      boolean written = false;
+      StoreFileWriter writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED,
+          region.getRegionFileSystem().getFileSystem())
+          .withFilePath(file)
+          .withBloomType(family.getBloomFilterType())
+          .withMaxKeyCount(lanes.size())
+          .withFileContext(new HFileContextBuilder()
+              .withCompression(family.getCompressionType())
+              .withDataBlockEncoding(family.getDataBlockEncoding())
+              .withBlockSize(family.getBlocksize())
+              .withChecksumType(StoreUtils.getChecksumType(conf))
+              .withBytesPerCheckSum(StoreUtils.getBytesPerChecksum(conf))
+              .withEncryptionContext(EncryptionUtil.createEncryptionContext(conf, family))
+              .withColumnFamily(CountLogCells.LANE_FAMILY)
+              .withTableName(region.getTableDescriptor().getTableName().getName())
+              .withCreateTime(System.currentTimeMillis())
+              .build())
+          .build();
       try {
-        StoreFileWriter writer = new StoreFileWriter.Builder(conf, CacheConfig.DISABLED,
-            region.getRegionFileSystem().getFileSystem())
-            .withFilePath(file)
-            .withBloomType(family.getBloomFilterType())
-            .withMaxKeyCount(lanes.size())
-            .withFileContext(new HFileContextBuilder()
-                .withCompression(family.getCompressionType())
-                .withDataBlockEncoding(family.getDataBlockEncoding())
-                .withBlockSize(family.getBlocksize())
-                .withChecksumType(StoreUtils.getChecksumType(conf))
-                .withBytesPerCheckSum(StoreUtils.getBytesPerChecksum(conf))
-                .withEncryptionContext(EncryptionUtil.createEncryptionContext(conf, family))
-                .withColumnFamily(CountLogCells.LANE_FAMILY)
-                .withTableName(region.getTableDescriptor().getTableName().getName())
-                .withCreateTime(System.currentTimeMillis())
-                .build())
-            .build();
-        try {
-          for (KeyValue lane : lanes) {
-            writer.append(lane);
-          }
-        } finally {
-          writer.close();
+        for (KeyValue lane : lanes) {
+          writer.append(lane);
         }
-        written = true;
       } finally {
-        if (!written) {
-          deleteQuietly(file);
-        }
+        writer.close();
       }
       lanes.clear();
-      return file;
     }
 
     private void load(Path file) throws IOException {

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,41 +66,12 @@ import org.apache.spark.sql.SparkSession;
  * --out=benchmarks/results} refreshes the committed results).
  */
 public final class SparkQueryBenchmark {
-  private static final String SCHEMA = """
-      table: NAME
-      rowKey: { box: PLAIN, type: string }
-      families:
-        f:
-          default: { box: %1$s }
-          columns:
-            region: { box: %2$s, type: string }
-            customer: { box: %2$s, type: string }
-            email: { box: %3$s, type: string }
-            ts: { box: %4$s, type: long }
-            amount: { box: %5$s, type: long }
-            note: { box: %1$s, type: string }
-      """;
   /**
-   * With {@code --analytics-family}: the dimensions, timestamp and measure in a family of their own
-   * on both sides, as a table built for analytics keeps them, so aggregations read only them.
+   * The analytic columns: the dimensions, timestamp and measure. With {@code --analytics-family}
+   * they go to a family of their own, {@code m}, on both sides, as a table built for analytics keeps
+   * them, so aggregations read only them; email and note stay in {@code f}.
    */
-  private static final String ANALYTICS_SCHEMA = """
-      table: NAME
-      rowKey: { box: PLAIN, type: string }
-      families:
-        m:
-          default: { box: %1$s }
-          columns:
-            region: { box: %2$s, type: string }
-            customer: { box: %2$s, type: string }
-            ts: { box: %4$s, type: long }
-            amount: { box: %5$s, type: long }
-        f:
-          default: { box: %1$s }
-          columns:
-            email: { box: %3$s, type: string }
-            note: { box: %1$s, type: string }
-      """;
+  private static final Set<String> ANALYTIC_COLUMNS = Set.of("region", "customer", "ts", "amount");
   private static final byte[] F = Bytes.toBytes("f");
   /** The family of the dimensions, timestamp and measure: {@link #F}, or {@code m} with {@code --analytics-family}. */
   private final byte[] m;
@@ -413,9 +385,24 @@ public final class SparkQueryBenchmark {
 
   private TableSchema schemaFile(Path dir, String name, String std, String det, String sse, String ope,
       String ashe) throws IOException {
+    Map<String, String> columns = new LinkedHashMap<>(); // in the order the Spark schema lists them
+    columns.put("region", "{ box: " + det + ", type: string }");
+    columns.put("customer", "{ box: " + det + ", type: string }");
+    columns.put("email", "{ box: " + sse + ", type: string }");
+    columns.put("ts", "{ box: " + ope + ", type: long }");
+    columns.put("amount", "{ box: " + ashe + ", type: long }");
+    columns.put("note", "{ box: " + std + ", type: string }");
+    StringBuilder yaml = new StringBuilder("table: " + name + "\nrowKey: { box: PLAIN, type: string }\nfamilies:\n");
+    for (String family : analyticsFamily ? List.of("m", "f") : List.of("f")) {
+      yaml.append("  ").append(family).append(":\n    default: { box: ").append(std).append(" }\n    columns:\n");
+      columns.forEach((column, spec) -> {
+        if (!analyticsFamily || ANALYTIC_COLUMNS.contains(column) == family.equals("m")) {
+          yaml.append("      ").append(column).append(": ").append(spec).append('\n');
+        }
+      });
+    }
     Path file = dir.resolve(name + ".yaml");
-    Files.writeString(file, (analyticsFamily ? ANALYTICS_SCHEMA : SCHEMA).replace("NAME", name)
-        .formatted(std, det, sse, ope, ashe));
+    Files.writeString(file, yaml);
     return TableSchema.load(file);
   }
 

@@ -225,10 +225,9 @@ public final class CellLayout implements StorageLayout {
    * handlers meanwhile.
    */
   private void putCarryingCountCells(Put put) throws IOException {
-    List<Put> encoded = takingSearchEntries(List.of(put), true, () -> encodeAll(List.of(put), encoder::encode));
+    Put row = takingSearchEntries(List.of(put), true, () -> encoder.encode(put));
     encoder.endBatch();
     Optional<BulkLoadBatch.CellsOfTable> first = encoder.releaseSearchEntriesForBulkLoad();
-    Put row = encoded.get(0);
     if (first.isPresent()) {
       try (Table counters = first.get().table()) {
         if (!onServerOf(row, counters, first.get().cells())) {
